@@ -1,0 +1,12 @@
+//! The rules of the puzzles hammer searches, starting with Martello solo.
+//!
+//! The contract is `shared/spec/martello.md` (copied into `docs/martello.md`): notation,
+//! legal moves and their effect. Solvers never touch a Martello type directly; they go
+//! through the small [`Puzzle`] trait so that other puzzle families can plug in later.
+
+pub mod martello;
+mod puzzle;
+pub mod seeded;
+
+pub use martello::{Martello, Move, ParseError, State, Stone, MAX_N};
+pub use puzzle::Puzzle;

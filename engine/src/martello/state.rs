@@ -1,0 +1,194 @@
+use super::moves::Move;
+
+/// The largest board side the engine supports: 8 x 8 = 64 stones fit one `u64` mask.
+pub const MAX_N: u8 = 8;
+
+/// A stone: id `colour * n + symbol`, both 0-based. Written `A1` for colour 0, symbol 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Stone(pub u8);
+
+impl Stone {
+    pub fn colour(self, n: u8) -> u8 {
+        self.0 / n
+    }
+
+    pub fn symbol(self, n: u8) -> u8 {
+        self.0 % n
+    }
+
+    /// Two stones may eat each other when they share their colour or their symbol.
+    pub fn compatible(self, other: Stone, n: u8) -> bool {
+        self.colour(n) == other.colour(n) || self.symbol(n) == other.symbol(n)
+    }
+
+    /// The two-character token of the spec, such as `A1` or `F6`.
+    pub fn token(self, n: u8) -> [char; 2] {
+        [
+            (b'A' + self.colour(n)) as char,
+            (b'1' + self.symbol(n)) as char,
+        ]
+    }
+
+    pub fn to_string(self, n: u8) -> String {
+        self.token(n).iter().collect()
+    }
+}
+
+/// A normalized Martello state.
+///
+/// `rows[r]` holds row `r`'s stones left to right, one per byte from the low byte up,
+/// each as stone id + 1; the first zero byte ends the row. `present` mirrors the set of
+/// stones on the board, which is all the component bound needs.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct State {
+    pub(crate) rows: [u64; MAX_N as usize],
+    pub(crate) present: u64,
+    pub(crate) n: u8,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "State({self})")
+    }
+}
+
+#[inline]
+pub(crate) fn row_len(word: u64) -> usize {
+    (64 - word.leading_zeros() as usize).div_ceil(8)
+}
+
+#[inline]
+pub(crate) fn byte_at(word: u64, pos: usize) -> u8 {
+    (word >> (8 * pos)) as u8
+}
+
+/// Removes the byte at `pos` and shifts the later ones down: the row closes up.
+#[inline]
+pub(crate) fn remove_at(word: u64, pos: usize) -> u64 {
+    let low_mask = (1u64 << (8 * pos)) - 1;
+    let low = word & low_mask;
+    let high = if pos >= 7 { 0 } else { (word >> (8 * (pos + 1))) << (8 * pos) };
+    low | high
+}
+
+#[inline]
+pub(crate) fn set_at(word: u64, pos: usize, byte: u8) -> u64 {
+    (word & !(0xffu64 << (8 * pos))) | ((byte as u64) << (8 * pos))
+}
+
+impl State {
+    /// A state from its rows of stones. The caller guarantees the invariants the
+    /// parser checks (unique stones of this board, rows no longer than `n`).
+    pub(crate) fn from_rows(n: u8, rows: &[Vec<Stone>]) -> State {
+        let mut state = State {
+            rows: [0; MAX_N as usize],
+            present: 0,
+            n,
+        };
+        for (r, row) in rows.iter().enumerate() {
+            for (i, stone) in row.iter().enumerate() {
+                state.rows[r] = set_at(state.rows[r], i, stone.0 + 1);
+                state.present |= 1u64 << stone.0;
+            }
+        }
+        state
+    }
+
+    /// The start position whose cells, in row-major order, hold `stones`.
+    ///
+    /// Returns `None` unless `stones` is a permutation of the `n * n` stones.
+    pub fn from_permutation(n: u8, stones: &[u8]) -> Option<State> {
+        if n == 0 || n > MAX_N || stones.len() != (n as usize) * (n as usize) {
+            return None;
+        }
+        let mut seen = 0u64;
+        for &s in stones {
+            if s as usize >= stones.len() || seen & (1u64 << s) != 0 {
+                return None;
+            }
+            seen |= 1u64 << s;
+        }
+        let rows: Vec<Vec<Stone>> = stones
+            .chunks(n as usize)
+            .map(|row| row.iter().map(|&s| Stone(s)).collect())
+            .collect();
+        Some(State::from_rows(n, &rows))
+    }
+
+    pub fn n(&self) -> u8 {
+        self.n
+    }
+
+    /// Bit `s` is set when stone `s` is on the board.
+    pub fn present(&self) -> u64 {
+        self.present
+    }
+
+    pub fn stone_count(&self) -> u32 {
+        self.present.count_ones()
+    }
+
+    /// Whether every row holds `n` stones, as in a start position.
+    pub fn is_full(&self) -> bool {
+        self.stone_count() == (self.n as u32) * (self.n as u32)
+    }
+
+    pub fn row_len(&self, r: usize) -> usize {
+        row_len(self.rows[r])
+    }
+
+    /// The stones of row `r`, left to right.
+    pub fn row(&self, r: usize) -> impl Iterator<Item = Stone> + '_ {
+        let word = self.rows[r];
+        (0..row_len(word)).map(move |i| Stone(byte_at(word, i) - 1))
+    }
+
+    /// Row and list position of `stone`, if it is on the board.
+    pub fn locate(&self, stone: Stone) -> Option<(usize, usize)> {
+        if self.present & (1u64 << stone.0) == 0 {
+            return None;
+        }
+        for r in 0..self.n as usize {
+            let word = self.rows[r];
+            for i in 0..row_len(word) {
+                if byte_at(word, i) == stone.0 + 1 {
+                    return Some((r, i));
+                }
+            }
+        }
+        None
+    }
+
+    /// The state after `mv`: the eaten stone leaves, the eater takes its place in its
+    /// row list and the eater's old place closes up.
+    #[inline]
+    pub fn apply(&self, mv: Move) -> State {
+        let mut next = *self;
+        let (xr, xp, yr, yp) = (
+            mv.eater_row as usize,
+            mv.eater_pos as usize,
+            mv.eaten_row as usize,
+            mv.eaten_pos as usize,
+        );
+        if xr == yr {
+            next.rows[yr] = remove_at(self.rows[yr], yp);
+        } else {
+            next.rows[yr] = set_at(self.rows[yr], yp, mv.eater.0 + 1);
+            next.rows[xr] = remove_at(self.rows[xr], xp);
+        }
+        next.present &= !(1u64 << mv.eaten.0);
+        next
+    }
+
+    /// 128-bit xxh3 of the packed rows. Rows below `n` are always zero, so only the
+    /// board's own rows are hashed.
+    #[inline]
+    pub fn fingerprint(&self) -> u128 {
+        let mut bytes = [0u8; 8 * MAX_N as usize];
+        for r in 0..self.n as usize {
+            bytes[8 * r..8 * r + 8].copy_from_slice(&self.rows[r].to_le_bytes());
+        }
+        let fp = xxhash_rust::xxh3::xxh3_128(&bytes[..8 * self.n as usize]);
+        if fp == 0 { 1 } else { fp }
+    }
+}

@@ -1,0 +1,29 @@
+/// What a solver needs to know about a one-person elimination puzzle.
+///
+/// Solvers are generic over this trait and monomorphised, so the rules cost nothing
+/// extra at run time. A puzzle's score is what the solver minimises (stones left for
+/// Martello), and [`Puzzle::lower_bound`] must never exceed the best score reachable
+/// from a state: solvers prune on it and stop as soon as they reach it, so an unsound
+/// bound would silently turn exact results into wrong ones.
+pub trait Puzzle {
+    type State: Copy + Eq + std::fmt::Debug;
+    type Move: Copy + Eq + std::fmt::Debug;
+
+    /// Clears `out` and pushes the legal moves of `state`, each at most once, in the
+    /// puzzle's standard order.
+    fn moves(&self, state: &Self::State, out: &mut Vec<Self::Move>);
+
+    /// The state after `mv`, which must be one of `moves(state)`.
+    fn apply(&self, state: &Self::State, mv: Self::Move) -> Self::State;
+
+    /// The quantity to minimise; it falls by at least one with every move.
+    fn score(&self, state: &Self::State) -> u32;
+
+    /// A sound lower bound on the score of every state reachable from `state`.
+    fn lower_bound(&self, state: &Self::State) -> u32;
+
+    /// A 128-bit fingerprint of the state for memo tables. Equal states must give
+    /// equal fingerprints; distinct states collide with probability about 2^-128.
+    /// It is never 0, so tables can use 0 as "empty".
+    fn fingerprint(&self, state: &Self::State) -> u128;
+}
