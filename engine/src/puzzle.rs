@@ -22,6 +22,21 @@ pub trait Puzzle {
     /// A sound lower bound on the score of every state reachable from `state`.
     fn lower_bound(&self, state: &Self::State) -> u32;
 
+    /// The lower bound of `child`, the state after `mv` from `parent` whose bound is
+    /// `parent_bound`. Puzzles whose bound changes little from move to move override
+    /// this with an incremental version; it must equal `lower_bound(child)`.
+    #[inline]
+    fn child_lower_bound(
+        &self,
+        parent: &Self::State,
+        parent_bound: u32,
+        mv: Self::Move,
+        child: &Self::State,
+    ) -> u32 {
+        let _ = (parent, parent_bound, mv);
+        self.lower_bound(child)
+    }
+
     /// A 128-bit fingerprint of the state for memo tables. Equal states must give
     /// equal fingerprints; distinct states collide with probability about 2^-128.
     /// It is never 0, so tables can use 0 as "empty".

@@ -17,7 +17,7 @@
 //! Solver randomness (random prefixes, random move orders, playouts) uses the same
 //! construction with other key labels, through [`stream`].
 
-use rand_chacha::ChaCha20Rng;
+use rand_chacha::{ChaCha20Rng, ChaCha8Rng};
 use rand_core::{Rng, SeedableRng};
 
 use crate::martello::{State, MAX_N};
@@ -30,14 +30,28 @@ pub const MAX_INDEX: u64 = (1 << 56) - 1;
 /// Different labels give independent streams for different purposes, so adding a new
 /// random choice somewhere never shifts the numbers drawn for an old one.
 pub fn stream(seed: u64, label: &str, stream: u64) -> ChaCha20Rng {
+    let mut rng = ChaCha20Rng::from_seed(key(seed, label));
+    rng.set_stream(stream);
+    rng
+}
+
+/// Like [`stream`] but ChaCha with 8 rounds: the solvers draw a random number for
+/// nearly every move they consider, and 8 rounds are plenty for simulation while
+/// costing less than half as much.
+pub fn fast_stream(seed: u64, label: &str, stream: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::from_seed(key(seed, label));
+    rng.set_stream(stream);
+    rng
+}
+
+/// The 32-byte key: `seed` little-endian, then up to 24 bytes of `label`, zero-padded.
+fn key(seed: u64, label: &str) -> [u8; 32] {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     let label = label.as_bytes();
     let len = label.len().min(24);
     key[8..8 + len].copy_from_slice(&label[..len]);
-    let mut rng = ChaCha20Rng::from_seed(key);
-    rng.set_stream(stream);
-    rng
+    key
 }
 
 /// A uniform integer in `0..bound` (`bound >= 1`) from 32-bit words of `rng`.

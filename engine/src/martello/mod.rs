@@ -40,7 +40,27 @@ impl Puzzle for Martello {
 
     #[inline]
     fn lower_bound(&self, state: &State) -> u32 {
-        bound::components(state.present(), state.n())
+        bound::lower_bound(state)
+    }
+
+    #[inline]
+    fn child_lower_bound(&self, parent: &State, parent_bound: u32, mv: Move, child: &State) -> u32 {
+        // A vertical move that empties the eater's row next to an empty row cuts the
+        // board: count afresh. Otherwise only the eaten stone's zone can change.
+        let xr = mv.eater_row as usize;
+        let n = parent.n() as usize;
+        if xr != mv.eaten_row as usize
+            && child.rows[xr] == 0
+            && ((xr > 0 && child.rows[xr - 1] == 0) || (xr + 1 < n && child.rows[xr + 1] == 0))
+        {
+            return bound::lower_bound(child);
+        }
+        let zone = if bound::has_cut(parent) {
+            bound::zone_of_row(parent, mv.eaten_row as usize)
+        } else {
+            parent.present()
+        };
+        parent_bound + bound::splits(zone, parent.n(), mv.eaten) as u32
     }
 
     #[inline]

@@ -1,0 +1,135 @@
+//! `hammer bench`: solver speed on a fixed set of seeded games.
+//!
+//! Benchmarks are a command, not timed tests: this machine is shared and noisy, so
+//! figures are compared as ratios measured in one run (see docs/benchmarks.md).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use hammer_engine::{seeded, Martello};
+use hammer_solver::{Config, Order, Schedule, Solver};
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Number of games: seeded games 0..GAMES of size --n under --seed.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Board size.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
+    n: u8,
+    /// Sweep seed of the games.
+    #[arg(long, default_value_t = 2013)]
+    seed: u64,
+    /// Solver configurations as ORDER/SCHEDULE; repeat the flag for several.
+    #[arg(long = "config", default_values_t = ["standard/exact".to_string(), "random/paper".to_string()])]
+    configs: Vec<String>,
+}
+
+struct Row {
+    name: String,
+    secs: f64,
+    expansions: u64,
+    exhaustive: u64,
+    solvable: u64,
+    max_memo_states: u64,
+    max_memo_bytes: u64,
+    hardest: (u64, u64),
+    mins: Vec<u32>,
+}
+
+fn parse_config(text: &str) -> Result<Config> {
+    let (order, schedule) = text
+        .split_once('/')
+        .with_context(|| format!("config '{text}' is not ORDER/SCHEDULE, such as random/paper"))?;
+    Ok(Config {
+        order: order.parse::<Order>()?,
+        schedule: schedule.parse::<Schedule>()?,
+        prefix: 0,
+    })
+}
+
+pub fn run(args: BenchArgs) -> Result<ExitCode> {
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let boards: Vec<_> = (0..args.games)
+        .map(|i| seeded::game(args.seed, args.n, i))
+        .collect::<Result<_, _>>()?;
+    let mut rows = Vec::new();
+    for text in &args.configs {
+        let config = parse_config(text)?;
+        let mut solver = Solver::new(Martello);
+        let mut row = Row {
+            name: text.clone(),
+            secs: 0.0,
+            expansions: 0,
+            exhaustive: 0,
+            solvable: 0,
+            max_memo_states: 0,
+            max_memo_bytes: 0,
+            hardest: (0, 0),
+            mins: Vec::with_capacity(boards.len()),
+        };
+        let started = Instant::now();
+        for (i, board) in boards.iter().enumerate() {
+            let seed = seeded::run_seed(args.seed, args.n, i as u64, 0);
+            let out = solver.solve(board, &config, seed);
+            row.expansions += out.counters.expansions;
+            row.exhaustive += out.exhaustive as u64;
+            row.solvable += (out.min_score == 1) as u64;
+            if out.memo_states > row.max_memo_states {
+                row.max_memo_states = out.memo_states;
+                row.max_memo_bytes = out.memo_bytes;
+            }
+            if out.counters.expansions > row.hardest.1 {
+                row.hardest = (i as u64, out.counters.expansions);
+            }
+            row.mins.push(out.min_score);
+        }
+        row.secs = started.elapsed().as_secs_f64();
+        rows.push(row);
+    }
+
+    println!(
+        "{} games of size {} under seed {}, one thread\n",
+        args.games, args.n, args.seed
+    );
+    println!("| config | games/s | expansions/s | mean expansions | exact | solvable | largest memo (states, bytes/state) | hardest game (index, expansions) |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for r in &rows {
+        println!(
+            "| {} | {:.1} | {:.0} | {:.0} | {}/{} | {} | {}, {:.1} | {}, {} |",
+            r.name,
+            args.games as f64 / r.secs,
+            r.expansions as f64 / r.secs,
+            r.expansions as f64 / args.games as f64,
+            r.exhaustive,
+            args.games,
+            r.solvable,
+            r.max_memo_states,
+            if r.max_memo_states > 0 { r.max_memo_bytes as f64 / r.max_memo_states as f64 } else { 0.0 },
+            r.hardest.0,
+            r.hardest.1,
+        );
+    }
+    if let Some(first) = rows.first() {
+        for r in &rows[1..] {
+            let ratio = r.expansions as f64 / first.expansions.max(1) as f64;
+            println!(
+                "\n{} vs {}: mean expansions {:.1}% {} ({:.3}x)",
+                r.name,
+                first.name,
+                (1.0 - ratio).abs() * 100.0,
+                if ratio <= 1.0 { "lower" } else { "higher" },
+                ratio
+            );
+            let both_exact = first.exhaustive == args.games && r.exhaustive == args.games;
+            if both_exact && r.mins != first.mins {
+                bail!("{} and {} disagree on a minimum stone count", r.name, first.name);
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
