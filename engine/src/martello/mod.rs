@@ -49,11 +49,23 @@ impl Puzzle for Martello {
         // board: count afresh. Otherwise only the eaten stone's zone can change.
         let xr = mv.eater_row as usize;
         let n = parent.n() as usize;
-        if xr != mv.eaten_row as usize
-            && child.rows[xr] == 0
-            && ((xr > 0 && child.rows[xr - 1] == 0) || (xr + 1 < n && child.rows[xr + 1] == 0))
-        {
-            return bound::lower_bound(child);
+        if xr != mv.eaten_row as usize && child.rows[xr] == 0 {
+            // The new pair of empty rows, if any, starts at row `gap`; it only matters
+            // when stones stand on both sides of it.
+            let gap = if xr > 0 && child.rows[xr - 1] == 0 {
+                Some(xr - 1)
+            } else if xr + 1 < n && child.rows[xr + 1] == 0 {
+                Some(xr)
+            } else {
+                None
+            };
+            if let Some(g) = gap {
+                let above = child.rows[..g].iter().any(|&w| w != 0);
+                let below = child.rows[g + 2..n].iter().any(|&w| w != 0);
+                if above && below {
+                    return bound::lower_bound(child);
+                }
+            }
         }
         let zone = if bound::has_cut(parent) {
             bound::zone_of_row(parent, mv.eaten_row as usize)
