@@ -1,0 +1,25 @@
+//! The result dataset of hammer sweeps: one row per finished game, stored as a hive-partitioned
+//! Parquet directory `DIR/experiment=NAME/n=N/part-ID.parquet`.
+//!
+//! The format is the interface between the Rust cluster and the Python analysis, so it is kept
+//! deliberately plain (non-nullable Utf8/Int32/Int64/Boolean columns) and is checked against
+//! pyarrow, polars, DuckDB and pandas in this crate's tests. Files are published atomically so
+//! that a reader scanning the directory while workers write never sees half a file. See
+//! `docs/dataset.md` for the column meanings and reader snippets.
+
+mod error;
+mod layout;
+mod read;
+mod row;
+mod write;
+
+pub use error::{ColumnError, Error, FileProblem, Result};
+pub use layout::{
+    MAX_NAME_LEN, PartInfo, list_parts, partition_dir, validate_experiment, validate_part_id,
+};
+pub use read::{read_dataset, read_part, remove_stale_temp_files};
+pub use row::{
+    COLUMNS, PARTITION_COLUMNS, ResultRow, RowKey, batch_to_rows, file_schema, rows_to_batch,
+    schema,
+};
+pub use write::write_part;

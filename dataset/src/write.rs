@@ -1,0 +1,172 @@
+use std::fs::{self, File, OpenOptions};
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::properties::WriterProperties;
+
+use crate::error::{Error, Result};
+use crate::layout::{part_file_name, partition_dir, validate_experiment, validate_part_id};
+use crate::row::{ResultRow, batch_from_refs, file_schema};
+
+/// Distinguishes temporary files of concurrent writes of the same part within one process.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes one part file atomically and durably, returning its final path.
+///
+/// Readers may scan the dataset while workers write, and a worker may crash at any point, so
+/// the file is first written under a hidden temporary name that every reader skips, synced,
+/// and only then renamed over the final name; the directory is synced afterwards so the rename
+/// itself survives a power loss. Rewriting an existing part (a retried task) replaces it in
+/// the same atomic way. Rows are sorted by (config, game_index, trial) so that re-running a
+/// task gives the same file apart from the timing columns.
+///
+/// The `experiment` and `n` columns are not stored in the file (see
+/// [`crate::PARTITION_COLUMNS`]): the directory names carry them.
+pub fn write_part(
+    dir: &Path,
+    experiment: &str,
+    n: i32,
+    part_id: &str,
+    rows: &[ResultRow],
+) -> Result<PathBuf> {
+    validate_experiment(experiment)?;
+    validate_part_id(part_id)?;
+    if let Some((index, row)) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.experiment != experiment || r.n != n)
+    {
+        return Err(Error::RowOutsidePartition {
+            index,
+            row_experiment: row.experiment.clone(),
+            row_n: row.n,
+            experiment: experiment.to_owned(),
+            n,
+        });
+    }
+
+    let mut sorted: Vec<&ResultRow> = rows.iter().collect();
+    sorted.sort_by(|a, b| {
+        (&a.config, a.game_index, a.trial, &a.sweep).cmp(&(
+            &b.config,
+            b.game_index,
+            b.trial,
+            &b.sweep,
+        ))
+    });
+    let full = batch_from_refs(&sorted)?;
+    let file_schema = file_schema();
+    let keep = file_schema
+        .fields()
+        .iter()
+        .map(|f| full.schema().index_of(f.name()))
+        .collect::<Result<Vec<usize>, _>>()?;
+    let batch = full.project(&keep)?;
+
+    let part_dir = partition_dir(dir, experiment, n);
+    ensure_dir(&part_dir)?;
+    let final_name = part_file_name(part_id);
+    let final_path = part_dir.join(&final_name);
+    let temp_path = part_dir.join(format!(
+        ".{final_name}.{}-{}.tmp",
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+
+    let mut guard = TempGuard {
+        path: Some(temp_path.clone()),
+    };
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp_path)
+        .map_err(|source| io_error(&temp_path, "cannot create temporary file", source))?;
+    let props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .build();
+    let write_error = |source| Error::Write {
+        path: temp_path.clone(),
+        source,
+    };
+    let mut writer = ArrowWriter::try_new(file, file_schema, Some(props)).map_err(write_error)?;
+    writer.write(&batch).map_err(write_error)?;
+    writer.finish().map_err(write_error)?;
+    writer
+        .inner()
+        .sync_all()
+        .map_err(|source| io_error(&temp_path, "cannot fsync temporary file", source))?;
+    drop(writer);
+
+    fs::rename(&temp_path, &final_path).map_err(|source| {
+        io_error(
+            &final_path,
+            "cannot rename temporary file into place",
+            source,
+        )
+    })?;
+    guard.path = None;
+    sync_dir(&part_dir)?;
+    Ok(final_path)
+}
+
+/// Removes the temporary file if the write fails half-way, so that failed writes leave
+/// nothing behind for `remove_stale_temp_files` to find.
+struct TempGuard {
+    path: Option<PathBuf>,
+}
+
+impl Drop for TempGuard {
+    fn drop(&mut self) {
+        if let Some(path) = self.path.take() {
+            // Best effort: the original error is more useful than a cleanup failure.
+            let _ = fs::remove_file(path);
+        }
+    }
+}
+
+fn io_error(path: &Path, action: &'static str, source: io::Error) -> Error {
+    Error::Io {
+        path: path.to_owned(),
+        action,
+        source,
+    }
+}
+
+/// Creates `path` and any missing ancestors, syncing each parent after a creation so the new
+/// directory entry is durable before files are placed in it.
+fn ensure_dir(path: &Path) -> Result<()> {
+    match fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => return Ok(()),
+        Ok(_) => {
+            return Err(Error::Layout {
+                path: path.to_owned(),
+                reason: "expected a directory, found a file".to_owned(),
+            });
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(source) => return Err(io_error(path, "cannot stat", source)),
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    ensure_dir(parent)?;
+    match fs::create_dir(path) {
+        Ok(()) => {}
+        // Another writer won the race; it syncs the parent too, but we must not rely on its
+        // timing, so fall through and sync as well.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(source) => return Err(io_error(path, "cannot create directory", source)),
+    }
+    sync_dir(parent)
+}
+
+/// A rename or create is only durable once the containing directory is synced.
+fn sync_dir(path: &Path) -> Result<()> {
+    File::open(path)
+        .and_then(|d| d.sync_all())
+        .map_err(|source| io_error(path, "cannot fsync directory", source))
+}
