@@ -8,7 +8,7 @@
 //! a multiply-shift of the fingerprint's high half, which works for any bucket count.
 
 const SLOTS: usize = 4;
-const MIN_BUCKETS: usize = 1 << 14;
+const MIN_BUCKETS: usize = 1 << 12;
 
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]

@@ -52,16 +52,16 @@ const fn compat_tables() -> [[u64; 64]; MAX_N as usize + 1] {
     t
 }
 
-#[inline]
-fn compatible(n: usize, a: u8, b: u8) -> bool {
-    COMPAT[n][a as usize] >> b & 1 == 1
+#[inline(always)]
+fn compatible(compat: &[u64; 64], a: u8, b: u8) -> bool {
+    compat[a as usize & 63] >> (b & 63) & 1 == 1
 }
 
 /// Pushes both directions of a pair of neighbouring cells, given as (row, pos, byte).
-#[inline]
-fn push_pair(out: &mut Vec<Move>, n: usize, p: (usize, usize, u8), q: (usize, usize, u8)) {
-    let (a, b) = (p.2 - 1, q.2 - 1);
-    if !compatible(n, a, b) {
+#[inline(always)]
+fn push_pair(out: &mut Vec<Move>, compat: &[u64; 64], p: (usize, usize, u8), q: (usize, usize, u8)) {
+    let (a, b) = (p.2.wrapping_sub(1), q.2.wrapping_sub(1));
+    if !compatible(compat, a, b) {
         return;
     }
     out.push(Move {
@@ -85,7 +85,9 @@ fn push_pair(out: &mut Vec<Move>, n: usize, p: (usize, usize, u8), q: (usize, us
 /// Clears `out` and pushes every legal move of `state` once, in the standard order.
 pub(crate) fn generate(state: &State, out: &mut Vec<Move>) {
     out.clear();
-    let n = state.n as usize;
+    let n = (state.n as usize).min(MAX_N as usize);
+    let compat = &COMPAT[n];
+    out.reserve(4 * n * n);
     let mut lens = [0usize; MAX_N as usize];
     for (r, len) in lens.iter_mut().enumerate().take(n) {
         *len = row_len(state.rows[r]);
@@ -97,16 +99,16 @@ pub(crate) fn generate(state: &State, out: &mut Vec<Move>) {
     // higher id (the conformance cases' choice).
     for (r, &len) in lens.iter().enumerate().take(n) {
         let word = state.rows[r];
-        let stone = |i: usize| byte_at(word, i) - 1;
+        let stone = |i: usize| byte_at(word, i).wrapping_sub(1);
         for i in 1..len {
             let (a, b) = (stone(i - 1), stone(i));
-            if !compatible(n, a, b) {
+            if !compatible(compat, a, b) {
                 continue;
             }
             // a eats b unless b's right neighbour also eats b and has the higher id.
-            let right_wins = i + 1 < len && compatible(n, stone(i + 1), b) && stone(i + 1) > a;
+            let right_wins = i + 1 < len && compatible(compat, stone(i + 1), b) && stone(i + 1) > a;
             // b eats a unless a's left neighbour also eats a and has the higher id.
-            let left_wins = i >= 2 && compatible(n, stone(i - 2), a) && stone(i - 2) > b;
+            let left_wins = i >= 2 && compatible(compat, stone(i - 2), a) && stone(i - 2) > b;
             let (r8, i8) = (r as u8, i as u8);
             if !right_wins {
                 out.push(Move {
@@ -134,39 +136,60 @@ pub(crate) fn generate(state: &State, out: &mut Vec<Move>) {
         return;
     }
 
-    // The white cell of row r on the left (side 0) or right (side 1), as (row, pos, byte).
-    // A lone stone stands in whichever white column the move needs.
-    let cell = |r: usize, side: usize| -> Option<(usize, usize, u8)> {
-        match (lens[r], side) {
-            (0, _) => None,
-            (_, 0) | (1, _) => Some((r, 0, byte_at(state.rows[r], 0))),
-            (len, _) => Some((r, len - 1, byte_at(state.rows[r], len - 1))),
+    // The white cells: `cells[side][r]` = (position, byte) of row r's stone in the left
+    // (side 0) or right (side 1) white column, byte 0 when empty. A lone stone stands in
+    // whichever white column the move needs.
+    let mut cells = [[(0u8, 0u8); MAX_N as usize]; 2];
+    for r in 0..n {
+        let word = state.rows[r];
+        match lens[r] {
+            0 => {}
+            1 => {
+                cells[0][r] = (0, word as u8);
+                cells[1][r] = (0, word as u8);
+            }
+            len => {
+                cells[0][r] = (0, word as u8);
+                cells[1][r] = ((len - 1) as u8, byte_at(word, len - 1));
+            }
         }
-    };
+    }
+    #[inline(always)]
+    fn pair(
+        out: &mut Vec<Move>,
+        compat: &[u64; 64],
+        cells: &[(u8, u8); MAX_N as usize],
+        r: usize,
+        q: usize,
+    ) {
+        let (pp, pb) = cells[r & 7];
+        let (qp, qb) = cells[q & 7];
+        if pb != 0 && qb != 0 {
+            push_pair(out, compat, (r, pp as usize, pb), (q, qp as usize, qb));
+        }
+    }
 
     // Vertical: the same white column, rows r and r + 1. Two lone stones meet in both
     // columns; the pair is listed once, on the left.
-    for side in 0..2 {
-        for r in 0..n - 1 {
-            if side == 1 && lens[r] == 1 && lens[r + 1] == 1 {
-                continue;
-            }
-            if let (Some(p), Some(q)) = (cell(r, side), cell(r + 1, side)) {
-                push_pair(out, n, p, q);
-            }
+    for r in 0..n - 1 {
+        pair(out, compat, &cells[0], r, r + 1);
+    }
+    for r in 0..n - 1 {
+        if !(lens[r] == 1 && lens[r + 1] == 1) {
+            pair(out, compat, &cells[1], r, r + 1);
         }
     }
 
     // Double jumps: rows r and r + 2 when row r + 1's white cell on that side is empty,
     // which is exactly when it holds at most one stone (a lone stone steps aside).
-    for side in 0..2 {
-        for r in 0..n.saturating_sub(2) {
-            if lens[r + 1] > 1 || (side == 1 && lens[r] == 1 && lens[r + 2] == 1) {
-                continue;
-            }
-            if let (Some(p), Some(q)) = (cell(r, side), cell(r + 2, side)) {
-                push_pair(out, n, p, q);
-            }
+    for r in 0..n.saturating_sub(2) {
+        if lens[r + 1] <= 1 {
+            pair(out, compat, &cells[0], r, r + 2);
+        }
+    }
+    for r in 0..n.saturating_sub(2) {
+        if lens[r + 1] <= 1 && !(lens[r] == 1 && lens[r + 2] == 1) {
+            pair(out, compat, &cells[1], r, r + 2);
         }
     }
 }
