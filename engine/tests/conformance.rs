@@ -58,4 +58,12 @@ fn case_copies_are_current() {
             "testdata/cases/{name} differs from shared/cases/{name}: copy it again"
         );
     }
+    let spec = shared.join("../spec/martello.md");
+    if spec.is_file() {
+        let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/martello.md");
+        assert!(
+            std::fs::read(spec).unwrap() == std::fs::read(docs).unwrap(),
+            "docs/martello.md differs from shared/spec/martello.md: copy it again"
+        );
+    }
 }

@@ -99,7 +99,13 @@ impl<P: Puzzle> Solver<P> {
         let mut exhaustive = search.proven();
         if !exhaustive {
             for budget in config.schedule.budgets() {
-                match search.attempt(puzzle, &start, config.order, &mut rng, budget) {
+                // The unlimited attempt may have an order of its own (`paper` falls back
+                // on the regular standard-order search, as the report's meta-solver did).
+                let order = match budget {
+                    None => config.schedule.tail_order().unwrap_or(config.order),
+                    Some(_) => config.order,
+                };
+                match search.attempt(puzzle, &start, order, &mut rng, budget) {
                     AttemptEnd::Proven | AttemptEnd::Complete => {
                         exhaustive = true;
                         break;

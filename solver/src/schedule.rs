@@ -13,7 +13,8 @@ pub enum Schedule {
     /// One unlimited attempt: the plain exact depth-first search.
     Exact,
     /// The report's meta-solver: 1x10,000, 40x250, 60x1,000, 4x2,500, 1x10,000
-    /// expansions, then an unlimited search.
+    /// expansions, then "the regular limitless solver": an unlimited search in the
+    /// standard order, whatever order the budgeted attempts use.
     Paper,
     /// `count x budget` phases, then an unlimited attempt if `then_exact`.
     List {
@@ -76,6 +77,14 @@ impl Schedule {
                 Some(if b >= 1e18 { 1_000_000_000_000_000_000 } else { b.round() as u64 })
             })),
             Schedule::Fixed { cutoff } => Box::new(std::iter::repeat(Some(*cutoff))),
+        }
+    }
+
+    /// The order of the final unlimited attempt, when the schedule fixes one.
+    pub fn tail_order(&self) -> Option<crate::Order> {
+        match self {
+            Schedule::Paper => Some(crate::Order::Standard),
+            _ => None,
         }
     }
 

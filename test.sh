@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The whole test suite: Rust unit, property, conformance and end-to-end tests, with
+# Python's pyarrow, polars, DuckDB and pandas reading real datasets.
+#
+# Python packages go into a virtual environment (default ~/.cache/hammer/venv, or
+# $HAMMER_VENV), made here on first use. Build output goes to $CARGO_TARGET_DIR
+# (default ~/.cache/hammer/target) so that fresh clones reuse earlier builds.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/hammer/target}"
+venv="${HAMMER_VENV:-$HOME/.cache/hammer/venv}"
+
+if [[ ! -x "$venv/bin/python" ]]; then
+    echo "== making the Python environment in $venv"
+    python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c "import pyarrow, polars, duckdb, pandas, nbclient, nbformat, ipykernel, matplotlib" 2>/dev/null; then
+    echo "== installing Python packages (.ci/requirements.txt)"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r .ci/requirements.txt
+fi
+export HAMMER_PYTHON="$venv/bin/python"
+export HAMMER_REQUIRE_PYTHON=1
+
+echo "== cargo test --workspace"
+cargo test --workspace --no-fail-fast "$@"
