@@ -39,6 +39,20 @@ pub trait Puzzle {
 
     /// A 128-bit fingerprint of the state for memo tables. Equal states must give
     /// equal fingerprints; distinct states collide with probability about 2^-128.
-    /// It is never 0, so tables can use 0 as "empty".
     fn fingerprint(&self, state: &Self::State) -> u128;
+
+    /// The fingerprint of `child`, the state after `mv` from `parent` whose fingerprint
+    /// is `parent_fp`; it must equal `fingerprint(child)`. Override it when a move
+    /// changes little of the state.
+    #[inline]
+    fn child_fingerprint(
+        &self,
+        parent: &Self::State,
+        parent_fp: u128,
+        mv: Self::Move,
+        child: &Self::State,
+    ) -> u128 {
+        let _ = (parent, parent_fp, mv);
+        self.fingerprint(child)
+    }
 }

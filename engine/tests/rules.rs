@@ -144,3 +144,24 @@ fn chacha20_matches_the_reference_keystream() {
     assert_eq!(rng.next_u32(), 0xade0_b876);
     assert_eq!(rng.next_u32(), 0x903d_f1a0);
 }
+
+proptest! {
+    /// The incremental fingerprint of every successor equals the one computed afresh,
+    /// and distinct successors get distinct fingerprints.
+    #[test]
+    fn child_fingerprints_match_fresh_ones(
+        n in 2u8..=8, index in 0u64..1000, steps in 0usize..40,
+        choice in proptest::collection::vec(any::<u16>(), 40),
+    ) {
+        let state = walk(n, index, steps, &choice);
+        let fp = Martello.fingerprint(&state);
+        let mut buf = Vec::new();
+        Martello.moves(&state, &mut buf);
+        let mut seen = std::collections::HashSet::new();
+        for mv in &buf {
+            let child = Martello.apply(&state, *mv);
+            prop_assert_eq!(Martello.child_fingerprint(&state, fp, *mv, &child), Martello.fingerprint(&child));
+            prop_assert!(seen.insert(Martello.fingerprint(&child)));
+        }
+    }
+}

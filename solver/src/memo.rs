@@ -38,8 +38,8 @@ impl Memo {
     /// each pay for clearing a gigabyte.
     pub fn clear(&mut self) {
         let used = self.len;
-        let wanted = ((used * 4) / SLOTS).max(MIN_BUCKETS);
-        if self.buckets.len() > 8 * wanted {
+        let wanted = ((used * 2) / SLOTS).max(MIN_BUCKETS);
+        if self.buckets.len() > 2 * wanted {
             self.buckets = vec![Bucket::default(); wanted];
         } else {
             self.buckets.fill(Bucket::default());
@@ -60,6 +60,12 @@ impl Memo {
         self.buckets.len() * std::mem::size_of::<Bucket>()
     }
 
+    /// 0 marks an empty slot, so the one fingerprint 0 is stored as `u128::MAX`.
+    #[inline(always)]
+    fn key(fp: u128) -> u128 {
+        if fp == 0 { u128::MAX } else { fp }
+    }
+
     #[inline]
     fn home(&self, fp: u128) -> usize {
         (((fp >> 64) as u64 as u128 * self.buckets.len() as u128) >> 64) as usize
@@ -71,7 +77,7 @@ impl Memo {
     pub fn prefetch(&self, fp: u128) {
         #[cfg(target_arch = "x86_64")]
         {
-            let ptr = &self.buckets[self.home(fp)] as *const Bucket as *const i8;
+            let ptr = &self.buckets[self.home(Self::key(fp))] as *const Bucket as *const i8;
             // SAFETY: prefetching is a hint with no effect on memory; `ptr` points
             // into `self.buckets`.
             #[allow(unused_unsafe)]
@@ -85,7 +91,7 @@ impl Memo {
 
     #[inline]
     pub fn contains(&self, fp: u128) -> bool {
-        debug_assert!(fp != 0);
+        let fp = Self::key(fp);
         let mut b = self.home(fp);
         loop {
             let bucket = &self.buckets[b].0;
@@ -104,10 +110,10 @@ impl Memo {
         }
     }
 
-    /// Inserts `fp` (never 0); returns whether it was new.
+    /// Inserts `fp`; returns whether it was new.
     #[inline]
     pub fn insert(&mut self, fp: u128) -> bool {
-        debug_assert!(fp != 0);
+        let fp = Self::key(fp);
         if (self.len + 1) * 5 > self.buckets.len() * SLOTS * 4 {
             self.grow();
         }

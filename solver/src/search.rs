@@ -183,7 +183,7 @@ impl<P: Puzzle> Search<P> {
             if child_bound >= self.best && puzzle.score(&child) >= self.best {
                 continue;
             }
-            let child_fp = puzzle.fingerprint(&child);
+            let child_fp = puzzle.child_fingerprint(state, fp, mv, &child);
             self.memo.prefetch(child_fp);
             children.push(Child {
                 mv,

@@ -79,4 +79,9 @@ impl Puzzle for Martello {
     fn fingerprint(&self, state: &State) -> u128 {
         state.fingerprint()
     }
+
+    #[inline]
+    fn child_fingerprint(&self, parent: &State, parent_fp: u128, mv: Move, child: &State) -> u128 {
+        parent.child_fingerprint(parent_fp, mv, child)
+    }
 }

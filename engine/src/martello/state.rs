@@ -180,15 +180,56 @@ impl State {
         next
     }
 
-    /// 128-bit xxh3 of the packed rows. Rows below `n` are always zero, so only the
-    /// board's own rows are hashed.
+    /// The 128-bit fingerprint: the XOR over rows of [`row_hash`]. A move changes at
+    /// most two rows, so a successor's fingerprint costs two or four row hashes
+    /// ([`State::child_fingerprint`]) instead of hashing the whole board.
     #[inline]
     pub fn fingerprint(&self) -> u128 {
-        let mut bytes = [0u8; 8 * MAX_N as usize];
+        let mut fp = 0u128;
         for r in 0..self.n as usize {
-            bytes[8 * r..8 * r + 8].copy_from_slice(&self.rows[r].to_le_bytes());
+            fp ^= row_hash(r, self.rows[r]);
         }
-        let fp = xxhash_rust::xxh3::xxh3_128(&bytes[..8 * self.n as usize]);
-        if fp == 0 { 1 } else { fp }
+        fp
     }
+
+    /// The fingerprint of `child = self.apply(mv)`, given `self`'s fingerprint.
+    #[inline]
+    pub fn child_fingerprint(&self, fp: u128, mv: Move, child: &State) -> u128 {
+        let (xr, yr) = (mv.eater_row as usize, mv.eaten_row as usize);
+        let mut fp = fp ^ row_hash(yr, self.rows[yr]) ^ row_hash(yr, child.rows[yr]);
+        if xr != yr {
+            fp ^= row_hash(xr, self.rows[xr]) ^ row_hash(xr, child.rows[xr]);
+        }
+        fp
+    }
+}
+
+/// Per-row keys of the two fingerprint lanes (splitmix64 outputs).
+const KEYS_A: [u64; 8] = [
+    0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f, 0xf88bb8a8724c81ec,
+    0x1b39896a51a8749b, 0x53cb9f0c747ea2ea, 0x2c829abe1f4532e1, 0xc584133ac916ab3c,
+];
+const KEYS_B: [u64; 8] = [
+    0x3ee5789041c98ac3, 0xf3b8488c368cb0a6, 0x657eecdd3cb13d09, 0xc2d326e0055bdef6,
+    0x8621a03fe0523ff3, 0x5a7d6d8f8f4b6b34, 0x3b2a4b4e8f0a1c5d, 0x9d1b1c3e5f6a7b8c,
+];
+
+/// A 128-bit hash of row `r` holding `word`: two 64-bit lanes, each a different
+/// bijective finalizer (MurmurHash3's fmix64 and Evensen's rrmxmx) of the word keyed
+/// by the row. XORed over rows it is a Zobrist-style fingerprint.
+#[inline(always)]
+fn row_hash(r: usize, word: u64) -> u128 {
+    let mut a = word ^ KEYS_A[r & 7];
+    a ^= a >> 33;
+    a = a.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    a ^= a >> 33;
+    a = a.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    a ^= a >> 33;
+    let mut b = word ^ KEYS_B[r & 7];
+    b ^= b.rotate_right(49) ^ b.rotate_right(24);
+    b = b.wrapping_mul(0x9fb2_1c65_1e98_df25);
+    b ^= b >> 28;
+    b = b.wrapping_mul(0x9fb2_1c65_1e98_df25);
+    b ^= b >> 28;
+    ((a as u128) << 64) | b as u128
 }
