@@ -8,5 +8,5 @@ pub mod martello;
 mod puzzle;
 pub mod seeded;
 
-pub use martello::{Martello, Move, ParseError, State, Stone, MAX_N};
+pub use martello::{MAX_N, Martello, Move, ParseError, State, Stone};
 pub use puzzle::Puzzle;

@@ -17,10 +17,10 @@
 //! Solver randomness (random prefixes, random move orders, playouts) uses the same
 //! construction with other key labels, through [`stream`].
 
-use rand_chacha::{ChaCha20Rng, ChaCha8Rng};
+use rand_chacha::{ChaCha8Rng, ChaCha20Rng};
 use rand_core::{Rng, SeedableRng};
 
-use crate::martello::{State, MAX_N};
+use crate::martello::{MAX_N, State};
 
 /// The largest game index: the stream number keeps 56 bits for it.
 pub const MAX_INDEX: u64 = (1 << 56) - 1;

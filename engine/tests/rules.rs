@@ -78,29 +78,73 @@ proptest! {
 fn parse_errors_name_the_problem() {
     let err = |s: &str| State::parse(s).unwrap_err();
     assert_eq!(err(""), ParseError::Empty);
-    assert_eq!(err("A1/A1"), ParseError::Duplicate { row: 2, first_row: 1, token: "A1".into() });
-    assert!(matches!(err("A1B1A2/B2"), ParseError::RowTooLong { row: 1, len: 3, n: 2 }));
-    assert!(matches!(err("A3/B1"), ParseError::BadStone { row: 1, column: 1, .. }));
-    assert!(matches!(err("A1/B1a"), ParseError::BadChar { row: 2, column: 6, ch: 'a' }));
+    assert_eq!(
+        err("A1/A1"),
+        ParseError::Duplicate {
+            row: 2,
+            first_row: 1,
+            token: "A1".into()
+        }
+    );
+    assert!(matches!(
+        err("A1B1A2/B2"),
+        ParseError::RowTooLong {
+            row: 1,
+            len: 3,
+            n: 2
+        }
+    ));
+    assert!(matches!(
+        err("A3/B1"),
+        ParseError::BadStone {
+            row: 1,
+            column: 1,
+            ..
+        }
+    ));
+    assert!(matches!(
+        err("A1/B1a"),
+        ParseError::BadChar {
+            row: 2,
+            column: 6,
+            ch: 'a'
+        }
+    ));
     assert!(matches!(err("A1/B"), ParseError::BadStone { row: 2, .. }));
-    assert!(matches!(err("/////////"), ParseError::RowCount { rows: 10 }));
+    assert!(matches!(
+        err("/////////"),
+        ParseError::RowCount { rows: 10 }
+    ));
     assert_eq!(err("//"), ParseError::NoStones);
     let msg = err("A1B2C3/C1/D1").to_string();
     assert!(msg.contains("'D1'") && msg.contains("3x3"), "{msg}");
     assert!(matches!(
         State::parse_board("A1B2C3/C1/").unwrap_err(),
-        ParseError::NotFull { row: 2, len: 1, n: 3 }
+        ParseError::NotFull {
+            row: 2,
+            len: 1,
+            n: 3
+        }
     ));
     let state = State::parse("A1B2C3/C1/").unwrap();
     let reason = state.parse_move("A1xC3").unwrap_err().to_string();
     assert!(reason.contains("share neither"), "{reason}");
     let full = State::parse_board("A1B2C3/B1C2A3/C1A2B3").unwrap();
     let reason = full.parse_move("A1xA3").unwrap_err().to_string();
-    assert!(reason.contains("A1xA3") && reason.contains("not neighbours"), "{reason}");
-    assert!(state.parse_move("C1xC3").is_ok(), "vertical in the right column");
+    assert!(
+        reason.contains("A1xA3") && reason.contains("not neighbours"),
+        "{reason}"
+    );
+    assert!(
+        state.parse_move("C1xC3").is_ok(),
+        "vertical in the right column"
+    );
     let reason = state.parse_move("B1xA1").unwrap_err().to_string();
     assert!(reason.contains("B1 is not on the board"), "{reason}");
-    assert!(matches!(state.parse_move("A1-B2"), Err(ParseError::BadMove { .. })));
+    assert!(matches!(
+        state.parse_move("A1-B2"),
+        Err(ParseError::BadMove { .. })
+    ));
 }
 
 /// Golden values: seeded games must never change, or datasets made months apart would
@@ -108,11 +152,31 @@ fn parse_errors_name_the_problem() {
 #[test]
 fn seeded_games_are_stable() {
     let golden = [
-        (0u64, 6u8, 0u64, "D6E2C2A2F5D3/A3D2D5F1F3A4/C5B4C3A1A6E5/E3B6E4E1C4B3/F2C6F6D1F4C1/D4B2A5B1B5E6"),
-        (0, 6, 1, "E3A3C2B2D4D2/F2B4E5E6B6F5/E2C6E4F6F3E1/A5C1A2A4F4D6/C3A6D1B1B3A1/C5D3C4B5D5F1"),
-        (42, 6, 123_456, "E3C4C2E1B2D1/F1B3B6F2E2F3/D2B5F5D4B1A1/C1F6D5A6A4C6/A2C5E6B4A5D6/F4D3E5A3C3E4"),
+        (
+            0u64,
+            6u8,
+            0u64,
+            "D6E2C2A2F5D3/A3D2D5F1F3A4/C5B4C3A1A6E5/E3B6E4E1C4B3/F2C6F6D1F4C1/D4B2A5B1B5E6",
+        ),
+        (
+            0,
+            6,
+            1,
+            "E3A3C2B2D4D2/F2B4E5E6B6F5/E2C6E4F6F3E1/A5C1A2A4F4D6/C3A6D1B1B3A1/C5D3C4B5D5F1",
+        ),
+        (
+            42,
+            6,
+            123_456,
+            "E3C4C2E1B2D1/F1B3B6F2E2F3/D2B5F5D4B1A1/C1F6D5A6A4C6/A2C5E6B4A5D6/F4D3E5A3C3E4",
+        ),
         (1, 3, 7, "B1B2C1/A3A1A2/C2B3C3"),
-        (u64::MAX, 8, seeded::MAX_INDEX, "G4A8B4D3E7F4E5B7/H8H4G1H2H5B5B2G5/D1H1H6D4B1F6E3A3/A1G2A6A4G8E2C7E6/A5D7F7H7B6G7A7F8/C8F3B8E4G3C6C2C1/F1G6C3C5D5F2E1E8/H3C4D2D8F5D6B3A2"),
+        (
+            u64::MAX,
+            8,
+            seeded::MAX_INDEX,
+            "G4A8B4D3E7F4E5B7/H8H4G1H2H5B5B2G5/D1H1H6D4B1F6E3A3/A1G2A6A4G8E2C7E6/A5D7F7H7B6G7A7F8/C8F3B8E4G3C6C2C1/F1G6C3C5D5F2E1E8/H3C4D2D8F5D6B3A2",
+        ),
     ];
     for (seed, n, index, expected) in golden {
         let board = seeded::game(seed, n, index).unwrap().to_string();

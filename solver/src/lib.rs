@@ -10,12 +10,12 @@ mod order;
 mod schedule;
 mod search;
 
-use hammer_engine::seeded::{bounded, fast_stream};
 use hammer_engine::Puzzle;
+use hammer_engine::seeded::{bounded, fast_stream};
 
 pub use memo::Memo;
 pub use order::{Order, OrderError};
-pub use schedule::{luby, Schedule, ScheduleError, PAPER_PHASES};
+pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
 pub use search::Counters;
 
 use search::{AttemptEnd, Search};

@@ -167,9 +167,15 @@ mod tests {
         let mut reference = HashSet::new();
         let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
         for i in 0..200_000u32 {
-            x = x.wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645).wrapping_add(1);
+            x = x
+                .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
+                .wrapping_add(1);
             // Repeat some keys and force some into the same bucket (equal high halves).
-            let fp = if i % 7 == 0 { (x >> 64 << 64) | 1 } else { x | 1 };
+            let fp = if i % 7 == 0 {
+                (x >> 64 << 64) | 1
+            } else {
+                x | 1
+            };
             assert_eq!(memo.insert(fp), reference.insert(fp));
         }
         assert_eq!(memo.len(), reference.len());

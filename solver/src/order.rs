@@ -21,7 +21,9 @@ pub enum Order {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown move order '{0}': expected standard, most-options, monte-carlo, monte-carlo:K,L (K playouts on the first L levels) or random")]
+#[error(
+    "unknown move order '{0}': expected standard, most-options, monte-carlo, monte-carlo:K,L (K playouts on the first L levels) or random"
+)]
 pub struct OrderError(pub String);
 
 impl FromStr for Order {

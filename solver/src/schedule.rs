@@ -30,10 +30,13 @@ pub enum Schedule {
 }
 
 /// The phases of the report's meta-solver.
-pub const PAPER_PHASES: [(u32, u64); 5] = [(1, 10_000), (40, 250), (60, 1_000), (4, 2_500), (1, 10_000)];
+pub const PAPER_PHASES: [(u32, u64); 5] =
+    [(1, 10_000), (40, 250), (60, 1_000), (4, 2_500), (1, 10_000)];
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("bad schedule '{text}': {reason}. Expected exact, paper, luby:U, geometric:B,R, fixed:B, or a list such as 1x10000,40x250,exact")]
+#[error(
+    "bad schedule '{text}': {reason}. Expected exact, paper, luby:U, geometric:B,R, fixed:B, or a list such as 1x10000,40x250,exact"
+)]
 pub struct ScheduleError {
     pub text: String,
     pub reason: String,
@@ -74,7 +77,11 @@ impl Schedule {
             }
             Schedule::Geometric { base, ratio } => Box::new((0i32..).map(move |k| {
                 let b = (*base as f64) * ratio.powi(k);
-                Some(if b >= 1e18 { 1_000_000_000_000_000_000 } else { b.round() as u64 })
+                Some(if b >= 1e18 {
+                    1_000_000_000_000_000_000
+                } else {
+                    b.round() as u64
+                })
             })),
             Schedule::Fixed { cutoff } => Box::new(std::iter::repeat(Some(*cutoff))),
         }
@@ -104,7 +111,10 @@ fn parse_budget(text: &str, whole: &str) -> Result<u64, ScheduleError> {
     match cleaned.parse::<u64>() {
         Ok(0) | Err(_) => Err(ScheduleError {
             text: whole.to_string(),
-            reason: format!("'{}' is not a positive whole number of expansions", text.trim()),
+            reason: format!(
+                "'{}' is not a positive whole number of expansions",
+                text.trim()
+            ),
         }),
         Ok(b) => Ok(b),
     }
@@ -127,15 +137,19 @@ impl FromStr for Schedule {
             _ => {}
         }
         if let Some(u) = text.strip_prefix("luby:") {
-            return Ok(Schedule::Luby { unit: parse_budget(u, whole)? });
+            return Ok(Schedule::Luby {
+                unit: parse_budget(u, whole)?,
+            });
         }
         if let Some(b) = text.strip_prefix("fixed:") {
-            return Ok(Schedule::Fixed { cutoff: parse_budget(b, whole)? });
+            return Ok(Schedule::Fixed {
+                cutoff: parse_budget(b, whole)?,
+            });
         }
         if let Some(args) = text.strip_prefix("geometric:") {
-            let (b, r) = args
-                .split_once(',')
-                .ok_or_else(|| err("geometric takes a base and a ratio, such as geometric:100,2"))?;
+            let (b, r) = args.split_once(',').ok_or_else(|| {
+                err("geometric takes a base and a ratio, such as geometric:100,2")
+            })?;
             let base = parse_budget(b, whole)?;
             let ratio: f64 = r
                 .trim()
@@ -187,7 +201,13 @@ impl fmt::Display for Schedule {
             Schedule::List { phases, then_exact } => {
                 let mut items: Vec<String> = phases
                     .iter()
-                    .map(|&(c, b)| if c == 1 { b.to_string() } else { format!("{c}x{b}") })
+                    .map(|&(c, b)| {
+                        if c == 1 {
+                            b.to_string()
+                        } else {
+                            format!("{c}x{b}")
+                        }
+                    })
                     .collect();
                 if *then_exact {
                     items.push("exact".into());
@@ -219,12 +239,23 @@ mod tests {
         assert_eq!(budgets[105], Some(10_000));
         assert_eq!(budgets[106], None);
         let total: u64 = budgets.iter().flatten().sum();
-        assert_eq!(total, 100_000, "the report: 'none of these 100'000 explorations'");
+        assert_eq!(
+            total, 100_000,
+            "the report: 'none of these 100'000 explorations'"
+        );
     }
 
     #[test]
     fn names_round_trip() {
-        for text in ["exact", "paper", "luby:64", "fixed:1000", "geometric:100,1.5", "2x500,1000,exact", "3x250"] {
+        for text in [
+            "exact",
+            "paper",
+            "luby:64",
+            "fixed:1000",
+            "geometric:100,1.5",
+            "2x500,1000,exact",
+            "3x250",
+        ] {
             let s: Schedule = text.parse().unwrap();
             assert_eq!(s.to_string(), text);
         }

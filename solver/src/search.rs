@@ -57,6 +57,7 @@ pub(crate) struct Search<P: Puzzle> {
     pub best: u32,
     pub target: u32,
     budget: u64,
+    order: Order,
     attempt_expansions: u64,
     pub counters: Counters,
 }
@@ -85,6 +86,7 @@ impl<P: Puzzle> Search<P> {
             best: u32::MAX,
             target: 0,
             budget: u64::MAX,
+            order: Order::Standard,
             attempt_expansions: 0,
             counters: Counters::default(),
         }
@@ -123,6 +125,7 @@ impl<P: Puzzle> Search<P> {
         }
         self.counters.attempts += 1;
         self.budget = budget.unwrap_or(u64::MAX);
+        self.order = order;
         self.attempt_expansions = 0;
         self.path.clear();
         let bound = puzzle.lower_bound(start);
@@ -130,7 +133,7 @@ impl<P: Puzzle> Search<P> {
         let flow = if self.memo.contains(fp) {
             Flow::Go
         } else {
-            self.visit(puzzle, start, bound, fp, 0, order, rng)
+            self.visit(puzzle, start, bound, fp, 0, rng)
         };
         self.counters.expansions += self.attempt_expansions;
         match flow {
@@ -149,9 +152,9 @@ impl<P: Puzzle> Search<P> {
         bound: u32,
         fp: u128,
         depth: usize,
-        order: Order,
         rng: &mut ChaCha8Rng,
     ) -> Flow {
+        let order = self.order;
         let score = puzzle.score(state);
         if score < self.best {
             self.best = score;
@@ -200,7 +203,7 @@ impl<P: Puzzle> Search<P> {
                 continue;
             }
             self.path.push(child.mv);
-            flow = self.visit(puzzle, &child.state, child.bound, child.fp, depth + 1, order, rng);
+            flow = self.visit(puzzle, &child.state, child.bound, child.fp, depth + 1, rng);
             self.path.pop();
             if let Flow::Stop = flow {
                 break;
@@ -260,7 +263,8 @@ impl<P: Puzzle> Search<P> {
     fn apply_keys(&mut self, moves: &mut [P::Move]) {
         self.keys.sort_unstable();
         self.scratch.clear();
-        self.scratch.extend(self.keys.iter().map(|&(_, i)| moves[i as usize]));
+        self.scratch
+            .extend(self.keys.iter().map(|&(_, i)| moves[i as usize]));
         moves.copy_from_slice(&self.scratch);
     }
 }

@@ -13,7 +13,8 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/cases/martello-solve.jsonl");
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/cases/martello-solve.jsonl");
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()
         .enumerate()
@@ -33,9 +34,12 @@ fn cases() -> Vec<Case> {
 fn replay(start: &State, moves: &[String]) -> State {
     let mut state = *start;
     for (i, text) in moves.iter().enumerate() {
-        let mv = state
-            .parse_move(text)
-            .unwrap_or_else(|e| panic!("move {} ({text}) of the solution does not replay: {e}", i + 1));
+        let mv = state.parse_move(text).unwrap_or_else(|e| {
+            panic!(
+                "move {} ({text}) of the solution does not replay: {e}",
+                i + 1
+            )
+        });
         state = state.apply(mv);
     }
     state
@@ -56,7 +60,11 @@ fn check_all(config: &Config, max_n: u8) -> usize {
         let n = board.n();
         let notation: Vec<String> = out.solution.iter().map(|m| m.notation(n)).collect();
         let end = replay(&board, &notation);
-        assert_eq!(end.stone_count(), case.min_stones, "{ctx}: solution ends with another count");
+        assert_eq!(
+            end.stone_count(),
+            case.min_stones,
+            "{ctx}: solution ends with another count"
+        );
         checked += 1;
     }
     checked
@@ -92,7 +100,13 @@ fn luby_and_geometric_schedules_match_every_case() {
 
 #[test]
 fn heuristic_orders_match_every_case() {
-    for order in [Order::MostOptions, Order::MonteCarlo { playouts: 5, levels: 2 }] {
+    for order in [
+        Order::MostOptions,
+        Order::MonteCarlo {
+            playouts: 5,
+            levels: 2,
+        },
+    ] {
         let config = Config {
             order,
             schedule: Schedule::Exact,

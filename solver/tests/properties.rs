@@ -1,7 +1,7 @@
 //! Property tests: every configuration gives the same exact minimum, solutions replay,
 //! and (seed, game, configuration) reproduces a result bit for bit.
 
-use hammer_engine::{seeded, Martello, State};
+use hammer_engine::{Martello, State, seeded};
 use hammer_solver::{Config, Order, Schedule, Solver};
 use proptest::prelude::*;
 
@@ -10,12 +10,24 @@ fn config(order: usize, schedule: usize, prefix: u32) -> Config {
         Order::Standard,
         Order::Random,
         Order::MostOptions,
-        Order::MonteCarlo { playouts: 3, levels: 2 },
+        Order::MonteCarlo {
+            playouts: 3,
+            levels: 2,
+        },
     ];
-    let schedules = ["exact", "paper", "luby:8", "geometric:20,1.5", "fixed:50", "3x10,exact"];
+    let schedules = [
+        "exact",
+        "paper",
+        "luby:8",
+        "geometric:20,1.5",
+        "fixed:50",
+        "3x10,exact",
+    ];
     Config {
         order: orders[order % orders.len()],
-        schedule: schedules[schedule % schedules.len()].parse::<Schedule>().unwrap(),
+        schedule: schedules[schedule % schedules.len()]
+            .parse::<Schedule>()
+            .unwrap(),
         prefix,
     }
 }

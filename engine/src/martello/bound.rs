@@ -85,7 +85,7 @@ pub(crate) fn components(present: u64, n: u8) -> u32 {
     count
 }
 
-use super::state::{byte_at, row_len, State};
+use super::state::{State, byte_at, row_len};
 
 /// Whether rows `r` and `r + 1` are both empty somewhere: the board has several zones.
 #[inline]
@@ -196,7 +196,11 @@ mod tests {
     #[test]
     fn full_board_is_one_component() {
         for n in 1..=8u8 {
-            let all = if n == 8 { u64::MAX } else { (1u64 << (n * n)) - 1 };
+            let all = if n == 8 {
+                u64::MAX
+            } else {
+                (1u64 << (n * n)) - 1
+            };
             assert_eq!(components(all, n), 1, "n = {n}");
         }
     }
@@ -213,7 +217,11 @@ mod tests {
                 }
                 let after = components(present & !(1u64 << s), n);
                 let expected = after == components(present, n) + 1;
-                assert_eq!(super::splits(present, n, Stone(s)), expected, "n {n}, set {present:#x}, stone {s}");
+                assert_eq!(
+                    super::splits(present, n, Stone(s)),
+                    expected,
+                    "n {n}, set {present:#x}, stone {s}"
+                );
             }
         };
         for present in 0..(1u64 << 9) {

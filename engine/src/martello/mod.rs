@@ -11,7 +11,7 @@ mod state;
 
 pub use moves::Move;
 pub use notation::ParseError;
-pub use state::{State, Stone, MAX_N};
+pub use state::{MAX_N, State, Stone};
 
 use crate::Puzzle;
 

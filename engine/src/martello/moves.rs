@@ -6,7 +6,7 @@
 //! rows top to bottom), then double jumps (same). Within a pair, the upper or left stone
 //! eating comes before being eaten.
 
-use super::state::{byte_at, row_len, State, Stone, MAX_N};
+use super::state::{MAX_N, State, Stone, byte_at, row_len};
 
 /// `eater` eats `eaten`, written `XxY`. The positions are where the two stones stand
 /// in the state the move was generated from, so applying it needs no search.
@@ -59,7 +59,12 @@ fn compatible(compat: &[u64; 64], a: u8, b: u8) -> bool {
 
 /// Pushes both directions of a pair of neighbouring cells, given as (row, pos, byte).
 #[inline(always)]
-fn push_pair(out: &mut Vec<Move>, compat: &[u64; 64], p: (usize, usize, u8), q: (usize, usize, u8)) {
+fn push_pair(
+    out: &mut Vec<Move>,
+    compat: &[u64; 64],
+    p: (usize, usize, u8),
+    q: (usize, usize, u8),
+) {
     let (a, b) = (p.2.wrapping_sub(1), q.2.wrapping_sub(1));
     if !compatible(compat, a, b) {
         return;

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::moves::Move;
-use super::state::{State, Stone, MAX_N};
+use super::state::{MAX_N, State, Stone};
 
 /// Why a state, board or move did not parse. Each variant names the offending token and
 /// where it stands, so a user can fix a long line without counting characters.
@@ -21,7 +21,9 @@ pub enum ParseError {
         token: String,
         n: u8,
     },
-    #[error("row {row}: unexpected character '{ch}' at character {column}; a stone is a capital letter and a digit, such as A1")]
+    #[error(
+        "row {row}: unexpected character '{ch}' at character {column}; a stone is a capital letter and a digit, such as A1"
+    )]
     BadChar { row: usize, column: usize, ch: char },
     #[error("row {row}: stone {token} is written twice (first in row {first_row})")]
     Duplicate {

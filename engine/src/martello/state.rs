@@ -67,7 +67,11 @@ pub(crate) fn byte_at(word: u64, pos: usize) -> u8 {
 pub(crate) fn remove_at(word: u64, pos: usize) -> u64 {
     let low_mask = (1u64 << (8 * pos)) - 1;
     let low = word & low_mask;
-    let high = if pos >= 7 { 0 } else { (word >> (8 * (pos + 1))) << (8 * pos) };
+    let high = if pos >= 7 {
+        0
+    } else {
+        (word >> (8 * (pos + 1))) << (8 * pos)
+    };
     low | high
 }
 
@@ -206,12 +210,24 @@ impl State {
 
 /// Per-row keys of the two fingerprint lanes (splitmix64 outputs).
 const KEYS_A: [u64; 8] = [
-    0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f, 0xf88bb8a8724c81ec,
-    0x1b39896a51a8749b, 0x53cb9f0c747ea2ea, 0x2c829abe1f4532e1, 0xc584133ac916ab3c,
+    0xe220a8397b1dcdaf,
+    0x6e789e6aa1b965f4,
+    0x06c45d188009454f,
+    0xf88bb8a8724c81ec,
+    0x1b39896a51a8749b,
+    0x53cb9f0c747ea2ea,
+    0x2c829abe1f4532e1,
+    0xc584133ac916ab3c,
 ];
 const KEYS_B: [u64; 8] = [
-    0x3ee5789041c98ac3, 0xf3b8488c368cb0a6, 0x657eecdd3cb13d09, 0xc2d326e0055bdef6,
-    0x8621a03fe0523ff3, 0x5a7d6d8f8f4b6b34, 0x3b2a4b4e8f0a1c5d, 0x9d1b1c3e5f6a7b8c,
+    0x3ee5789041c98ac3,
+    0xf3b8488c368cb0a6,
+    0x657eecdd3cb13d09,
+    0xc2d326e0055bdef6,
+    0x8621a03fe0523ff3,
+    0x5a7d6d8f8f4b6b34,
+    0x3b2a4b4e8f0a1c5d,
+    0x9d1b1c3e5f6a7b8c,
 ];
 
 /// A 128-bit hash of row `r` holding `word`: two 64-bit lanes, each a different

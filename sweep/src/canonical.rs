@@ -1,0 +1,240 @@
+//! Canonical text: configuration ids and the explicit form of a sweep.
+
+use std::fmt::Write as _;
+
+use hammer_solver::{Order, Schedule};
+
+use crate::{RunConfig, Sweep};
+
+/// A string that is not the canonical id of any configuration.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad configuration id '{id}': {reason}")]
+pub struct ConfigIdError {
+    pub id: String,
+    pub reason: String,
+}
+
+/// `order=O;schedule=S[;budget=B];prefix=P;trial=T`.
+///
+/// `;` and `=` appear in no order or schedule name, so the id splits back unambiguously;
+/// the budget is written only when set so that ids of schedule experiments stay short.
+pub(crate) fn config_id(
+    order: &Order,
+    schedule: &Schedule,
+    prefix: u32,
+    budget: u64,
+    trial: u32,
+) -> String {
+    let mut id = format!("order={order};schedule={schedule}");
+    if budget > 0 {
+        let _ = write!(id, ";budget={budget}");
+    }
+    let _ = write!(id, ";prefix={prefix};trial={trial}");
+    id
+}
+
+pub(crate) fn parse_config_id(id: &str) -> Result<RunConfig, ConfigIdError> {
+    let err = |reason: String| ConfigIdError {
+        id: id.to_string(),
+        reason,
+    };
+    let mut order = None;
+    let mut schedule = None;
+    let mut budget = 0u64;
+    let mut prefix = None;
+    let mut trial = None;
+    for part in id.split(';') {
+        let (key, value) = part
+            .split_once('=')
+            .ok_or_else(|| err(format!("'{part}' is not KEY=VALUE")))?;
+        match key {
+            "order" => order = Some(value.parse::<Order>().map_err(|e| err(e.to_string()))?),
+            "schedule" => {
+                schedule = Some(value.parse::<Schedule>().map_err(|e| err(e.to_string()))?)
+            }
+            "budget" => {
+                budget = value
+                    .parse()
+                    .map_err(|_| err(format!("budget '{value}' is not a whole number")))?
+            }
+            "prefix" => {
+                prefix = Some(
+                    value
+                        .parse()
+                        .map_err(|_| err(format!("prefix '{value}' is not a whole number")))?,
+                )
+            }
+            "trial" => {
+                trial = Some(
+                    value
+                        .parse()
+                        .map_err(|_| err(format!("trial '{value}' is not a whole number")))?,
+                )
+            }
+            other => return Err(err(format!("unknown key '{other}'"))),
+        }
+    }
+    let (Some(order), Some(schedule), Some(prefix), Some(trial)) = (order, schedule, prefix, trial)
+    else {
+        return Err(err("it needs order, schedule, prefix and trial".to_string()));
+    };
+    if budget > 0 {
+        let single = Schedule::List {
+            phases: vec![(1, budget)],
+            then_exact: false,
+        };
+        if schedule != single {
+            return Err(err(format!(
+                "a budget of {budget} goes with schedule={budget}, not schedule={schedule}"
+            )));
+        }
+    }
+    let config = RunConfig::new(order, schedule, prefix, budget, trial);
+    if config.id != id {
+        return Err(err(format!(
+            "it is not canonical; the canonical form is '{}'",
+            config.id
+        )));
+    }
+    Ok(config)
+}
+
+/// TOML basic string; names are restricted to safe characters already, but orders and
+/// schedules come from other crates' `Display`, so escape rather than assume.
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The distinct values of one axis in first-seen order, which is file order because the
+/// configurations are a cross product built in file order.
+fn axis<T: PartialEq + Clone>(values: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for v in values {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
+}
+
+fn list<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
+    let items: Vec<String> = items.iter().map(show).collect();
+    format!("[{}]", items.join(", "))
+}
+
+pub(crate) fn to_toml(sweep: &Sweep) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "name = {}", quote(&sweep.name));
+    let _ = writeln!(out, "seed = {}", sweep.seed);
+    for e in &sweep.experiments {
+        let _ = writeln!(out, "\n[[experiment]]");
+        let _ = writeln!(out, "name = {}", quote(&e.name));
+        let _ = writeln!(out, "sizes = {}", list(&e.sizes, |n| n.to_string()));
+        let _ = writeln!(out, "games = {}", e.games);
+        let _ = writeln!(out, "first_game = {}", e.first_game);
+        let orders = axis(e.configs.iter().map(|c| c.order));
+        let _ = writeln!(out, "orders = {}", list(&orders, |o| quote(&o.to_string())));
+        if e.configs.iter().any(|c| c.budget > 0) {
+            let budgets = axis(e.configs.iter().map(|c| c.budget));
+            let _ = writeln!(out, "budgets = {}", list(&budgets, |b| b.to_string()));
+        } else {
+            let schedules = axis(e.configs.iter().map(|c| c.schedule.clone()));
+            let _ = writeln!(
+                out,
+                "schedules = {}",
+                list(&schedules, |s| quote(&s.to_string()))
+            );
+        }
+        let prefixes = axis(e.configs.iter().map(|c| c.prefix));
+        let _ = writeln!(out, "prefixes = {}", list(&prefixes, |p| p.to_string()));
+        let tries = e.configs.iter().map(|c| c.trial).max().map_or(1, |t| t + 1);
+        let _ = writeln!(out, "tries = {tries}");
+        if let Some(u) = e.unit_games {
+            let _ = writeln!(out, "unit_games = {u}");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_read_back() {
+        for c in [
+            RunConfig::new(Order::Random, Schedule::Paper, 0, 0, 0),
+            RunConfig::new(
+                Order::MonteCarlo {
+                    playouts: 100,
+                    levels: 3,
+                },
+                Schedule::Exact,
+                2,
+                0,
+                9,
+            ),
+            RunConfig::new(
+                Order::MonteCarlo {
+                    playouts: 7,
+                    levels: 2,
+                },
+                "2x500,1000,exact".parse().unwrap(),
+                0,
+                0,
+                0,
+            ),
+            RunConfig::with_budget(Order::Random, 2500, 5, 999),
+        ] {
+            assert_eq!(RunConfig::from_id(&c.id).unwrap(), c, "{}", c.id);
+        }
+        assert_eq!(
+            RunConfig::with_budget(Order::Random, 2500, 5, 999).id,
+            "order=random;schedule=2500;budget=2500;prefix=5;trial=999"
+        );
+    }
+
+    #[test]
+    fn non_canonical_ids_are_refused() {
+        for (id, needle) in [
+            ("order=random;schedule=exact;prefix=0", "needs order"),
+            (
+                "schedule=exact;order=random;prefix=0;trial=0",
+                "canonical form is 'order=random;schedule=exact;prefix=0;trial=0'",
+            ),
+            (
+                "order=monte-carlo:100,3;schedule=exact;prefix=0;trial=0",
+                "canonical form",
+            ),
+            (
+                "order=random;schedule=exact;budget=100;prefix=0;trial=0",
+                "goes with schedule=100",
+            ),
+            (
+                "order=random;schedule=exact;prefix=0;trial=0;colour=red",
+                "unknown key 'colour'",
+            ),
+            (
+                "order=sideways;schedule=exact;prefix=0;trial=0",
+                "unknown move order",
+            ),
+            ("order=random;schedule=exact;prefix=x;trial=0", "prefix 'x'"),
+        ] {
+            let e = RunConfig::from_id(id).unwrap_err().to_string();
+            assert!(e.contains(needle), "{id}: {e}");
+        }
+    }
+}

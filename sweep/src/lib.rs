@@ -1,0 +1,289 @@
+//! Sweep files: what a hammer run plays, and how it is cut into work units.
+//!
+//! A sweep is a TOML file (format in `docs/sweep-format.md`) naming a seed and a list of
+//! experiments; each experiment crosses board sizes and game ranges with solver settings.
+//! The coordinator and every worker parse the same text, so everything here is a pure
+//! function of that text: the configurations, their ids, the units and the unit ids never
+//! depend on the machine, the time or the number of workers, and a unit that is re-run
+//! anywhere rewrites the same dataset part.
+//!
+//! Validation is strict and happens before anything runs: a typo found after an
+//! hour-long sweep costs the hour, so unknown keys, duplicates and values out of range
+//! are refused with the file, line, column and key path.
+
+mod canonical;
+mod error;
+mod parse;
+mod units;
+
+use std::path::Path;
+
+use hammer_solver::{Config, Order, Schedule};
+
+pub use canonical::ConfigIdError;
+pub use error::SweepError;
+pub use units::{DEFAULT_UNIT_SECONDS, MAX_UNIT_GAMES, estimated_game_seconds};
+
+/// The most result rows (configurations x sizes x games, over all experiments) a sweep
+/// may ask for. 10^10 rows is already months of CPU and terabytes of Parquet; a larger
+/// number is almost certainly a slip such as a missing digit separator.
+pub const MAX_ROWS: u64 = 10_000_000_000;
+
+/// The most work units a sweep may have: `units()` materialises them all, and every unit
+/// becomes one Parquet part file, so millions of tiny units would swamp both the
+/// coordinator and the file system. Raise `unit_games` instead.
+pub const MAX_UNITS: u64 = 1_000_000;
+
+/// The most experiments in one sweep; unit ids give the experiment index three digits.
+pub const MAX_EXPERIMENTS: usize = 1_000;
+
+/// The most configurations in one experiment; unit ids give the config index four digits.
+pub const MAX_CONFIGS: usize = 10_000;
+
+/// Longest random prefix: more random moves than this leave little of a 6x6 game and
+/// almost nothing of smaller ones, so a larger value is taken for a mistake.
+pub const MAX_PREFIX: u32 = 63;
+
+/// A parsed and validated sweep file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sweep {
+    /// The dataset's `sweep` column. Restricted like an experiment name (letters, digits,
+    /// `_ . -`, starting with a letter) so that tools can also use it as a file name.
+    pub name: String,
+    /// Below 2^63, because the dataset stores it in an Int64 column.
+    pub seed: u64,
+    pub experiments: Vec<Experiment>,
+    /// The file's text exactly as loaded. The coordinator ships this, not a re-encoding,
+    /// so that workers parse the very same bytes and agree on the digest.
+    pub text: String,
+    /// 32 lowercase hex digits of xxh3-128 over `text`; identifies the sweep, so that a
+    /// worker can refuse work from a sweep file other than the one it loaded.
+    pub digest: String,
+}
+
+/// One `[[experiment]]` of a sweep: sizes x games x configurations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Experiment {
+    /// The dataset's `experiment` partition; valid under `hammer_dataset::validate_experiment`.
+    pub name: String,
+    /// Board sizes in file order, each in 1..=8, without duplicates.
+    pub sizes: Vec<u8>,
+    /// Games per size: indices `first_game..first_game + games`.
+    pub games: u64,
+    pub first_game: u64,
+    /// Games per work unit as written in the file; `None` means the default of
+    /// [`Experiment::unit_size`].
+    pub unit_games: Option<u64>,
+    /// The cross product of the solver settings: orders (outermost), then schedules or
+    /// budgets, then prefixes, then trials (innermost), each in file order. A unit names
+    /// its configuration by index into this list.
+    pub configs: Vec<RunConfig>,
+}
+
+/// One solver configuration of an experiment: what the worker passes to
+/// `hammer_solver::Solver::solve`, plus the try number that picks the run seed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunConfig {
+    /// Canonical id, e.g. `order=random;schedule=paper;prefix=0;trial=0`, or with a budget
+    /// `order=random;schedule=1000;budget=1000;prefix=3;trial=7`. It is the dataset's
+    /// `config` column and part of every result key, so it only ever changes together
+    /// with the meaning of a configuration; [`RunConfig::from_id`] reads it back.
+    pub id: String,
+    pub order: Order,
+    pub schedule: Schedule,
+    pub prefix: u32,
+    /// Expansions of the single attempt of a budget configuration; 0 when the experiment
+    /// gives `schedules` rather than `budgets`.
+    pub budget: u64,
+    /// Which independent try this is (0-based); it selects the run seed.
+    pub trial: u32,
+}
+
+impl RunConfig {
+    /// Builds a configuration with its canonical id, so that the id can never disagree
+    /// with the fields.
+    pub fn new(order: Order, schedule: Schedule, prefix: u32, budget: u64, trial: u32) -> Self {
+        let id = canonical::config_id(&order, &schedule, prefix, budget, trial);
+        RunConfig {
+            id,
+            order,
+            schedule,
+            prefix,
+            budget,
+            trial,
+        }
+    }
+
+    /// A budget configuration: one attempt of `budget` expansions and no exact fallback,
+    /// so that the dataset's `exhaustive` column says whether the budget sufficed.
+    pub fn with_budget(order: Order, budget: u64, prefix: u32, trial: u32) -> Self {
+        let schedule = Schedule::List {
+            phases: vec![(1, budget)],
+            then_exact: false,
+        };
+        RunConfig::new(order, schedule, prefix, budget, trial)
+    }
+
+    /// Reads a configuration back from its id (the dataset's `config` column), so that
+    /// analysis can recover the settings of a row without the sweep file. Only canonical
+    /// ids are accepted.
+    pub fn from_id(id: &str) -> Result<RunConfig, ConfigIdError> {
+        canonical::parse_config_id(id)
+    }
+
+    /// The solver's view; `trial` and `budget` are not part of it because the trial only
+    /// picks the run seed and the budget is already the schedule.
+    pub fn solver_config(&self) -> Config {
+        Config {
+            order: self.order,
+            schedule: self.schedule.clone(),
+            prefix: self.prefix,
+        }
+    }
+
+    /// The run seed of game `index` of size `n` under this configuration: the one the
+    /// worker passes to `Solver::solve`. Configurations with the same trial share it, so
+    /// their random prefixes are the same moves and results pair up game by game.
+    pub fn run_seed(&self, sweep_seed: u64, n: u8, index: u64) -> u64 {
+        hammer_engine::seeded::run_seed(sweep_seed, n, index, self.trial)
+    }
+}
+
+/// Games `start..end` of one (experiment, configuration, size): the unit of work the
+/// coordinator hands out and of which one dataset part file holds the results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Unit {
+    /// Index into `Sweep::experiments`.
+    pub experiment: u32,
+    /// Index into that experiment's `configs`.
+    pub config: u32,
+    pub n: u8,
+    pub start: u64,
+    /// Exclusive.
+    pub end: u64,
+}
+
+impl Unit {
+    /// A valid `hammer_dataset` part id such as `e000-c0003-n6-g000000001000`. The end is
+    /// left out because it follows from the sweep; zero padding keeps the part files of
+    /// one partition in unit order when listed by name.
+    pub fn id(&self) -> String {
+        format!(
+            "e{:03}-c{:04}-n{}-g{:012}",
+            self.experiment, self.config, self.n, self.start
+        )
+    }
+
+    /// Number of games, hence result rows, in the unit.
+    pub fn games(&self) -> u64 {
+        self.end - self.start
+    }
+}
+
+impl Sweep {
+    /// Reads and parses a sweep file; errors name the path as given.
+    pub fn load(path: &Path) -> Result<Sweep, SweepError> {
+        let origin = path.display().to_string();
+        let bytes = std::fs::read(path)
+            .map_err(|e| error::file_error(&origin, format!("cannot read the sweep file: {e}")))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            error::file_error(
+                &origin,
+                format!(
+                    "the file is not UTF-8 (bad byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+        })?;
+        Sweep::parse(&text, &origin)
+    }
+
+    /// Parses and validates sweep text; `origin` names it in error messages (the file
+    /// name, or something like `<coordinator>` for text received over the network).
+    pub fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
+        parse::parse(text, origin)
+    }
+
+    /// Every (experiment, configuration, size, game) exactly once, cut into units.
+    ///
+    /// The order is a suggested dispatch order: experiments in file order, and within
+    /// an experiment round-robin over its (size, configuration) series, so that a sweep
+    /// stopped halfway has the first games of every configuration rather than all games
+    /// of a few.
+    pub fn units(&self) -> Vec<Unit> {
+        units::units(self)
+    }
+
+    /// Number of result rows of the complete sweep.
+    pub fn total_games(&self) -> u64 {
+        self.experiments
+            .iter()
+            .map(|e| e.configs.len() as u64 * e.sizes.len() as u64 * e.games)
+            .sum()
+    }
+
+    /// The unit with this id, if it is one of `units()`; ids that are not canonical
+    /// (other padding, a start inside a unit) are refused rather than guessed at.
+    pub fn unit_by_id(&self, id: &str) -> Option<Unit> {
+        units::unit_by_id(self, id)
+    }
+
+    /// The experiment and configuration a unit belongs to.
+    pub fn config_of(&self, unit: &Unit) -> Option<(&Experiment, &RunConfig)> {
+        let experiment = self.experiments.get(unit.experiment as usize)?;
+        let config = experiment.configs.get(unit.config as usize)?;
+        Some((experiment, config))
+    }
+
+    /// A rough single-thread CPU time for the whole sweep from the same cost table that
+    /// sizes default units (see [`estimated_game_seconds`]); good to a factor of a few,
+    /// for deciding whether a sweep is a minute or a day.
+    pub fn estimated_cpu_seconds(&self) -> f64 {
+        self.experiments
+            .iter()
+            .flat_map(|e| {
+                e.configs.iter().flat_map(move |c| {
+                    e.sizes
+                        .iter()
+                        .map(move |&n| estimated_game_seconds(n, c) * e.games as f64)
+                })
+            })
+            .sum()
+    }
+
+    /// The sweep written out with every default made explicit. Parsing it gives the same
+    /// experiments and configurations (but another text and digest); `hammer` can show
+    /// it so that a reader sees exactly what a terse file expands to.
+    pub fn to_canonical_toml(&self) -> String {
+        canonical::to_toml(self)
+    }
+}
+
+impl Experiment {
+    /// Games per unit for configuration `config` at size `n`: `unit_games` when given,
+    /// else the default sized from the cost table so that a unit takes about
+    /// [`DEFAULT_UNIT_SECONDS`] on one thread.
+    pub fn unit_size(&self, config: u32, n: u8) -> u64 {
+        match (self.unit_games, self.configs.get(config as usize)) {
+            (Some(u), _) => u,
+            (None, Some(c)) => units::default_unit_games(n, c),
+            (None, None) => 1,
+        }
+    }
+}
+
+/// xxh3-128 of the text as 32 lowercase hex digits.
+pub(crate) fn digest(text: &str) -> String {
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(text.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn digest_is_the_canonical_xxh3_128_hex() {
+        // The reference vector of XXH3-128 for empty input, as `xxhsum -H2` and Python's
+        // `xxhash.xxh3_128_hexdigest(b"")` print it (high half first), so other tools
+        // can recompute a sweep's digest.
+        assert_eq!(super::digest(""), "99aa06d3014798d86001c324468d497f");
+    }
+}

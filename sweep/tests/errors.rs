@@ -1,0 +1,336 @@
+//! Bad sweep files are refused before anything runs, with file:line:col, the key path
+//! and a message that says what is wrong.
+
+use hammer_sweep::Sweep;
+
+/// A valid sweep whose lines the cases below edit; line numbers matter.
+const GOOD: &str = r#"name = "t"
+seed = 2013
+
+[[experiment]]
+name = "first"
+sizes = [3, 4]
+games = 10
+
+[[experiment]]
+name = "second"
+sizes = [5, 6]
+games = 20
+orders = ["random"]
+"#;
+
+fn with(line: usize, replacement: &str) -> String {
+    let mut lines: Vec<&str> = GOOD.lines().collect();
+    lines[line - 1] = replacement;
+    lines.join("\n") + "\n"
+}
+
+fn error(text: &str) -> String {
+    match Sweep::parse(text, "examples/bad.toml") {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[track_caller]
+fn check(text: &str, want: &str) {
+    assert_eq!(error(text), want, "\n{text}");
+}
+
+#[test]
+fn the_good_file_is_good() {
+    let s = Sweep::parse(GOOD, "good.toml").unwrap();
+    assert_eq!(s.experiments.len(), 2);
+    assert_eq!(s.total_games(), 2 * 10 + 2 * 20);
+}
+
+#[test]
+fn size_out_of_range() {
+    check(
+        &with(11, "sizes = [5, 9]"),
+        "examples/bad.toml:11:13: experiment[1].sizes: size 9 is outside 1..=8",
+    );
+    check(
+        &with(6, "sizes = [0]"),
+        "examples/bad.toml:6:10: experiment[0].sizes: size 0 is outside 1..=8",
+    );
+    check(
+        &with(6, "sizes = 9"),
+        "examples/bad.toml:6:9: experiment[0].sizes: size 9 is outside 1..=8",
+    );
+}
+
+#[test]
+fn unknown_keys() {
+    check(
+        &with(2, "sed = 2013"),
+        "examples/bad.toml:2:1: sed: unknown key; did you mean `seed`? known keys here: name, seed, experiment",
+    );
+    check(
+        &with(7, "gmaes = 10"),
+        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games",
+    );
+    // A sub-table is an unknown key too.
+    let text = GOOD.to_string() + "[experiment.options]\nfast = true\n";
+    check(
+        &text,
+        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games",
+    );
+}
+
+#[test]
+fn wrong_types() {
+    check(
+        &with(7, "games = \"10\""),
+        "examples/bad.toml:7:9: experiment[0].games: expected a whole number (1 or more), found the string \"10\"",
+    );
+    check(
+        &with(7, "games = 1e3"),
+        "examples/bad.toml:7:9: experiment[0].games: expected a whole number (1 or more), found the float 1e3",
+    );
+    check(
+        &with(1, "name = 7"),
+        "examples/bad.toml:1:8: name: expected a string, found the integer 7",
+    );
+    check(
+        &with(13, "orders = [\"random\", 3]"),
+        "examples/bad.toml:13:21: experiment[1].orders: expected a string, found the integer 3",
+    );
+    check(
+        &with(6, "sizes = [\"3\"]"),
+        "examples/bad.toml:6:10: experiment[0].sizes: expected an integer in 1..=8, found the string \"3\"",
+    );
+}
+
+#[test]
+fn empty_lists() {
+    check(
+        &with(13, "orders = []"),
+        "examples/bad.toml:13:10: experiment[1].orders: the list is empty; leave the key out for the default, or give at least one entry",
+    );
+    check(
+        &with(6, "sizes = []"),
+        "examples/bad.toml:6:9: experiment[0].sizes: the list is empty; leave the key out for the default, or give at least one entry",
+    );
+}
+
+#[test]
+fn duplicates() {
+    check(
+        &with(6, "sizes = [3, 4, 3]"),
+        "examples/bad.toml:6:16: experiment[0].sizes: size 3 is listed twice; the first is at 6:10",
+    );
+    check(
+        &with(
+            13,
+            "orders = [\"monte-carlo\", \"random\", \"monte-carlo:100,3\"]",
+        ),
+        "examples/bad.toml:13:36: experiment[1].orders: order \"monte-carlo:100,3\" (the same as \"monte-carlo\") is listed twice; the first is at 13:11",
+    );
+    check(
+        &with(13, "schedules = [\"1x100\", \"100\"]"),
+        "examples/bad.toml:13:23: experiment[1].schedules: schedule \"100\" (the same as \"1x100\") is listed twice; the first is at 13:14",
+    );
+    check(
+        &with(13, "prefixes = [0, 1, 1]"),
+        "examples/bad.toml:13:19: experiment[1].prefixes: prefix 1 is listed twice; the first is at 13:16",
+    );
+    check(
+        &with(13, "budgets = [100, 100]"),
+        "examples/bad.toml:13:17: experiment[1].budgets: budget 100 is listed twice; the first is at 13:12",
+    );
+    check(
+        &with(10, "name = \"first\""),
+        "examples/bad.toml:10:8: experiment[1].name: experiment \"first\" is listed twice; the first is at 5:8",
+    );
+}
+
+#[test]
+fn counts_must_be_positive() {
+    check(
+        &with(7, "games = 0"),
+        "examples/bad.toml:7:9: experiment[0].games: games 0 must be at least 1",
+    );
+    check(
+        &with(7, "games = -5"),
+        "examples/bad.toml:7:9: experiment[0].games: games -5 must be at least 1",
+    );
+    check(
+        &with(13, "tries = 0"),
+        "examples/bad.toml:13:9: experiment[1].tries: tries 0 must be at least 1",
+    );
+    check(
+        &with(13, "unit_games = 0"),
+        "examples/bad.toml:13:14: experiment[1].unit_games: unit_games 0 must be at least 1",
+    );
+    check(
+        &with(13, "budgets = [100, 0]"),
+        "examples/bad.toml:13:17: experiment[1].budgets: budget 0 must be at least 1",
+    );
+    check(
+        &with(13, "first_game = -1"),
+        "examples/bad.toml:13:14: experiment[1].first_game: first_game -1 must be at least 0",
+    );
+    check(
+        &with(13, "prefixes = [64]"),
+        "examples/bad.toml:13:13: experiment[1].prefixes: prefix 64 is outside 0..=63",
+    );
+}
+
+#[test]
+fn seeds() {
+    check(
+        &with(2, "seed = 9223372036854775808"),
+        "examples/bad.toml:2:8: seed: seed 9223372036854775808 is not below 2^63; the dataset stores it in an Int64 column",
+    );
+    check(
+        &with(2, "seed = -1"),
+        "examples/bad.toml:2:8: seed: seed -1 is negative; it must be 0 <= seed < 2^63",
+    );
+    // The largest allowed seed, and hex notation, are fine.
+    assert_eq!(
+        Sweep::parse(&with(2, "seed = 9223372036854775807"), "t")
+            .unwrap()
+            .seed,
+        i64::MAX as u64
+    );
+    assert_eq!(
+        Sweep::parse(&with(2, "seed = 0x7DD"), "t").unwrap().seed,
+        2013
+    );
+}
+
+#[test]
+fn unknown_orders_and_schedules() {
+    check(
+        &with(13, "orders = [\"random\", \"sideways\"]"),
+        "examples/bad.toml:13:21: experiment[1].orders: unknown move order 'sideways': expected standard, most-options, monte-carlo, monte-carlo:K,L (K playouts on the first L levels) or random",
+    );
+    check(
+        &with(13, "schedules = [\"luby:0\"]"),
+        "examples/bad.toml:13:14: experiment[1].schedules: bad schedule 'luby:0': '0' is not a positive whole number of expansions. Expected exact, paper, luby:U, geometric:B,R, fixed:B, or a list such as 1x10000,40x250,exact",
+    );
+}
+
+#[test]
+fn budgets_and_schedules_do_not_mix() {
+    let text = GOOD.to_string() + "schedules = [\"paper\"]\nbudgets = [100, 1000]\n";
+    check(
+        &text,
+        "examples/bad.toml:15:1: experiment[1].budgets: `budgets` and `schedules` cannot be combined (`schedules` is at 14:1): each budget B already is the schedule \"B\", one attempt of B expansions; put other schedules in a separate experiment",
+    );
+    // Reported at whichever of the two comes second.
+    let text = GOOD.to_string() + "budgets = [100]\nschedules = \"exact\"\n";
+    check(
+        &text,
+        "examples/bad.toml:15:1: experiment[1].schedules: `budgets` and `schedules` cannot be combined (`budgets` is at 14:1): each budget B already is the schedule \"B\", one attempt of B expansions; put other schedules in a separate experiment",
+    );
+}
+
+#[test]
+fn missing_keys() {
+    check(
+        &with(7, ""),
+        "examples/bad.toml:4:1: experiment[0].games: missing key: every experiment needs its number of games per size",
+    );
+    check(
+        &with(11, ""),
+        "examples/bad.toml:9:1: experiment[1].sizes: missing key: every experiment needs its board sizes, such as sizes = [6]",
+    );
+    check(
+        &with(2, ""),
+        "examples/bad.toml:1:1: seed: missing key: a sweep needs a seed (0 <= seed < 2^63)",
+    );
+    check(
+        "name = \"t\"\nseed = 1\n",
+        "examples/bad.toml:1:1: experiment: missing key: a sweep needs at least one [[experiment]] table",
+    );
+    check(
+        "name = \"t\"\nseed = 1\n[experiment]\nname = \"a\"\n",
+        "examples/bad.toml:3:1: experiment: write each experiment as [[experiment]] (an array of tables), not [experiment]",
+    );
+}
+
+#[test]
+fn names() {
+    check(
+        &with(5, "name = \"01\""),
+        "examples/bad.toml:5:8: experiment[0].name: invalid experiment name \"01\": it must start with a letter, or readers may take it for a number or date",
+    );
+    check(
+        &with(1, "name = \"my sweep\""),
+        "examples/bad.toml:1:8: name: invalid sweep name \"my sweep\": only ASCII letters, digits, '_', '.' and '-' are allowed, so that it can name files too",
+    );
+}
+
+#[test]
+fn syntax_errors_are_located() {
+    let e = error(&with(11, "sizes = [5, 6"));
+    assert!(
+        e.starts_with("examples/bad.toml:12:1: experiment[1].games: TOML syntax error: "),
+        "{e}"
+    );
+    let e = error(&with(7, "games = 10\ngames = 11"));
+    assert!(
+        e.starts_with(
+            "examples/bad.toml:8:1: experiment[0].games: TOML syntax error: duplicate key"
+        ),
+        "{e}"
+    );
+    let e = error("name = \"unterminated\n");
+    assert!(e.starts_with("examples/bad.toml:1:"), "{e}");
+    assert!(e.contains(": name: TOML syntax error"), "{e}");
+}
+
+#[test]
+fn game_ranges_and_limits() {
+    check(
+        &with(13, "first_game = 72057594037927935"),
+        "examples/bad.toml:12:9: experiment[1].games: games 72057594037927935..72057594037927955 go past the largest game index 72057594037927935 (2^56 - 1)",
+    );
+    // 10^10 rows: 4 sizes x 2.5e9 games is just allowed, one more game is not.
+    let big = "name = \"t\"\nseed = 1\n[[experiment]]\nname = \"a\"\nsizes = [1, 2, 3, 4]\ngames = 2500000000\nunit_games = 50000\n";
+    assert!(Sweep::parse(big, "t").is_ok());
+    check(
+        &big.replace("2500000000", "2500000001"),
+        "examples/bad.toml:6:9: experiment[0].games: this experiment has 10000000004 result rows (1 configurations x 4 sizes x 2500000001 games), which takes the sweep to 10000000004 rows, more than the limit of 10000000000",
+    );
+    check(
+        &with(
+            13,
+            "prefixes = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\ntries = 1000",
+        ),
+        "examples/bad.toml:9:1: experiment[1]: 11000 configurations (1 orders x 1 schedules x 11 prefixes x 1000 tries), more than 10000; split the experiment",
+    );
+    let many = "name = \"t\"\nseed = 1\n[[experiment]]\nname = \"a\"\nsizes = [3]\ngames = 2000000\nunit_games = 1\n";
+    check(
+        many,
+        "examples/bad.toml:7:14: experiment[0].unit_games: this experiment has 2000000 work units, which takes the sweep to 2000000, more than 1000000; give a larger unit_games",
+    );
+}
+
+#[test]
+fn load_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.toml");
+    let e = Sweep::load(&missing).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "{}: cannot read the sweep file: ",
+            missing.display()
+        )),
+        "{e}"
+    );
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, with(6, "sizes = [3, 9]")).unwrap();
+    let e = Sweep::load(&bad).unwrap_err();
+    assert_eq!(e.file, bad.display().to_string());
+    assert_eq!(
+        (e.line, e.column, e.key.as_str()),
+        (6, 13, "experiment[0].sizes")
+    );
+    let binary = dir.path().join("binary.toml");
+    std::fs::write(&binary, b"name = \"\xff\"").unwrap();
+    let e = Sweep::load(&binary).unwrap_err().to_string();
+    assert!(e.contains("not UTF-8 (bad byte at offset 8)"), "{e}");
+}
