@@ -1,0 +1,134 @@
+//! How complete the sweep behind a dataset looks.
+//!
+//! The rows alone cannot say what a sweep asked for: a configuration or board size with no
+//! finished unit at all, or games at the end of a range, leave no trace. What they can show
+//! is unequal game counts between groups of one experiment (every configuration and size
+//! of an experiment plays the same games) and holes in a group's game indices. The
+//! coordinator's state directory, when present, says that a coordinator ran here and may
+//! still be running.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::prepare::Prepared;
+use crate::report::Completeness;
+
+/// Name of the coordinator state directory inside a dataset; hidden, so readers skip it.
+pub const STATE_DIR: &str = ".hammer-state";
+
+/// (config, n) -> game indices of one experiment.
+type Groups = BTreeMap<(u32, i32), Vec<i64>>;
+
+/// Checks the rows and the state directory; returns the summary and warnings.
+pub fn check(p: &Prepared, dir: &Path) -> (Completeness, Vec<String>) {
+    let mut warnings = Vec::new();
+    // (sweep, experiment) -> (config, n) -> game indices.
+    let mut groups: BTreeMap<(u32, u32), Groups> = BTreeMap::new();
+    for r in p.rows {
+        groups
+            .entry((r.sweep, r.experiment))
+            .or_default()
+            .entry((r.config, r.n))
+            .or_default()
+            .push(r.game_index);
+    }
+    let mut summary = Completeness {
+        duplicate_rows: p.duplicates,
+        ..Completeness::default()
+    };
+    for ((sweep, experiment), configs) in &mut groups {
+        let mut lo = i64::MAX;
+        let mut hi = i64::MIN;
+        let mut present = 0u64;
+        let mut gap_examples = Vec::new();
+        for ((config, n), games) in configs.iter_mut() {
+            games.sort_unstable();
+            games.dedup();
+            present += games.len() as u64;
+            let (Some(&first), Some(&last)) = (games.first(), games.last()) else {
+                continue;
+            };
+            lo = lo.min(first);
+            hi = hi.max(last);
+            // i128: game indices come from the files and may be anything a foreign writer
+            // put there; the difference must not overflow.
+            let span = (i128::from(last) - i128::from(first) + 1) as u64;
+            if span != games.len() as u64 {
+                summary.groups_with_gaps += 1;
+                if gap_examples.len() < 3 {
+                    let hole = games
+                        .windows(2)
+                        .find(|w| w[1].saturating_sub(w[0]) > 1)
+                        .map_or(first, |w| w[0] + 1);
+                    gap_examples.push(format!(
+                        "n={n} config {:?}: {} games in {first}..={last}, first gap at {hole}",
+                        p.name(*config),
+                        games.len()
+                    ));
+                }
+            }
+        }
+        let span = if hi >= lo {
+            (i128::from(hi) - i128::from(lo) + 1) as u64
+        } else {
+            0
+        };
+        let expected = span.saturating_mul(configs.len() as u64);
+        summary.groups += configs.len() as u64;
+        summary.rows_present += present;
+        summary.rows_expected = summary.rows_expected.saturating_add(expected);
+        let counts: Vec<usize> = configs.values().map(Vec::len).collect();
+        let unequal = counts.iter().min() != counts.iter().max();
+        if unequal || !gap_examples.is_empty() {
+            let min = counts.iter().min().copied().unwrap_or(0);
+            let max = counts.iter().max().copied().unwrap_or(0);
+            let mut text = format!(
+                "sweep {:?} experiment {:?} looks unfinished: {} (config, n) groups hold {} to \
+                 {} games, {} rows of the {} expected if every group covered games {lo}..={hi} \
+                 ({:.1}% complete; whole groups or trailing games that never arrived cannot be \
+                 seen, so it may be less)",
+                p.name(*sweep),
+                p.name(*experiment),
+                configs.len(),
+                min,
+                max,
+                present,
+                expected,
+                100.0 * present as f64 / expected.max(1) as f64
+            );
+            if !gap_examples.is_empty() {
+                text.push_str("; gaps: ");
+                text.push_str(&gap_examples.join("; "));
+            }
+            warnings.push(text);
+        }
+    }
+    let state = dir.join(STATE_DIR);
+    if state.is_dir() {
+        summary.coordinator_state = true;
+        let mut files: Vec<String> = std::fs::read_dir(&state)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        warnings.push(format!(
+            "{} exists: a coordinator ran on this dataset and may still be writing it or may \
+             have stopped before the end (state files: {}). This analysis covers only the {} \
+             rows committed so far ({:.1}% of what the rows themselves imply); re-run it when \
+             the sweep has finished.",
+            state.display(),
+            if files.is_empty() {
+                "none".to_owned()
+            } else {
+                files.join(", ")
+            },
+            summary.rows_present,
+            100.0 * summary.rows_present as f64 / summary.rows_expected.max(1) as f64
+        ));
+    }
+    (summary, warnings)
+}

@@ -1,0 +1,43 @@
+use std::path::PathBuf;
+
+/// Result alias so that every public function reports [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can stop an analysis.
+///
+/// Problems with the dataset itself come from `hammer-dataset` (or are built from its
+/// error types), so a corrupt part or a missing column is reported the same way whether
+/// the Rust reader, the analysis or a sweep command met it: path first, then the problem.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The directory is missing, or holds no part file at all; analysing it would produce
+    /// an empty report that looks like a successful one.
+    #[error("{}: not a hammer dataset: {reason}", .path.display())]
+    NotADataset { path: PathBuf, reason: String },
+
+    /// A part file or the layout is unusable; the inner error names the file.
+    #[error(transparent)]
+    Dataset(#[from] hammer_dataset::Error),
+
+    /// The report directory cannot be written, or would clobber something that is not a
+    /// report.
+    #[error("{}: {action}: {source}", .path.display())]
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// The report directory exists and is not a report written by `hammer analyze`.
+    #[error("{}: {reason}", .path.display())]
+    OutputRefused { path: PathBuf, reason: String },
+
+    /// plotters could not draw or encode a chart.
+    #[error("{}: cannot draw chart: {message}", .path.display())]
+    Chart { path: PathBuf, message: String },
+
+    /// The report could not be serialised as JSON.
+    #[error("cannot encode the report as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}

@@ -1,0 +1,97 @@
+//! The 2013 Martello report's figures from a hammer result dataset.
+//!
+//! [`analyze`] reads the columns it needs from a hive-partitioned dataset (see
+//! `docs/dataset.md`), works out from the columns (never from experiment names) which rows
+//! feed which figure, and returns a [`Report`]: tables with 95% intervals and the
+//! report's published values beside ours, chart descriptions, and warnings about an
+//! unfinished sweep. [`write_report`] renders it as a self-contained HTML page, Markdown,
+//! CSV, PNG and SVG; [`to_json`] gives the same tables to scripts. The formulas are in
+//! `docs/analysis.md`.
+//!
+//! DataFusion is deliberately not used: it pins an older arrow/parquet than the
+//! workspace, and the aggregations here are simple group-bys over a dozen columns.
+
+mod budgets;
+mod chart;
+mod completeness;
+mod error;
+mod figures;
+mod load;
+mod output;
+pub mod paper;
+mod prepare;
+mod report;
+pub mod stats;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+pub use completeness::STATE_DIR;
+pub use error::{Error, Result};
+pub use figures::{
+    EXAMPLE_BUDGETS, EXAMPLE_META, EXAMPLE_ORDERS, EXAMPLE_PREFIX, EXAMPLE_SOLVABILITY,
+};
+pub use load::{Data, READ_COLUMNS, Row, load};
+pub use output::{MARKER, csv, html, markdown};
+pub use prepare::schedule_is_complete;
+pub use report::{
+    Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, Table,
+};
+
+/// The version written into reports, so a report says which analysis code made it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Reads the dataset at `dir` and computes every figure it has the rows for.
+pub fn analyze(dir: &Path) -> Result<Report> {
+    Ok(analyze_data(load::load(dir)?))
+}
+
+/// The analysis of rows already loaded.
+pub fn analyze_data(mut data: Data) -> Report {
+    let duplicates = prepare::dedupe(&mut data.rows);
+    let p = prepare::Prepared::new(&data, duplicates);
+    let (completeness, completeness_warnings) = completeness::check(&p, &data.dir);
+    let mut warnings = p.warnings.clone();
+    warnings.extend(completeness_warnings);
+
+    let [f14, f15, f16] = budgets::figures(&p);
+    let figures = vec![
+        figures::overview(&p),
+        figures::fig05(&p),
+        figures::fig07(&p),
+        figures::fig08(&p),
+        figures::fig11(&p),
+        figures::fig12(&p),
+        figures::fig13(&p),
+        f14,
+        f15,
+        f16,
+        figures::meta(&p),
+    ];
+    let games: BTreeSet<prepare::GameKey> = p.rows.iter().map(prepare::GameKey::of).collect();
+    let sweeps: BTreeSet<&str> = p.rows.iter().map(|r| p.name(r.sweep)).collect();
+    let experiments: BTreeSet<&str> = p.rows.iter().map(|r| p.name(r.experiment)).collect();
+    Report {
+        dataset: data.dir.display().to_string(),
+        hammer_version: VERSION.to_owned(),
+        rows: p.rows.len() as u64,
+        parts: data.parts as u64,
+        games: games.len() as u64,
+        sweeps: sweeps.into_iter().map(str::to_owned).collect(),
+        experiments: experiments.into_iter().map(str::to_owned).collect(),
+        warnings,
+        completeness,
+        figures,
+    }
+}
+
+/// Writes the report directory `out` (HTML, Markdown, JSON, CSV, PNG, SVG) atomically.
+/// `dataset` is only used to refuse an `out` inside it.
+pub fn write_report(report: &Report, dataset: &Path, out: &Path) -> Result<()> {
+    output::write_report(report, dataset, out)
+}
+
+/// The report as pretty-printed JSON.
+pub fn to_json(report: &Report) -> Result<String> {
+    output::json(report)
+}

@@ -1,0 +1,423 @@
+//! Reading the columns the figures need, and nothing else.
+//!
+//! `hammer_dataset::read_dataset` materialises every column, including the board, start
+//! and solution strings that dominate the file size; a report over millions of games only
+//! needs a dozen small columns. So parts are listed with `hammer_dataset::list_parts`
+//! (which validates the layout) and each file is read through a Parquet
+//! [`ProjectionMask`]. The schema is still checked against the full dataset schema, so a
+//! file that `read_part` would reject is rejected here too, with the same error types.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch};
+use arrow::datatypes::{DataType, Int32Type, Int64Type, Schema};
+use hammer_dataset::{ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo};
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+use crate::error::{Error, Result};
+
+/// The columns the analysis reads from every part file. `experiment` and `n` come from
+/// the path (and are also read, to cross-check, when a foreign writer stored them).
+pub const READ_COLUMNS: &[&str] = &[
+    "sweep",
+    "config",
+    "game_index",
+    "seed",
+    "prefix",
+    "order",
+    "schedule",
+    "budget",
+    "trial",
+    "min_stones",
+    "solvable",
+    "exhaustive",
+    "expansions",
+    "attempts",
+];
+
+/// Small integer ids for the few distinct strings of a column (sweep names, configs,
+/// orders, schedules), so that a row is a fixed-size value and millions fit in memory.
+#[derive(Debug, Default, Clone)]
+pub struct Names {
+    names: Vec<String>,
+    ids: HashMap<String, u32>,
+}
+
+impl Names {
+    pub fn id(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.to_owned());
+        self.ids.insert(name.to_owned(), id);
+        id
+    }
+
+    /// The id of `name` if any row has it.
+    pub fn find(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+
+    pub fn name(&self, id: u32) -> &str {
+        self.names.get(id as usize).map_or("", String::as_str)
+    }
+}
+
+/// One result row, reduced to what the figures use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Row {
+    pub sweep: u32,
+    pub experiment: u32,
+    pub config: u32,
+    pub n: i32,
+    pub game_index: i64,
+    pub seed: i64,
+    pub prefix: i32,
+    pub order: u32,
+    pub schedule: u32,
+    pub budget: i64,
+    pub trial: i32,
+    pub min_stones: i32,
+    pub solvable: bool,
+    pub exhaustive: bool,
+    pub expansions: i64,
+    pub attempts: i32,
+}
+
+/// The rows of a dataset plus the strings their ids refer to.
+#[derive(Debug, Default, Clone)]
+pub struct Data {
+    pub dir: PathBuf,
+    pub rows: Vec<Row>,
+    pub names: Names,
+    pub parts: usize,
+}
+
+/// Reads every part of the dataset at `dir`.
+///
+/// A missing directory or one without any part file is refused: an empty report would look
+/// like a successful analysis of a sweep that produced nothing.
+pub fn load(dir: &Path) -> Result<Data> {
+    let meta = std::fs::metadata(dir).map_err(|e| Error::NotADataset {
+        path: dir.to_owned(),
+        reason: format!("cannot open it: {e}"),
+    })?;
+    if !meta.is_dir() {
+        return Err(Error::NotADataset {
+            path: dir.to_owned(),
+            reason: "it is a file; a dataset is a directory of experiment=NAME/n=N/part-ID.parquet"
+                .to_owned(),
+        });
+    }
+    let parts = hammer_dataset::list_parts(dir)?;
+    if parts.is_empty() {
+        return Err(Error::NotADataset {
+            path: dir.to_owned(),
+            reason: "no part files (experiment=NAME/n=N/part-ID.parquet) below it".to_owned(),
+        });
+    }
+    let mut data = Data {
+        dir: dir.to_owned(),
+        parts: parts.len(),
+        ..Data::default()
+    };
+    for part in &parts {
+        read_part(part, &mut data)?;
+    }
+    Ok(data)
+}
+
+fn file_error(path: &Path, problem: FileProblem) -> Error {
+    Error::Dataset(hammer_dataset::Error::File {
+        path: path.to_owned(),
+        problem,
+    })
+}
+
+fn corrupt(path: &Path, e: &dyn std::fmt::Display) -> Error {
+    file_error(path, FileProblem::Corrupt(e.to_string()))
+}
+
+/// Tells an empty or foreign file apart from a truncated Parquet file before the decoder
+/// reports both as the same footer error; they need different fixes.
+fn check_magic(path: &Path, mut file: &File) -> Result<()> {
+    let io = |source| {
+        Error::Dataset(hammer_dataset::Error::Io {
+            path: path.to_owned(),
+            action: "cannot read",
+            source,
+        })
+    };
+    let len = file.metadata().map_err(io)?.len();
+    if len == 0 {
+        return Err(file_error(path, FileProblem::Empty));
+    }
+    let mut head = [0u8; 4];
+    let mut tail = [0u8; 4];
+    let head_ok = len >= 4 && {
+        file.read_exact(&mut head).map_err(io)?;
+        &head == b"PAR1"
+    };
+    let tail_ok = len >= 8 && {
+        file.seek(SeekFrom::End(-4)).map_err(io)?;
+        file.read_exact(&mut tail).map_err(io)?;
+        &tail == b"PAR1"
+    };
+    file.seek(SeekFrom::Start(0)).map_err(io)?;
+    match (head_ok, tail_ok) {
+        (true, true) => Ok(()),
+        (false, false) => Err(file_error(path, FileProblem::NotParquet)),
+        (true, false) => Err(corrupt(
+            path,
+            &"no PAR1 magic at the end, the file is truncated",
+        )),
+        (false, true) => Err(corrupt(path, &"no PAR1 magic at the start")),
+    }
+}
+
+/// Strings written by other tools may come back as large or view strings; integer widths
+/// must match exactly, since a silent narrowing would corrupt counts.
+fn type_accepted(expected: &DataType, found: &DataType) -> bool {
+    match expected {
+        DataType::Utf8 => matches!(
+            found,
+            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
+        ),
+        other => other == found,
+    }
+}
+
+/// Checks the file against the whole dataset schema, not just the projected columns, so
+/// that a file `hammer_dataset::read_part` rejects is rejected here as well.
+fn check_schema(schema: &Schema) -> Result<(), ColumnError> {
+    let full = hammer_dataset::schema();
+    for field in full.fields() {
+        let Some(column) = hammer_dataset::COLUMNS
+            .iter()
+            .copied()
+            .find(|c| *c == field.name())
+        else {
+            continue;
+        };
+        match schema.field_with_name(column) {
+            Ok(found) if type_accepted(field.data_type(), found.data_type()) => {}
+            Ok(found) => {
+                return Err(ColumnError::WrongType {
+                    column,
+                    expected: field.data_type().clone(),
+                    found: found.data_type().clone(),
+                });
+            }
+            Err(_) if PARTITION_COLUMNS.contains(&column) => {}
+            Err(_) => return Err(ColumnError::Missing { column }),
+        }
+    }
+    Ok(())
+}
+
+fn read_part(part: &PartInfo, data: &mut Data) -> Result<()> {
+    let path = part.path.as_path();
+    let file = File::open(path).map_err(|source| {
+        Error::Dataset(hammer_dataset::Error::Io {
+            path: path.to_owned(),
+            action: "cannot open",
+            source,
+        })
+    })?;
+    check_magic(path, &file)?;
+    let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| corrupt(path, &e))?;
+    check_schema(builder.schema()).map_err(|e| file_error(path, e.into()))?;
+    let stored_partition: Vec<&str> = PARTITION_COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| builder.schema().column_with_name(c).is_some())
+        .collect();
+    let mask = ProjectionMask::columns(
+        builder.parquet_schema(),
+        READ_COLUMNS
+            .iter()
+            .copied()
+            .chain(stored_partition.iter().copied()),
+    );
+    let reader = builder
+        .with_projection(mask)
+        .build()
+        .map_err(|e| corrupt(path, &e))?;
+
+    let experiment = data.names.id(&part.experiment);
+    let mut row_base = 0usize;
+    for batch in reader {
+        let batch = batch.map_err(|e| corrupt(path, &e))?;
+        append_batch(part, experiment, row_base, &batch, data)
+            .map_err(|problem| file_error(path, problem))?;
+        row_base += batch.num_rows();
+    }
+    Ok(())
+}
+
+fn column<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a ArrayRef, ColumnError> {
+    let array = batch
+        .column_by_name(column)
+        .ok_or(ColumnError::Missing { column })?;
+    let nulls = array.null_count();
+    if nulls > 0 {
+        return Err(ColumnError::Nulls { column, nulls });
+    }
+    Ok(array)
+}
+
+fn wrong(column: &'static str, expected: DataType, array: &ArrayRef) -> ColumnError {
+    ColumnError::WrongType {
+        column,
+        expected,
+        found: array.data_type().clone(),
+    }
+}
+
+fn ints32<'a>(batch: &'a RecordBatch, name: &'static str) -> Result<&'a [i32], ColumnError> {
+    let array = column(batch, name)?;
+    array
+        .as_primitive_opt::<Int32Type>()
+        .map(|a| a.values().as_ref())
+        .ok_or_else(|| wrong(name, DataType::Int32, array))
+}
+
+fn ints64<'a>(batch: &'a RecordBatch, name: &'static str) -> Result<&'a [i64], ColumnError> {
+    let array = column(batch, name)?;
+    array
+        .as_primitive_opt::<Int64Type>()
+        .map(|a| a.values().as_ref())
+        .ok_or_else(|| wrong(name, DataType::Int64, array))
+}
+
+fn bools<'a>(batch: &'a RecordBatch, name: &'static str) -> Result<&'a BooleanArray, ColumnError> {
+    let array = column(batch, name)?;
+    array
+        .as_boolean_opt()
+        .ok_or_else(|| wrong(name, DataType::Boolean, array))
+}
+
+/// Interned ids of a string column.
+fn string_ids(
+    batch: &RecordBatch,
+    name: &'static str,
+    names: &mut Names,
+) -> Result<Vec<u32>, ColumnError> {
+    let array = column(batch, name)?;
+    let mut ids = Vec::with_capacity(array.len());
+    match array.data_type() {
+        DataType::Utf8 => {
+            for v in array.as_string::<i32>().iter() {
+                ids.push(names.id(v.unwrap_or_default()));
+            }
+        }
+        DataType::LargeUtf8 => {
+            for v in array.as_string::<i64>().iter() {
+                ids.push(names.id(v.unwrap_or_default()));
+            }
+        }
+        DataType::Utf8View => {
+            for v in array.as_string_view().iter() {
+                ids.push(names.id(v.unwrap_or_default()));
+            }
+        }
+        _ => return Err(wrong(name, DataType::Utf8, array)),
+    }
+    Ok(ids)
+}
+
+fn append_batch(
+    part: &PartInfo,
+    experiment: u32,
+    row_base: usize,
+    batch: &RecordBatch,
+    data: &mut Data,
+) -> Result<(), FileProblem> {
+    let names = &mut data.names;
+    check_stored_partition(part, row_base, batch, names)?;
+    let sweep = string_ids(batch, "sweep", names)?;
+    let config = string_ids(batch, "config", names)?;
+    let order = string_ids(batch, "order", names)?;
+    let schedule = string_ids(batch, "schedule", names)?;
+    let game_index = ints64(batch, "game_index")?;
+    let seed = ints64(batch, "seed")?;
+    let prefix = ints32(batch, "prefix")?;
+    let budget = ints64(batch, "budget")?;
+    let trial = ints32(batch, "trial")?;
+    let min_stones = ints32(batch, "min_stones")?;
+    let solvable = bools(batch, "solvable")?;
+    let exhaustive = bools(batch, "exhaustive")?;
+    let expansions = ints64(batch, "expansions")?;
+    let attempts = ints32(batch, "attempts")?;
+    // Every array of a record batch has the batch's length; zipping keeps the loop free of
+    // indexing that could panic if that ever did not hold.
+    let rows = sweep
+        .iter()
+        .zip(&config)
+        .zip(order.iter().zip(&schedule))
+        .zip(game_index.iter().zip(seed))
+        .zip(prefix.iter().zip(budget))
+        .zip(trial.iter().zip(min_stones))
+        .zip(expansions.iter().zip(attempts))
+        .enumerate();
+    for (i, ((((((sw, cf), (or, sc)), (gi, se)), (pr, bu)), (tr, ms)), (ex, at))) in rows {
+        data.rows.push(Row {
+            sweep: *sw,
+            experiment,
+            config: *cf,
+            n: part.n,
+            game_index: *gi,
+            seed: *se,
+            prefix: *pr,
+            order: *or,
+            schedule: *sc,
+            budget: *bu,
+            trial: *tr,
+            min_stones: *ms,
+            solvable: i < solvable.len() && solvable.value(i),
+            exhaustive: i < exhaustive.len() && exhaustive.value(i),
+            expansions: *ex,
+            attempts: *at,
+        });
+    }
+    Ok(())
+}
+
+/// A foreign writer may have stored the partition columns; then they must agree with the
+/// path, or grouping by path and by column would give two different analyses.
+fn check_stored_partition(
+    part: &PartInfo,
+    row_base: usize,
+    batch: &RecordBatch,
+    names: &mut Names,
+) -> Result<(), FileProblem> {
+    if batch.column_by_name("experiment").is_some() {
+        let ids = string_ids(batch, "experiment", names)?;
+        let want = names.id(&part.experiment);
+        if let Some(i) = ids.iter().position(|&id| id != want) {
+            return Err(FileProblem::PartitionMismatch {
+                column: "experiment",
+                path_value: format!("{:?}", part.experiment),
+                file_value: format!("{:?}", names.name(ids[i])),
+                row: row_base + i,
+            });
+        }
+    }
+    if batch.column_by_name("n").is_some() {
+        let ns = ints32(batch, "n")?;
+        if let Some(i) = ns.iter().position(|&n| n != part.n) {
+            return Err(FileProblem::PartitionMismatch {
+                column: "n",
+                path_value: part.n.to_string(),
+                file_value: ns[i].to_string(),
+                row: row_base + i,
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,84 @@
+//! `hammer analyze DATASET --out REPORT_DIR [--format json]`: the 2013 report's figures
+//! from a result dataset. All the work is in `hammer-analysis`; this only parses arguments,
+//! prints warnings and chooses the output.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, anyhow, bail};
+use clap::{Args, ValueEnum};
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// The dataset directory (DATASET/experiment=NAME/n=N/part-ID.parquet).
+    pub dataset: PathBuf,
+    /// The report directory to write: index.html, report.md, report.json, one CSV per
+    /// table, one PNG and one SVG per chart. It is replaced as a whole at the end, so it
+    /// never holds half a report.
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    /// `text` writes the report and prints a summary; `json` prints the tables as JSON on
+    /// stdout (and writes the report too when --out is given).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
+    if args.out.is_none() && args.format == Format::Text {
+        bail!("--out REPORT_DIR is required (or --format json to print the tables on stdout)");
+    }
+    // The library's messages already start with the offending file and end with the
+    // cause; keeping only the message stops `{:#}` from printing the cause twice.
+    let flat = |e: hammer_analysis::Error| anyhow!("{e}");
+    let report = hammer_analysis::analyze(&args.dataset).map_err(flat)?;
+    // Warnings go to stderr so that `--format json` output stays machine-readable.
+    for warning in &report.warnings {
+        eprintln!("warning: {warning}");
+    }
+    if let Some(out) = &args.out {
+        hammer_analysis::write_report(&report, &args.dataset, out).map_err(flat)?;
+    }
+    let mut text = String::new();
+    match args.format {
+        Format::Json => {
+            text = hammer_analysis::to_json(&report)?;
+            text.push('\n');
+        }
+        Format::Text => {
+            let _ = writeln!(
+                text,
+                "{} rows, {} games from {}",
+                report.rows, report.games, report.dataset
+            );
+            for figure in &report.figures {
+                let _ = match &figure.missing {
+                    None => writeln!(text, "  {}", figure.title),
+                    Some(why) => writeln!(
+                        text,
+                        "  {}: not in this dataset ({why}); see {}",
+                        figure.title, figure.example
+                    ),
+                };
+            }
+            if let Some(out) = &args.out {
+                let _ = writeln!(text, "report: {}", out.join("index.html").display());
+            }
+        }
+    }
+    // A reader that stops early (`| head`) is not an error of the analysis.
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(e).context("cannot write to stdout")?
+        }
+        _ => {}
+    }
+    Ok(ExitCode::SUCCESS)
+}
