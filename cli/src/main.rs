@@ -3,9 +3,13 @@
 //! A thin layer: each subcommand parses its arguments with clap and calls the library
 //! crates; errors surface through `anyhow` with a non-zero exit code.
 
+mod analyze_cmd;
 mod bench;
+mod bench_cluster;
 mod board_view;
 mod game_cmds;
+mod progress;
+mod sweep_cmds;
 
 use std::process::ExitCode;
 
@@ -28,6 +32,20 @@ enum Command {
     Replay(game_cmds::ReplayArgs),
     /// Measure solver speed on the first games of a fixed seed.
     Bench(bench::BenchArgs),
+    /// Serve a sweep to workers and write their results to the dataset.
+    Coordinator(sweep_cmds::CoordinatorArgs),
+    /// Solve units of a coordinator's sweep on all cores until the sweep is complete.
+    Worker(sweep_cmds::WorkerArgs),
+    /// Run a whole sweep on this machine (a coordinator and a worker in one process).
+    Run(sweep_cmds::RunArgs),
+    /// Show the progress of a coordinator's sweep.
+    Status(sweep_cmds::StatusArgs),
+    /// Measure coordinator ingest with many synthetic workers on loopback.
+    BenchIngest(bench_cluster::IngestArgs),
+    /// Measure the overhead of `hammer run` against solving the same games directly.
+    BenchRun(bench_cluster::RunBenchArgs),
+    /// Turn a result dataset into the 2013 report's figures (HTML, Markdown, CSV, charts).
+    Analyze(analyze_cmd::AnalyzeArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +62,13 @@ fn main() -> ExitCode {
         Command::Moves(args) => game_cmds::moves(args),
         Command::Replay(args) => game_cmds::replay(args),
         Command::Bench(args) => bench::run(args),
+        Command::Coordinator(args) => sweep_cmds::coordinator(args),
+        Command::Worker(args) => sweep_cmds::worker(args),
+        Command::Run(args) => sweep_cmds::run(args),
+        Command::Status(args) => sweep_cmds::status(args),
+        Command::BenchIngest(args) => bench_cluster::ingest(args),
+        Command::BenchRun(args) => bench_cluster::run_overhead(args),
+        Command::Analyze(args) => analyze_cmd::run(args),
     };
     match result {
         Ok(code) => code,

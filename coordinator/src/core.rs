@@ -1,0 +1,755 @@
+//! The coordinator's bookkeeping: which units are open, leased, being written or
+//! committed, the results received so far, and the leases.
+//!
+//! Everything here is synchronous and fast (no I/O), so it lives behind one mutex that
+//! the gRPC handlers hold only for the duration of one call. Writing part files happens
+//! on the writer thread, outside the lock.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hammer_proto::v1::{
+    BatchAck, ExperimentStatus, GameResult, HeartbeatResponse, Lease, ResultBatch, StatusResponse,
+    Unit as WireUnit, UnitState,
+};
+use hammer_sweep::{Sweep, Unit};
+use tonic::Status;
+
+use crate::state::CommitEntry;
+
+/// Who produced a result: goes into the dataset's `worker` and `hammer_version` columns.
+#[derive(Debug)]
+pub(crate) struct WorkerInfo {
+    pub id: String,
+    pub version: String,
+}
+
+/// One received result and its producer.
+pub(crate) struct Stored {
+    pub result: GameResult,
+    pub worker: Arc<WorkerInfo>,
+}
+
+/// A complete unit on its way to the writer thread.
+pub(crate) struct WriteJob {
+    pub slot: u32,
+    pub unit: Unit,
+    pub unit_id: String,
+    pub results: Vec<Stored>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SlotState {
+    Open,
+    /// Every game arrived; the part file is being written.
+    Writing,
+    Committed,
+}
+
+struct Slot {
+    unit: Unit,
+    id: String,
+    state: SlotState,
+    /// Leases currently counted as working on the unit.
+    active: u32,
+    /// Every lease ever given for the unit and not yet forgotten; results under expired
+    /// ones are still accepted, since they are as good as any.
+    leases: Vec<u64>,
+    received: u64,
+    /// Indexed by `game - unit.start`; allocated on the first result.
+    results: Vec<Option<Stored>>,
+    first_leased: Option<Instant>,
+}
+
+struct LeaseRec {
+    slot: u32,
+    worker: String,
+    expires: Instant,
+    active: bool,
+}
+
+struct WorkerRec {
+    info: Arc<WorkerInfo>,
+    last_seen: Instant,
+    told_complete: bool,
+    /// Leases of this worker that are active; a worker works on one unit at a time.
+    active: Vec<u64>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct SeriesStats {
+    total: u64,
+    committed: u64,
+    solvable: u64,
+    expansions: u64,
+}
+
+/// Limits and timings of the scheduler.
+#[derive(Clone, Debug)]
+pub struct Timing {
+    /// A lease lapses this long after it was last renewed (by a heartbeat or a batch).
+    pub lease_ttl: Duration,
+    /// How often workers should send heartbeats.
+    pub heartbeat: Duration,
+    /// A unit is a straggler, and gets a second copy for an idle worker, once it has been
+    /// leased for longer than this and longer than the median unit took.
+    pub speculate_after: Duration,
+}
+
+impl Default for Timing {
+    fn default() -> Timing {
+        Timing {
+            lease_ttl: Duration::from_secs(30),
+            heartbeat: Duration::from_secs(5),
+            speculate_after: Duration::from_secs(2),
+        }
+    }
+}
+
+pub(crate) enum LeaseOutcome {
+    Lease(Lease),
+    Wait(u64),
+    Complete,
+}
+
+pub(crate) struct Core {
+    pub sweep: Arc<Sweep>,
+    pub timing: Timing,
+    slots: Vec<Slot>,
+    by_id: HashMap<String, u32>,
+    /// Open units without an active lease, in dispatch order.
+    available: BTreeSet<u32>,
+    /// Open units with at least one active lease.
+    leased: BTreeSet<u32>,
+    leases: HashMap<u64, LeaseRec>,
+    next_lease: u64,
+    workers: HashMap<String, WorkerRec>,
+    next_worker: u64,
+    series: BTreeMap<(u32, u8, u32), SeriesStats>,
+    units_committed: u32,
+    games_committed: u64,
+    /// Distinct results held for open units.
+    games_pending: u64,
+    refused: u64,
+    duplicates: u64,
+    /// (time, results received so far), for the rate.
+    samples: VecDeque<(Instant, u64)>,
+    received_total: u64,
+    unit_seconds: Vec<f64>,
+    pub draining: bool,
+}
+
+impl Core {
+    pub fn new(sweep: Arc<Sweep>, timing: Timing, committed: &[CommitEntry]) -> Core {
+        let units = sweep.units();
+        let mut series: BTreeMap<(u32, u8, u32), SeriesStats> = BTreeMap::new();
+        let mut slots = Vec::with_capacity(units.len());
+        let mut by_id = HashMap::with_capacity(units.len());
+        for (i, unit) in units.iter().enumerate() {
+            let id = unit.id();
+            by_id.insert(id.clone(), i as u32);
+            series
+                .entry((unit.experiment, unit.n, unit.config))
+                .or_default()
+                .total += unit.games();
+            slots.push(Slot {
+                unit: *unit,
+                id,
+                state: SlotState::Open,
+                active: 0,
+                leases: Vec::new(),
+                received: 0,
+                results: Vec::new(),
+                first_leased: None,
+            });
+        }
+        let mut core = Core {
+            sweep,
+            timing,
+            slots,
+            by_id,
+            available: BTreeSet::new(),
+            leased: BTreeSet::new(),
+            leases: HashMap::new(),
+            next_lease: 1,
+            workers: HashMap::new(),
+            next_worker: 1,
+            series,
+            units_committed: 0,
+            games_committed: 0,
+            games_pending: 0,
+            refused: 0,
+            duplicates: 0,
+            samples: VecDeque::new(),
+            received_total: 0,
+            unit_seconds: Vec::new(),
+            draining: false,
+        };
+        for entry in committed {
+            if let Some(&slot) = core.by_id.get(&entry.unit_id) {
+                core.mark_committed(slot, entry);
+            }
+        }
+        core.available = (0..core.slots.len() as u32)
+            .filter(|&i| core.slots[i as usize].state == SlotState::Open)
+            .collect();
+        core
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.units_committed as usize == self.slots.len()
+    }
+
+    pub fn register(&mut self, name: &str, version: &str) -> String {
+        let clean: String = name
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .take(64)
+            .collect();
+        let id = format!("w{}-{}", self.next_worker, clean);
+        self.next_worker += 1;
+        let version: String = version.chars().take(64).collect();
+        self.workers.insert(
+            id.clone(),
+            WorkerRec {
+                info: Arc::new(WorkerInfo {
+                    id: id.clone(),
+                    version,
+                }),
+                last_seen: Instant::now(),
+                told_complete: false,
+                active: Vec::new(),
+            },
+        );
+        id
+    }
+
+    fn worker_mut(&mut self, worker: &str) -> Result<&mut WorkerRec, Status> {
+        let rec = self.workers.get_mut(worker).ok_or_else(|| {
+            Status::not_found(format!(
+                "unknown worker id {worker:?}: the coordinator restarted; register again"
+            ))
+        })?;
+        rec.last_seen = Instant::now();
+        Ok(rec)
+    }
+
+    /// Ends a lease's claim on its unit; the unit becomes available again if no one
+    /// else works on it.
+    fn deactivate(&mut self, lease: u64) {
+        let Some(rec) = self.leases.get_mut(&lease) else {
+            return;
+        };
+        if !rec.active {
+            return;
+        }
+        rec.active = false;
+        let slot_index = rec.slot;
+        let worker = rec.worker.clone();
+        if let Some(w) = self.workers.get_mut(&worker) {
+            w.active.retain(|&l| l != lease);
+        }
+        let slot = &mut self.slots[slot_index as usize];
+        slot.active = slot.active.saturating_sub(1);
+        if slot.active == 0 {
+            self.leased.remove(&slot_index);
+            if slot.state == SlotState::Open {
+                self.available.insert(slot_index);
+            }
+        }
+    }
+
+    /// Lapses leases not renewed in time.
+    pub fn expire(&mut self, now: Instant) {
+        let expired: Vec<u64> = self
+            .leases
+            .iter()
+            .filter(|(_, l)| l.active && l.expires <= now)
+            .map(|(&id, _)| id)
+            .collect();
+        for lease in expired {
+            tracing::info!(lease, "lease expired, the unit will be given out again");
+            self.deactivate(lease);
+        }
+    }
+
+    fn grant(&mut self, slot_index: u32, worker: &str, speculative: bool) -> Lease {
+        let now = Instant::now();
+        let id = self.next_lease;
+        self.next_lease += 1;
+        self.leases.insert(
+            id,
+            LeaseRec {
+                slot: slot_index,
+                worker: worker.to_owned(),
+                expires: now + self.timing.lease_ttl,
+                active: true,
+            },
+        );
+        if let Some(w) = self.workers.get_mut(worker) {
+            w.active.push(id);
+        }
+        self.available.remove(&slot_index);
+        self.leased.insert(slot_index);
+        let slot = &mut self.slots[slot_index as usize];
+        slot.active += 1;
+        slot.leases.push(id);
+        slot.first_leased.get_or_insert(now);
+        Lease {
+            lease_id: id.to_string(),
+            unit: Some(WireUnit {
+                unit_id: slot.id.clone(),
+                experiment: slot.unit.experiment,
+                config: slot.unit.config,
+                n: u32::from(slot.unit.n),
+                start: slot.unit.start,
+                end: slot.unit.end,
+            }),
+            speculative,
+        }
+    }
+
+    pub fn lease(&mut self, worker: &str, resume: &str) -> Result<LeaseOutcome, Status> {
+        if self.draining {
+            return Err(Status::unavailable("the coordinator is shutting down"));
+        }
+        self.worker_mut(worker)?;
+        self.expire(Instant::now());
+        // A worker asks for work when it has finished or dropped its unit.
+        let old: Vec<u64> = self
+            .workers
+            .get(worker)
+            .map(|w| w.active.clone())
+            .unwrap_or_default();
+        for lease in old {
+            self.deactivate(lease);
+        }
+        if self.is_complete() {
+            if let Some(w) = self.workers.get_mut(worker) {
+                w.told_complete = true;
+            }
+            return Ok(LeaseOutcome::Complete);
+        }
+        if let Some(&slot) = self.by_id.get(resume)
+            && self.slots[slot as usize].state == SlotState::Open
+        {
+            return Ok(LeaseOutcome::Lease(self.grant(slot, worker, false)));
+        }
+        if let Some(&slot) = self.available.iter().next() {
+            return Ok(LeaseOutcome::Lease(self.grant(slot, worker, false)));
+        }
+        if let Some(slot) = self.straggler(worker) {
+            tracing::info!(unit = %self.slots[slot as usize].id, worker, "straggler: leasing a speculative copy");
+            return Ok(LeaseOutcome::Lease(self.grant(slot, worker, true)));
+        }
+        Ok(LeaseOutcome::Wait(200))
+    }
+
+    /// The open unit that has been leased the longest, if that is longer than the
+    /// straggler threshold and it has no second copy yet.
+    fn straggler(&self, worker: &str) -> Option<u32> {
+        let mut durations = self.unit_seconds.clone();
+        durations.sort_by(f64::total_cmp);
+        let median = durations
+            .get(durations.len() / 2)
+            .copied()
+            .map_or(Duration::ZERO, Duration::from_secs_f64);
+        let threshold = self.timing.speculate_after.max(median);
+        let now = Instant::now();
+        self.leased
+            .iter()
+            .filter_map(|&i| {
+                let slot = &self.slots[i as usize];
+                let started = slot.first_leased?;
+                let mine = slot.leases.iter().any(|l| {
+                    self.leases
+                        .get(l)
+                        .is_some_and(|r| r.active && r.worker == worker)
+                });
+                (slot.state == SlotState::Open
+                    && slot.active == 1
+                    && !mine
+                    && now.duration_since(started) >= threshold)
+                    .then_some((started, i))
+            })
+            .min()
+            .map(|(_, i)| i)
+    }
+
+    pub fn heartbeat(
+        &mut self,
+        worker: &str,
+        leases: &[String],
+    ) -> Result<HeartbeatResponse, Status> {
+        self.worker_mut(worker)?;
+        let now = Instant::now();
+        let mut answer = HeartbeatResponse {
+            sweep_complete: self.is_complete(),
+            ..HeartbeatResponse::default()
+        };
+        for text in leases {
+            let Some(rec) = text
+                .parse::<u64>()
+                .ok()
+                .and_then(|id| self.leases.get(&id).map(|r| (id, r)))
+            else {
+                answer.unknown_lease_ids.push(text.clone());
+                continue;
+            };
+            let (id, rec) = rec;
+            if rec.worker != worker {
+                answer.unknown_lease_ids.push(text.clone());
+                continue;
+            }
+            let slot = rec.slot;
+            if self.slots[slot as usize].state != SlotState::Open {
+                answer.dropped_lease_ids.push(text.clone());
+                continue;
+            }
+            self.renew(id, now);
+        }
+        Ok(answer)
+    }
+
+    /// Extends a lease, and takes it up again if it had lapsed: the worker is evidently
+    /// still at work.
+    fn renew(&mut self, id: u64, now: Instant) {
+        let ttl = self.timing.lease_ttl;
+        let Some(rec) = self.leases.get_mut(&id) else {
+            return;
+        };
+        rec.expires = now + ttl;
+        let open = self.slots[rec.slot as usize].state == SlotState::Open;
+        if rec.active || !open {
+            return;
+        }
+        rec.active = true;
+        let slot_index = rec.slot;
+        let worker = rec.worker.clone();
+        if let Some(w) = self.workers.get_mut(&worker) {
+            w.active.push(id);
+        }
+        let slot = &mut self.slots[slot_index as usize];
+        slot.active += 1;
+        self.available.remove(&slot_index);
+        self.leased.insert(slot_index);
+    }
+
+    /// Takes one batch of results. Refuses the whole batch, writing nothing of it, when
+    /// any result lies outside the lease or is malformed.
+    pub fn ingest(&mut self, batch: ResultBatch) -> Result<(BatchAck, Option<WriteJob>), Status> {
+        let worker = self.worker_mut(&batch.worker_id)?.info.clone();
+        let lease_id: u64 = batch.lease_id.parse().map_err(|_| {
+            self.refused += batch.results.len() as u64;
+            Status::invalid_argument(format!("malformed lease id {:?}", batch.lease_id))
+        })?;
+        let Some(rec) = self.leases.get(&lease_id) else {
+            // Either forgotten after the unit was committed, or from before a restart.
+            return Err(Status::not_found(format!(
+                "unknown lease {lease_id}: lease the unit again"
+            )));
+        };
+        if rec.worker != batch.worker_id {
+            self.refused += batch.results.len() as u64;
+            return Err(Status::permission_denied(format!(
+                "lease {lease_id} belongs to worker {}, not to {}",
+                rec.worker, batch.worker_id
+            )));
+        }
+        let slot_index = rec.slot;
+        let (experiment, config) = self
+            .sweep
+            .config_of(&self.slots[slot_index as usize].unit)
+            .ok_or_else(|| Status::internal("lease of a unit outside the sweep"))?;
+        let slot = &self.slots[slot_index as usize];
+        let unit = slot.unit;
+        if batch.experiment != experiment.name
+            || batch.config != config.id
+            || batch.n != u32::from(unit.n)
+        {
+            self.refused += batch.results.len() as u64;
+            return Err(Status::invalid_argument(format!(
+                "results for experiment {:?}, config {:?}, n={} are outside lease {lease_id}, \
+                 which covers experiment {:?}, config {:?}, n={}, games {}..{} (unit {}); \
+                 refused, nothing of this batch is written",
+                batch.experiment,
+                batch.config,
+                batch.n,
+                experiment.name,
+                config.id,
+                unit.n,
+                unit.start,
+                unit.end,
+                slot.id
+            )));
+        }
+        for result in &batch.results {
+            if let Err(problem) = check_result(result, &unit) {
+                self.refused += batch.results.len() as u64;
+                return Err(Status::invalid_argument(format!(
+                    "result for game {} refused under lease {lease_id} (unit {}, games {}..{}): \
+                     {problem}; nothing of this batch is written",
+                    result.game_index, slot.id, unit.start, unit.end
+                )));
+            }
+        }
+
+        let now = Instant::now();
+        self.renew(lease_id, now);
+        let slot = &mut self.slots[slot_index as usize];
+        let games = unit.games();
+        let mut accepted = 0u32;
+        let mut duplicates = 0u32;
+        if slot.state == SlotState::Open {
+            if slot.results.is_empty() {
+                slot.results.resize_with(games as usize, || None);
+            }
+            for result in batch.results {
+                let offset = (result.game_index - unit.start) as usize;
+                let entry = &mut slot.results[offset];
+                if entry.is_none() {
+                    *entry = Some(Stored {
+                        result,
+                        worker: worker.clone(),
+                    });
+                    accepted += 1;
+                } else {
+                    duplicates += 1;
+                }
+            }
+            slot.received += u64::from(accepted);
+        } else {
+            duplicates = batch.results.len() as u32;
+        }
+        self.games_pending += u64::from(accepted);
+        self.duplicates += u64::from(duplicates);
+        self.received_total += u64::from(accepted);
+        self.sample(now);
+
+        let slot = &mut self.slots[slot_index as usize];
+        let mut job = None;
+        if slot.state == SlotState::Open && slot.received == games {
+            slot.state = SlotState::Writing;
+            let results = std::mem::take(&mut slot.results)
+                .into_iter()
+                .flatten()
+                .collect();
+            job = Some(WriteJob {
+                slot: slot_index,
+                unit,
+                unit_id: slot.id.clone(),
+                results,
+            });
+        }
+        let state = match slot.state {
+            SlotState::Open => UnitState::Open,
+            SlotState::Writing => UnitState::Complete,
+            SlotState::Committed => UnitState::Committed,
+        };
+        let slot_leases = if job.is_some() {
+            slot.leases.clone()
+        } else {
+            Vec::new()
+        };
+        let ack = BatchAck {
+            lease_id: batch.lease_id,
+            accepted,
+            duplicates,
+            unit_received: if slot.state == SlotState::Open {
+                slot.received
+            } else {
+                games
+            },
+            unit_games: games,
+            unit_state: state as i32,
+        };
+        for lease in slot_leases {
+            self.deactivate(lease);
+        }
+        if job.is_some() {
+            self.leased.remove(&slot_index);
+            self.available.remove(&slot_index);
+        }
+        Ok((ack, job))
+    }
+
+    fn sample(&mut self, now: Instant) {
+        if self
+            .samples
+            .back()
+            .is_none_or(|&(t, _)| now.duration_since(t) >= Duration::from_millis(250))
+        {
+            self.samples.push_back((now, self.received_total));
+            while self
+                .samples
+                .front()
+                .is_some_and(|&(t, _)| now.duration_since(t) > Duration::from_secs(10))
+            {
+                self.samples.pop_front();
+            }
+        }
+    }
+
+    /// Results per second over the last ten seconds.
+    fn rate(&self) -> f64 {
+        let (Some(&(t0, g0)), Some(&(t1, g1))) = (self.samples.front(), self.samples.back()) else {
+            return 0.0;
+        };
+        let now = Instant::now();
+        if now.duration_since(t1) > Duration::from_secs(10) {
+            return 0.0;
+        }
+        let span = now.duration_since(t0).as_secs_f64();
+        if span <= 0.0 {
+            0.0
+        } else {
+            (g1 - g0) as f64 / span
+        }
+    }
+
+    /// The unit's part file is durable and journaled.
+    pub fn mark_committed(&mut self, slot_index: u32, entry: &CommitEntry) {
+        let slot = &mut self.slots[slot_index as usize];
+        if slot.state == SlotState::Committed {
+            return;
+        }
+        if slot.state == SlotState::Open {
+            self.games_pending -= slot.received;
+        } else {
+            self.games_pending = self.games_pending.saturating_sub(entry.games);
+        }
+        slot.state = SlotState::Committed;
+        slot.results = Vec::new();
+        if let Some(start) = slot.first_leased {
+            self.unit_seconds.push(start.elapsed().as_secs_f64());
+        }
+        // The lease records stay, so that late batches of a speculative copy are
+        // answered "committed" rather than "unknown lease".
+        let leases = slot.leases.clone();
+        let unit = slot.unit;
+        for lease in leases {
+            self.deactivate(lease);
+        }
+        self.available.remove(&slot_index);
+        self.leased.remove(&slot_index);
+        self.units_committed += 1;
+        self.games_committed += entry.games;
+        let series = self
+            .series
+            .entry((unit.experiment, unit.n, unit.config))
+            .or_default();
+        series.committed += entry.games;
+        series.solvable += entry.solvable;
+        series.expansions += entry.expansions;
+    }
+
+    /// A unit whose part could not be written goes back to the queue; its results are
+    /// lost and will be produced again.
+    pub fn write_failed(&mut self, slot_index: u32, games: u64) {
+        let slot = &mut self.slots[slot_index as usize];
+        if slot.state == SlotState::Writing {
+            slot.state = SlotState::Open;
+            slot.received = 0;
+            self.games_pending = self.games_pending.saturating_sub(games);
+            if slot.active == 0 {
+                self.available.insert(slot_index);
+            }
+        }
+    }
+
+    /// Whether every worker seen recently has been told that the sweep is complete.
+    pub fn workers_informed(&self, recent: Duration) -> bool {
+        self.workers
+            .values()
+            .all(|w| w.told_complete || w.last_seen.elapsed() > recent)
+    }
+
+    pub fn status(&self) -> StatusResponse {
+        let experiments = self
+            .series
+            .iter()
+            .map(|(&(e, n, c), s)| {
+                let experiment = self.sweep.experiments.get(e as usize);
+                ExperimentStatus {
+                    experiment: experiment.map(|x| x.name.clone()).unwrap_or_default(),
+                    n: u32::from(n),
+                    config: experiment
+                        .and_then(|x| x.configs.get(c as usize))
+                        .map(|c| c.id.clone())
+                        .unwrap_or_default(),
+                    games_total: s.total,
+                    games_committed: s.committed,
+                    solvable: s.solvable,
+                    expansions: s.expansions,
+                }
+            })
+            .collect();
+        let recent = self.timing.lease_ttl;
+        StatusResponse {
+            sweep_name: self.sweep.name.clone(),
+            sweep_digest: self.sweep.digest.clone(),
+            games_total: self.sweep.total_games(),
+            games_committed: self.games_committed,
+            games_pending: self.games_pending,
+            units_total: self.slots.len() as u32,
+            units_committed: self.units_committed,
+            units_leased: self.leased.len() as u32,
+            workers: self
+                .workers
+                .values()
+                .filter(|w| w.last_seen.elapsed() <= recent && !w.told_complete)
+                .count() as u32,
+            games_per_second: self.rate(),
+            complete: self.is_complete(),
+            experiments,
+            refused: self.refused,
+            duplicates: self.duplicates,
+        }
+    }
+}
+
+/// Cheap sanity checks of one result: its key lies in the unit, and its values are
+/// possible for a board of this size. (The values themselves are trusted: re-solving
+/// would double the cost of the sweep.)
+fn check_result(result: &GameResult, unit: &Unit) -> Result<(), String> {
+    if result.game_index < unit.start || result.game_index >= unit.end {
+        return Err(format!(
+            "game index {} is outside the lease's games {}..{}",
+            result.game_index, unit.start, unit.end
+        ));
+    }
+    let cells = u32::from(unit.n) * u32::from(unit.n);
+    if result.min_stones == 0 || result.min_stones > cells {
+        return Err(format!(
+            "min_stones {} is impossible on a {}x{} board",
+            result.min_stones, unit.n, unit.n
+        ));
+    }
+    // Stones are two characters each, plus row separators.
+    let max_state = (cells * 3 + u32::from(unit.n)) as usize;
+    if result.board.is_empty() || result.board.len() > max_state || result.start.len() > max_state {
+        return Err("the board or start state has an impossible length".into());
+    }
+    let solution_moves = if result.solution.is_empty() {
+        0
+    } else {
+        result.solution.split(' ').count() as u32
+    };
+    let prefix_moves = if result.prefix_moves.is_empty() {
+        0
+    } else {
+        result.prefix_moves.split(' ').count() as u32
+    };
+    // Every move removes one stone.
+    if solution_moves + prefix_moves + result.min_stones > cells {
+        return Err(format!(
+            "{prefix_moves} prefix moves and {solution_moves} solution moves cannot leave {} stones of {cells}",
+            result.min_stones
+        ));
+    }
+    if result.wall_ns > i64::MAX as u64 || result.expansions > i64::MAX as u64 {
+        return Err("a counter is out of range".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,398 @@
+//! The hammer coordinator: serves one sweep to workers over gRPC (`hammer.v1`) and writes
+//! every result exactly once to the hive-partitioned Parquet dataset.
+//!
+//! The exactly-once argument, in short (see `docs/distributed.md`):
+//!
+//! - a unit of work is exactly one part file, written only when all of its games have
+//!   arrived, with rows that are a pure function of the sweep text (apart from timing and
+//!   worker columns), so rewriting it is idempotent;
+//! - a unit is journaled as committed only after its part file is durable;
+//! - results are keyed by (experiment, config, n, game index) within the unit, and a key
+//!   that already arrived is dropped, however many workers send it.
+
+mod core;
+mod service;
+mod state;
+mod writer;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use hammer_proto::v1::StatusResponse;
+use hammer_proto::v1::coordinator_server::CoordinatorServer;
+use hammer_sweep::Sweep;
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::JoinHandle;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::server::TcpIncoming;
+use tonic::transport::{Identity, Server, ServerTlsConfig};
+use tracing::{info, warn};
+
+pub use crate::core::Timing;
+pub use crate::state::{CommitEntry, StateDir, StateError};
+
+/// Takes the core's lock, ignoring poisoning: the core's invariants are restored by every
+/// method before it can panic, and refusing all further calls would lose more.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CoordinatorError {
+    #[error(transparent)]
+    State(#[from] StateError),
+    #[error(transparent)]
+    Dataset(#[from] hammer_dataset::Error),
+    #[error(
+        "listening on {addr} (not a loopback address) requires a shared token: set HAMMER_TOKEN \
+         or pass --token-file, and give the same token to the workers"
+    )]
+    TokenRequired { addr: SocketAddr },
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot read {what} {}: {source}", .path.display())]
+    ReadFile {
+        what: &'static str,
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("TLS setup: {0}")]
+    Tls(String),
+    #[error("cannot start a thread: {0}")]
+    Thread(std::io::Error),
+    #[error("the gRPC server failed: {0}")]
+    Server(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// PEM files of the coordinator's certificate chain and private key.
+#[derive(Clone, Debug)]
+pub struct TlsFiles {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// Everything a coordinator needs.
+#[derive(Clone, Debug)]
+pub struct CoordinatorConfig {
+    pub sweep: Sweep,
+    /// The dataset directory.
+    pub out: PathBuf,
+    /// The state directory (journal); the same one resumes the sweep.
+    pub state: PathBuf,
+    pub listen: SocketAddr,
+    pub token: Option<String>,
+    pub tls: Option<TlsFiles>,
+    pub timing: Timing,
+    /// The `hammer_version` reported to workers.
+    pub hammer_version: String,
+}
+
+/// What the writer thread reports.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Events {
+    pub committed_units: u64,
+    pub complete: bool,
+    pub fatal: Option<String>,
+}
+
+/// A running coordinator.
+pub struct Coordinator {
+    addr: SocketAddr,
+    tls: bool,
+    core: Arc<Mutex<core::Core>>,
+    events: watch::Receiver<Events>,
+    drain: watch::Sender<bool>,
+    server_stop: Option<oneshot::Sender<()>>,
+    server: Option<JoinHandle<Result<(), tonic::transport::Error>>>,
+    expiry: JoinHandle<()>,
+    writers: Vec<std::thread::JoinHandle<Result<(), CoordinatorError>>>,
+    started: Instant,
+    resumed_units: u32,
+}
+
+impl Coordinator {
+    /// Opens the state directory (refusing another sweep's), cleans stale temporary files
+    /// from the dataset, binds the address and starts serving.
+    pub async fn start(config: CoordinatorConfig) -> Result<Coordinator, CoordinatorError> {
+        let CoordinatorConfig {
+            sweep,
+            out,
+            state,
+            listen,
+            token,
+            tls,
+            timing,
+            hammer_version,
+        } = config;
+        if token.is_none() && !listen.ip().is_loopback() {
+            return Err(CoordinatorError::TokenRequired { addr: listen });
+        }
+        let sweep = Arc::new(sweep);
+        let (state_dir, committed) = StateDir::open(&state, &sweep)?;
+        // No writer is active: the state lock is ours and the writer has not started.
+        let removed = hammer_dataset::remove_stale_temp_files(&out)?;
+        if removed > 0 {
+            info!(removed, dir = %out.display(), "removed stale temporary files left by a crash");
+        }
+        let core = core::Core::new(sweep.clone(), timing, &committed);
+        let resumed_units = committed.len() as u32;
+        let complete = core.is_complete();
+        let core = Arc::new(Mutex::new(core));
+        if resumed_units > 0 {
+            info!(
+                committed = resumed_units,
+                "resuming: units already committed stay committed"
+            );
+        }
+
+        let (events_tx, events) = watch::channel(Events {
+            complete,
+            ..Events::default()
+        });
+        let writers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
+        let (writer_tx, writer_rx) = mpsc::channel(writers);
+        let writer = writer::spawn(
+            writers,
+            out.clone(),
+            state_dir,
+            core.clone(),
+            sweep.clone(),
+            writer_rx,
+            events_tx,
+        )
+        .map_err(CoordinatorError::Thread)?;
+
+        let (drain, drain_rx) = watch::channel(false);
+        let service = service::Service {
+            core: core.clone(),
+            writer: writer_tx,
+            drain: drain_rx,
+            hammer_version,
+        };
+        let auth = service::Auth {
+            expected: token.map(|t| Arc::from(format!("Bearer {t}").into_bytes())),
+        };
+        let coordinator = CoordinatorServer::new(service)
+            .max_decoding_message_size(64 << 20)
+            .max_encoding_message_size(64 << 20);
+        let coordinator = InterceptedService::new(coordinator, auth);
+
+        let (health_reporter, health) = tonic_health::server::health_reporter();
+        health_reporter
+            .set_service_status(
+                "hammer.v1.Coordinator",
+                tonic_health::ServingStatus::Serving,
+            )
+            .await;
+        let reflection = tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(hammer_proto::FILE_DESCRIPTOR_SET)
+            .build_v1()
+            .map_err(|e| CoordinatorError::Internal(format!("reflection: {e}")))?;
+
+        // Large flow-control windows: a batch is a few hundred kilobytes, and the
+        // 64 KiB HTTP/2 default would cost a window update every few results.
+        let mut builder = Server::builder()
+            .initial_stream_window_size(Some(4 << 20))
+            .initial_connection_window_size(Some(16 << 20))
+            .http2_keepalive_interval(Some(Duration::from_secs(10)))
+            .http2_keepalive_timeout(Some(Duration::from_secs(20)));
+        let tls_on = tls.is_some();
+        if let Some(files) = &tls {
+            let read = |what, path: &PathBuf| {
+                std::fs::read(path).map_err(|source| CoordinatorError::ReadFile {
+                    what,
+                    path: path.clone(),
+                    source,
+                })
+            };
+            let identity = Identity::from_pem(
+                read("TLS certificate", &files.cert)?,
+                read("TLS key", &files.key)?,
+            );
+            builder = builder
+                .tls_config(ServerTlsConfig::new().identity(identity))
+                .map_err(|e| CoordinatorError::Tls(service_error_chain(&e)))?;
+        }
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|source| CoordinatorError::Bind {
+                addr: listen,
+                source,
+            })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|source| CoordinatorError::Bind {
+                addr: listen,
+                source,
+            })?;
+        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+        let (server_stop, stop_rx) = oneshot::channel::<()>();
+        let router = builder
+            .add_service(health)
+            .add_service(reflection)
+            .add_service(coordinator);
+        let server = tokio::spawn(router.serve_with_incoming_shutdown(incoming, async {
+            let _ = stop_rx.await;
+        }));
+
+        let expiry_core = core.clone();
+        let expiry = tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_millis(500));
+            loop {
+                tick.tick().await;
+                lock(&expiry_core).expire(Instant::now());
+            }
+        });
+        info!(%addr, tls = tls_on, sweep = %sweep.name, units = sweep.units().len(), "coordinator listening");
+        Ok(Coordinator {
+            addr,
+            tls: tls_on,
+            core,
+            events,
+            drain,
+            server_stop: Some(server_stop),
+            server: Some(server),
+            expiry,
+            writers: writer,
+            started: Instant::now(),
+            resumed_units,
+        })
+    }
+
+    /// The address actually bound (useful with port 0).
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The URL workers connect to, on this machine.
+    pub fn url(&self) -> String {
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    pub fn status(&self) -> StatusResponse {
+        lock(&self.core).status()
+    }
+
+    /// Units found committed in the journal at start.
+    pub fn resumed_units(&self) -> u32 {
+        self.resumed_units
+    }
+
+    pub fn is_complete(&self) -> bool {
+        self.events.borrow().complete
+    }
+
+    /// Resolves when every unit is committed (Ok) or the writer failed (Err).
+    pub async fn wait_complete(&self) -> Result<(), CoordinatorError> {
+        let mut events = self.events.clone();
+        let result = events
+            .wait_for(|e| e.complete || e.fatal.is_some())
+            .await
+            .map(|e| e.fatal.clone());
+        match result {
+            Ok(None) => Ok(()),
+            Ok(Some(fatal)) => Err(CoordinatorError::Server(fatal)),
+            Err(_) => Err(CoordinatorError::Internal(
+                "the writer thread is gone".into(),
+            )),
+        }
+    }
+
+    /// After completion, waits until every worker seen recently was told so (they exit
+    /// then), or `linger` has passed, so that workers do not retry against a coordinator
+    /// that is gone.
+    pub async fn wait_workers_told(&self, linger: Duration) {
+        let deadline = Instant::now() + linger;
+        let recent = lock(&self.core).timing.heartbeat * 3;
+        while Instant::now() < deadline && !lock(&self.core).workers_informed(recent) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Stops cleanly: no new leases, results already on their way are taken, complete
+    /// units are written and journaled, then the server stops.
+    /// Returns the final status.
+    pub async fn shutdown(mut self) -> Result<StatusResponse, CoordinatorError> {
+        lock(&self.core).draining = true;
+        let _ = self.drain.send(true);
+        // Result streams notice the drain, read what is in flight for up to 200 ms, and
+        // end; then the server can stop.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        if let Some(stop) = self.server_stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(server) = self.server.take() {
+            let abort = server.abort_handle();
+            match tokio::time::timeout(Duration::from_secs(3), server).await {
+                Ok(Ok(Ok(()))) => {}
+                Ok(Ok(Err(e))) => {
+                    warn!(error = %service_error_chain(&e), "gRPC server ended with an error")
+                }
+                Ok(Err(_)) => {}
+                Err(_) => {
+                    warn!("connections did not close within 3 s; closing them");
+                    abort.abort();
+                }
+            }
+        }
+        self.expiry.abort();
+        // The writer ends once every sender (the service, the result streams) is gone,
+        // after writing the units already queued.
+        let writers = std::mem::take(&mut self.writers);
+        let results = tokio::task::spawn_blocking(move || {
+            writers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(CoordinatorError::Internal(
+                            "a writer thread panicked".into(),
+                        ))
+                    })
+                })
+                .collect::<Vec<_>>()
+        })
+        .await
+        .map_err(|e| CoordinatorError::Internal(e.to_string()))?;
+        let result = results
+            .into_iter()
+            .collect::<Result<Vec<()>, _>>()
+            .map(|_| ());
+        info!(
+            seconds = self.started.elapsed().as_secs_f64(),
+            "coordinator stopped"
+        );
+        result.map(|()| lock(&self.core).status())
+    }
+}
+
+impl Drop for Coordinator {
+    fn drop(&mut self) {
+        self.expiry.abort();
+        if let Some(server) = &self.server {
+            server.abort();
+        }
+    }
+}
+
+fn service_error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

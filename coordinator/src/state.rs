@@ -1,0 +1,396 @@
+//! The coordinator's state directory: which sweep it belongs to, and the journal of
+//! committed units.
+//!
+//! Layout of `STATE/`:
+//!
+//! - `lock`: held with an exclusive file lock while a coordinator runs, so that two
+//!   coordinators never share a journal.
+//! - `sweep.toml`: the sweep text, for reference (what this state belongs to).
+//! - `sweep.meta`: `hammer-state 1`, `digest HEX`, `name NAME`, one per line; written once,
+//!   atomically. A restart with a sweep of another digest is refused.
+//! - `journal.log`: one line per committed unit, appended and fsynced after the unit's part
+//!   file was renamed into place and its directory fsynced:
+//!
+//!   ```text
+//!   hammer-journal 1 digest=<32 hex> check=<16 hex>
+//!   commit <unit id> games=<G> solvable=<S> expansions=<E> check=<16 hex>
+//!   ```
+//!
+//!   `check` is xxh3-64 of the line up to the space before `check=`. A last line that is
+//!   cut short or fails its check is what a crash during an append leaves: it is dropped
+//!   (the unit runs again, which rewrites the same part file). A bad line anywhere else
+//!   is corruption and stops the coordinator.
+
+use std::collections::HashSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use hammer_sweep::Sweep;
+use tracing::warn;
+
+const META: &str = "sweep.meta";
+const TEXT: &str = "sweep.toml";
+const JOURNAL: &str = "journal.log";
+const LOCK: &str = "lock";
+
+/// Statistics of one committed unit, kept in the journal so that progress and summaries
+/// survive restarts without reading the dataset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CommitEntry {
+    pub unit_id: String,
+    pub games: u64,
+    pub solvable: u64,
+    pub expansions: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("{}: {action}: {source}", .path.display())]
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        #[source]
+        source: io::Error,
+    },
+    #[error(
+        "state directory {} is in use by another running coordinator (its lock file is held)",
+        .path.display()
+    )]
+    Locked { path: PathBuf },
+    #[error(
+        "state directory {} belongs to sweep {state_name:?} (digest {state_digest}), but the \
+         sweep file is {sweep_name:?} (digest {sweep_digest}); a changed sweep file would mix \
+         results of two sweeps in one dataset. Use the original sweep file, or another --state \
+         and --out for the new sweep",
+        .path.display()
+    )]
+    DifferentSweep {
+        path: PathBuf,
+        state_name: String,
+        state_digest: String,
+        sweep_name: String,
+        sweep_digest: String,
+    },
+    #[error("{}: line {line}: {reason}", .path.display())]
+    Corrupt {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+}
+
+fn io_error<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) -> StateError + 'a {
+    move |source| StateError::Io {
+        path: path.to_owned(),
+        action,
+        source,
+    }
+}
+
+/// An open state directory, locked for this process.
+pub struct StateDir {
+    path: PathBuf,
+    journal: File,
+    _lock: File,
+}
+
+fn check(body: &str) -> String {
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(body.as_bytes()))
+}
+
+/// `body check=HEX`, verified; None when the check is missing or wrong.
+fn verified(line: &str) -> Option<&str> {
+    let (body, sum) = line.rsplit_once(" check=")?;
+    (check(body) == sum).then_some(body)
+}
+
+fn journal_header(digest: &str) -> String {
+    let body = format!("hammer-journal 1 digest={digest}");
+    format!("{body} check={}\n", check(&body))
+}
+
+fn commit_line(entry: &CommitEntry) -> String {
+    let body = format!(
+        "commit {} games={} solvable={} expansions={}",
+        entry.unit_id, entry.games, entry.solvable, entry.expansions
+    );
+    format!("{body} check={}\n", check(&body))
+}
+
+fn parse_commit(body: &str) -> Option<CommitEntry> {
+    let mut words = body.split(' ');
+    let (Some("commit"), Some(unit), Some(g), Some(s), Some(e), None) = (
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+        words.next(),
+    ) else {
+        return None;
+    };
+    Some(CommitEntry {
+        unit_id: unit.to_owned(),
+        games: g.strip_prefix("games=")?.parse().ok()?,
+        solvable: s.strip_prefix("solvable=")?.parse().ok()?,
+        expansions: e.strip_prefix("expansions=")?.parse().ok()?,
+    })
+}
+
+/// Makes a new directory entry durable.
+fn sync_dir(path: &Path) -> Result<(), StateError> {
+    File::open(path)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error(path, "cannot fsync directory"))
+}
+
+/// Writes `name` in `dir` atomically: temp file, fsync, rename, directory fsync.
+fn write_atomic(dir: &Path, name: &str, contents: &str) -> Result<(), StateError> {
+    let temp = dir.join(format!(".{name}.tmp"));
+    let path = dir.join(name);
+    let mut file = File::create(&temp).map_err(io_error(&temp, "cannot create"))?;
+    file.write_all(contents.as_bytes())
+        .and_then(|()| file.sync_all())
+        .map_err(io_error(&temp, "cannot write"))?;
+    fs::rename(&temp, &path).map_err(io_error(&path, "cannot rename into place"))?;
+    sync_dir(dir)
+}
+
+impl StateDir {
+    /// Opens (creating if needed) the state directory for `sweep` and returns the
+    /// committed units found in its journal.
+    pub fn open(path: &Path, sweep: &Sweep) -> Result<(StateDir, Vec<CommitEntry>), StateError> {
+        if !path.is_dir() {
+            fs::create_dir_all(path).map_err(io_error(path, "cannot create state directory"))?;
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                sync_dir(parent)?;
+            }
+        }
+        let lock_path = path.join(LOCK);
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(io_error(&lock_path, "cannot open lock file"))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(StateError::Locked {
+                    path: path.to_owned(),
+                });
+            }
+            Err(fs::TryLockError::Error(source)) => {
+                return Err(StateError::Io {
+                    path: lock_path,
+                    action: "cannot lock",
+                    source,
+                });
+            }
+        }
+
+        let meta_path = path.join(META);
+        let journal_path = path.join(JOURNAL);
+        match fs::read_to_string(&meta_path) {
+            Ok(meta) => {
+                let field = |key: &str| {
+                    meta.lines()
+                        .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+                        .unwrap_or("")
+                        .to_owned()
+                };
+                if meta.lines().next() != Some("hammer-state 1") {
+                    return Err(StateError::Corrupt {
+                        path: meta_path,
+                        line: 1,
+                        reason: "expected `hammer-state 1`; not a hammer state directory, or \
+                                 one of a newer hammer"
+                            .into(),
+                    });
+                }
+                let digest = field("digest");
+                if digest != sweep.digest {
+                    return Err(StateError::DifferentSweep {
+                        path: path.to_owned(),
+                        state_name: field("name"),
+                        state_digest: digest,
+                        sweep_name: sweep.name.clone(),
+                        sweep_digest: sweep.digest.clone(),
+                    });
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                if journal_path.exists() {
+                    return Err(StateError::Corrupt {
+                        path: meta_path,
+                        line: 0,
+                        reason: "the journal exists but this file is missing, so the sweep \
+                                 the journal belongs to is unknown"
+                            .into(),
+                    });
+                }
+                write_atomic(path, TEXT, &sweep.text)?;
+                let meta = format!(
+                    "hammer-state 1\ndigest {}\nname {}\n",
+                    sweep.digest, sweep.name
+                );
+                write_atomic(path, META, &meta)?;
+            }
+            Err(source) => {
+                return Err(StateError::Io {
+                    path: meta_path,
+                    action: "cannot read",
+                    source,
+                });
+            }
+        }
+
+        let (entries, valid_len, existed) = read_journal(&journal_path, sweep)?;
+        let mut journal = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(&journal_path)
+            .map_err(io_error(&journal_path, "cannot open"))?;
+        let len = journal
+            .metadata()
+            .map_err(io_error(&journal_path, "cannot stat"))?
+            .len();
+        if len != valid_len {
+            warn!(path = %journal_path.display(), dropped_bytes = len - valid_len, "dropping a torn last journal line left by a crash");
+            journal
+                .set_len(valid_len)
+                .and_then(|()| journal.sync_all())
+                .map_err(io_error(
+                    &journal_path,
+                    "cannot truncate the torn last line",
+                ))?;
+        }
+        if !existed || valid_len == 0 {
+            journal
+                .write_all(journal_header(&sweep.digest).as_bytes())
+                .and_then(|()| journal.sync_all())
+                .map_err(io_error(&journal_path, "cannot write"))?;
+            sync_dir(path)?;
+        }
+        Ok((
+            StateDir {
+                path: path.to_owned(),
+                journal,
+                _lock: lock,
+            },
+            entries,
+        ))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one commit and fsyncs it. Called only after the unit's part file is
+    /// durable, so a unit in the journal always has its part on disk.
+    pub fn append(&mut self, entry: &CommitEntry) -> Result<(), StateError> {
+        let path = self.path.join(JOURNAL);
+        self.journal
+            .write_all(commit_line(entry).as_bytes())
+            .and_then(|()| self.journal.sync_data())
+            .map_err(io_error(&path, "cannot append to the journal"))
+    }
+}
+
+/// The entries of the journal, the length of its valid prefix, and whether it existed.
+fn read_journal(path: &Path, sweep: &Sweep) -> Result<(Vec<CommitEntry>, u64, bool), StateError> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((Vec::new(), 0, false)),
+        Err(source) => {
+            return Err(StateError::Io {
+                path: path.to_owned(),
+                action: "cannot read",
+                source,
+            });
+        }
+    };
+    let corrupt = |line: usize, reason: String| StateError::Corrupt {
+        path: path.to_owned(),
+        line,
+        reason,
+    };
+    // Complete lines end with '\n'; whatever follows the last one is a torn append.
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let lines: Vec<&[u8]> = bytes[..complete].split(|&b| b == b'\n').collect();
+    let lines = &lines[..lines.len().saturating_sub(1)]; // the empty piece after the last '\n'
+    let mut entries = Vec::new();
+    let mut seen = HashSet::new();
+    let mut valid_len = 0u64;
+    for (i, raw) in lines.iter().enumerate() {
+        let number = i + 1;
+        let is_last = i + 1 == lines.len();
+        let body = std::str::from_utf8(raw).ok().and_then(verified);
+        let Some(body) = body else {
+            if is_last {
+                // A crash mid-append can leave a full-length line of garbage or zeros.
+                break;
+            }
+            return Err(corrupt(number, "checksum mismatch or not UTF-8".into()));
+        };
+        if i == 0 {
+            let expected = format!("hammer-journal 1 digest={}", sweep.digest);
+            if body != expected {
+                return Err(corrupt(
+                    number,
+                    format!("expected header `{expected}`, found `{body}`"),
+                ));
+            }
+        } else {
+            let entry =
+                parse_commit(body).ok_or_else(|| corrupt(number, format!("bad entry `{body}`")))?;
+            let unit = sweep.unit_by_id(&entry.unit_id).ok_or_else(|| {
+                corrupt(
+                    number,
+                    format!(
+                        "unit {} is not a unit of sweep {}",
+                        entry.unit_id, sweep.name
+                    ),
+                )
+            })?;
+            if unit.games() != entry.games {
+                return Err(corrupt(
+                    number,
+                    format!(
+                        "unit {} has {} games, the journal says {}",
+                        entry.unit_id,
+                        unit.games(),
+                        entry.games
+                    ),
+                ));
+            }
+            if seen.insert(entry.unit_id.clone()) {
+                entries.push(entry);
+            }
+        }
+        valid_len += raw.len() as u64 + 1;
+    }
+    Ok((entries, valid_len, true))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commit_lines_round_trip_and_detect_damage() {
+        let entry = CommitEntry {
+            unit_id: "e000-c0001-n5-g000000000100".into(),
+            games: 100,
+            solvable: 37,
+            expansions: 123_456,
+        };
+        let line = commit_line(&entry);
+        let body = verified(line.trim_end()).map(str::to_owned);
+        assert_eq!(body.as_deref().and_then(parse_commit), Some(entry));
+        let damaged = line.replace("games=100", "games=101");
+        assert_eq!(verified(damaged.trim_end()), None);
+    }
+}

@@ -1,0 +1,164 @@
+//! The writer thread: turns each complete unit into one part file, then journals it.
+//!
+//! Order matters for exactly-once: the part is renamed into place and its directory
+//! fsynced by `write_part` before the journal line is appended and fsynced. A crash
+//! between the two leaves a part without a journal line; the unit then runs again and
+//! rewrites the same file with the same rows, so no key is ever written twice.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use hammer_dataset::{ResultRow, write_part};
+use hammer_sweep::Sweep;
+use tokio::sync::{mpsc, watch};
+use tracing::{debug, error};
+
+use crate::core::{Core, WriteJob};
+use crate::state::{CommitEntry, StateDir};
+use crate::{CoordinatorError, Events, lock};
+
+/// Starts `threads` writer threads sharing one queue and one journal.
+///
+/// Several threads, because encoding a part (Arrow conversion, zstd) and its three fsyncs
+/// take tens of milliseconds, and one thread would cap ingest well below what the gRPC
+/// side takes in. Journal lines may land in any order: each names its unit.
+pub(crate) fn spawn(
+    threads: usize,
+    out: PathBuf,
+    state: StateDir,
+    core: Arc<Mutex<Core>>,
+    sweep: Arc<Sweep>,
+    jobs: mpsc::Receiver<WriteJob>,
+    events: watch::Sender<Events>,
+) -> std::io::Result<Vec<std::thread::JoinHandle<Result<(), CoordinatorError>>>> {
+    let state = Arc::new(Mutex::new(state));
+    let jobs = Arc::new(Mutex::new(jobs));
+    let events = Arc::new(events);
+    (0..threads.max(1))
+        .map(|i| {
+            let (out, state, core, sweep, jobs, events) = (
+                out.clone(),
+                state.clone(),
+                core.clone(),
+                sweep.clone(),
+                jobs.clone(),
+                events.clone(),
+            );
+            std::thread::Builder::new()
+                .name(format!("hammer-writer-{i}"))
+                .spawn(move || writer_loop(&out, &state, &core, &sweep, &jobs, &events))
+        })
+        .collect()
+}
+
+fn writer_loop(
+    out: &std::path::Path,
+    state: &Mutex<StateDir>,
+    core: &Mutex<Core>,
+    sweep: &Sweep,
+    jobs: &Mutex<mpsc::Receiver<WriteJob>>,
+    events: &watch::Sender<Events>,
+) -> Result<(), CoordinatorError> {
+    loop {
+        // One thread waits on the queue at a time; the others wait for the lock.
+        let Some(job) = lock(jobs).blocking_recv() else {
+            return Ok(());
+        };
+        if events.borrow().fatal.is_some() {
+            // Another writer failed: stop writing, the coordinator is going down.
+            return Ok(());
+        }
+        let slot = job.slot;
+        let games = job.unit.games();
+        match commit(out, state, sweep, job) {
+            Ok(entry) => {
+                let complete = {
+                    let mut core = lock(core);
+                    core.mark_committed(slot, &entry);
+                    core.is_complete()
+                };
+                events.send_modify(|e| {
+                    e.committed_units += 1;
+                    e.complete = complete;
+                });
+            }
+            Err(e) => {
+                error!(error = %e, "cannot commit a unit; stopping");
+                lock(core).write_failed(slot, games);
+                let message = e.to_string();
+                events.send_modify(|ev| ev.fatal = Some(message));
+                return Err(e);
+            }
+        }
+    }
+}
+
+fn commit(
+    out: &std::path::Path,
+    state: &Mutex<StateDir>,
+    sweep: &Sweep,
+    job: WriteJob,
+) -> Result<CommitEntry, CoordinatorError> {
+    let (experiment, config) = sweep.config_of(&job.unit).ok_or_else(|| {
+        CoordinatorError::Internal(format!("unit {} outside the sweep", job.unit_id))
+    })?;
+    let order = config.order.to_string();
+    let schedule = config.schedule.to_string();
+    let n = i32::from(job.unit.n);
+    let mut solvable = 0u64;
+    let mut expansions = 0u64;
+    let rows: Vec<ResultRow> = job
+        .results
+        .into_iter()
+        .map(|stored| {
+            let r = stored.result;
+            solvable += u64::from(r.min_stones == 1);
+            expansions += r.expansions;
+            ResultRow {
+                sweep: sweep.name.clone(),
+                experiment: experiment.name.clone(),
+                config: config.id.clone(),
+                n,
+                game_index: r.game_index as i64,
+                seed: sweep.seed as i64,
+                board: r.board,
+                prefix: config.prefix as i32,
+                prefix_moves: r.prefix_moves,
+                start: r.start,
+                order: order.clone(),
+                schedule: schedule.clone(),
+                budget: config.budget as i64,
+                trial: config.trial as i32,
+                min_stones: r.min_stones as i32,
+                solvable: r.min_stones == 1,
+                exhaustive: r.exhaustive,
+                expansions: r.expansions as i64,
+                attempts: r.attempts as i32,
+                solution: r.solution,
+                wall_ns: r.wall_ns as i64,
+                worker: stored.worker.id.clone(),
+                hammer_version: stored.worker.version.clone(),
+            }
+        })
+        .collect();
+    let games = rows.len() as u64;
+    let started = std::time::Instant::now();
+    let path = write_part(out, &experiment.name, n, &job.unit_id, &rows)?;
+    let entry = CommitEntry {
+        unit_id: job.unit_id,
+        games,
+        solvable,
+        expansions,
+    };
+    let written = started.elapsed();
+    lock(state).append(&entry)?;
+    debug!(
+        unit = %entry.unit_id,
+        path = %path.display(),
+        games,
+        write_ms = written.as_secs_f64() * 1e3,
+        journal_ms = (started.elapsed() - written).as_secs_f64() * 1e3,
+        "committed"
+    );
+    Ok(entry)
+}

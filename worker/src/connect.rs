@@ -1,0 +1,223 @@
+//! Connecting to a coordinator: URL, shared token and TLS, shared by the worker, `hammer
+//! status` and the ingest benchmark so that they all authenticate the same way.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use hammer_proto::TOKEN_METADATA_KEY;
+use hammer_proto::v1::coordinator_client::CoordinatorClient;
+use tonic::metadata::AsciiMetadataValue;
+use tonic::service::interceptor::InterceptedService;
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
+
+/// Where and how to reach a coordinator.
+#[derive(Clone, Debug, Default)]
+pub struct ConnectOptions {
+    /// `http://HOST:PORT`, or `https://HOST:PORT` with `tls_ca`.
+    pub url: String,
+    /// The shared token, sent as `authorization: Bearer TOKEN` with every call.
+    pub token: Option<String>,
+    /// PEM file of the certificate authority that signed the coordinator's certificate.
+    pub tls_ca: Option<PathBuf>,
+    /// Name to check the coordinator's certificate against, when it differs from the
+    /// URL's host (for example when connecting by IP address).
+    pub tls_domain: Option<String>,
+}
+
+/// Problems that no retry fixes: bad flags or files.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectError {
+    #[error("bad coordinator URL {url:?}: {reason}")]
+    Url { url: String, reason: String },
+    #[error("cannot read the TLS certificate authority {}: {source}", path.display())]
+    Ca {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(
+        "the shared token contains characters that cannot travel in gRPC metadata (only \
+         visible ASCII is allowed)"
+    )]
+    Token,
+    #[error("TLS setup for {url}: {source}")]
+    Tls {
+        url: String,
+        #[source]
+        source: tonic::transport::Error,
+    },
+}
+
+/// Adds the shared token to every request.
+#[derive(Clone)]
+pub struct TokenInterceptor {
+    header: Option<AsciiMetadataValue>,
+}
+
+impl tonic::service::Interceptor for TokenInterceptor {
+    fn call(
+        &mut self,
+        mut request: tonic::Request<()>,
+    ) -> Result<tonic::Request<()>, tonic::Status> {
+        if let Some(header) = &self.header {
+            request
+                .metadata_mut()
+                .insert(TOKEN_METADATA_KEY, header.clone());
+        }
+        Ok(request)
+    }
+}
+
+/// A client of the coordinator service with the token attached.
+pub type Client = CoordinatorClient<InterceptedService<Channel, TokenInterceptor>>;
+
+impl ConnectOptions {
+    /// The endpoint with TLS configured, checked without touching the network.
+    pub fn endpoint(&self) -> Result<Endpoint, ConnectError> {
+        let url_error = |reason: &str| ConnectError::Url {
+            url: self.url.clone(),
+            reason: reason.to_owned(),
+        };
+        let https = self.url.starts_with("https://");
+        if !https && !self.url.starts_with("http://") {
+            return Err(url_error("it must start with http:// or https://"));
+        }
+        let endpoint = Endpoint::from_shared(self.url.clone())
+            .map_err(|e| url_error(&e.to_string()))?
+            .connect_timeout(Duration::from_secs(5))
+            .tcp_nodelay(true)
+            .initial_stream_window_size(4 << 20)
+            .initial_connection_window_size(16 << 20)
+            .http2_keep_alive_interval(Duration::from_secs(10))
+            .keep_alive_timeout(Duration::from_secs(20))
+            .keep_alive_while_idle(true);
+        match (&self.tls_ca, https) {
+            (Some(ca), true) => {
+                let pem = std::fs::read(ca).map_err(|source| ConnectError::Ca {
+                    path: ca.clone(),
+                    source,
+                })?;
+                let mut tls = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(pem));
+                if let Some(domain) = &self.tls_domain {
+                    tls = tls.domain_name(domain.clone());
+                }
+                endpoint
+                    .tls_config(tls)
+                    .map_err(|source| ConnectError::Tls {
+                        url: self.url.clone(),
+                        source,
+                    })
+            }
+            (Some(_), false) => Err(url_error(
+                "--tls-ca is given, so the URL must start with https://",
+            )),
+            (None, true) => Err(url_error(
+                "an https:// URL needs --tls-ca with the certificate authority of the coordinator",
+            )),
+            (None, false) => Ok(endpoint),
+        }
+    }
+
+    pub fn interceptor(&self) -> Result<TokenInterceptor, ConnectError> {
+        let header = match &self.token {
+            Some(token) => Some(
+                AsciiMetadataValue::try_from(format!("Bearer {token}"))
+                    .map_err(|_| ConnectError::Token)?,
+            ),
+            None => None,
+        };
+        Ok(TokenInterceptor { header })
+    }
+
+    /// Connects once; the error of a failed connection is returned for the caller to
+    /// decide whether to retry.
+    pub async fn connect(&self) -> Result<Client, ClientError> {
+        let endpoint = self.endpoint()?;
+        let interceptor = self.interceptor()?;
+        let channel = endpoint
+            .connect()
+            .await
+            .map_err(|source| ClientError::Unreachable {
+                url: self.url.clone(),
+                reason: error_chain(&source),
+            })?;
+        Ok(CoordinatorClient::with_interceptor(channel, interceptor)
+            .max_decoding_message_size(64 << 20)
+            .max_encoding_message_size(64 << 20))
+    }
+}
+
+/// Errors of talking to a coordinator.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    #[error(transparent)]
+    Setup(#[from] ConnectError),
+    #[error("cannot reach the coordinator at {url}: {reason}")]
+    Unreachable { url: String, reason: String },
+    #[error("{}", describe_status(.0))]
+    Rpc(#[from] tonic::Status),
+}
+
+impl ClientError {
+    /// Whether waiting and trying again may help: the coordinator is down, restarting,
+    /// shutting down or overloaded. Everything else (refused token, protocol mismatch,
+    /// refused results) needs a person.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ClientError::Setup(_) => false,
+            ClientError::Unreachable { .. } => true,
+            ClientError::Rpc(status) => is_transient_status(status),
+        }
+    }
+}
+
+pub fn is_transient_status(status: &tonic::Status) -> bool {
+    use tonic::Code;
+    matches!(
+        status.code(),
+        Code::Unavailable
+            | Code::Unknown
+            | Code::Cancelled
+            | Code::DeadlineExceeded
+            | Code::Aborted
+            | Code::ResourceExhausted
+            | Code::Internal
+            | Code::NotFound
+    )
+}
+
+/// A status as a user reads it: the coordinator's message, plus what to do for the
+/// cases that need a person.
+pub fn describe_status(status: &tonic::Status) -> String {
+    use tonic::Code;
+    let message = status.message();
+    match status.code() {
+        Code::Unauthenticated => format!(
+            "the coordinator refused this worker's token: {message} (set HAMMER_TOKEN or \
+             --token-file to the coordinator's token)"
+        ),
+        Code::Unavailable if message.is_empty() => "the coordinator is unavailable".to_owned(),
+        // What a plain-text client sees when the server speaks TLS.
+        Code::Internal if message.contains("h2 protocol error") => format!(
+            "coordinator answered Internal: {message} (if the coordinator serves TLS, use an \
+             https:// URL and --tls-ca)"
+        ),
+        code => format!("coordinator answered {code:?}: {message}"),
+    }
+}
+
+/// The error and its causes on one line, because transport errors hide the useful part
+/// ("connection refused") in their source chain.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}

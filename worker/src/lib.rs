@@ -1,0 +1,16 @@
+//! The hammer worker: registers with a coordinator, leases units of a sweep, solves their
+//! games on all cores and streams the results back.
+//!
+//! [`solve_game`] and [`SolverPool`] are also the direct path, without any cluster, that
+//! tests and benchmarks compare the cluster's output and speed with.
+
+mod connect;
+mod run;
+mod solve;
+
+pub use connect::{
+    Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,
+    error_chain, is_transient_status,
+};
+pub use run::{Worker, WorkerError, WorkerOptions, WorkerProgress, WorkerReport, default_name};
+pub use solve::{HAMMER_VERSION, SolveError, SolverPool, solve_game, to_wire};

@@ -1,0 +1,564 @@
+//! The worker loop: register, lease, solve on all cores, stream results, repeat until the
+//! coordinator says the sweep is complete.
+//!
+//! A worker survives coordinator restarts: it keeps the results of the unit it is
+//! working on, reconnects with backoff, and asks for the same unit back
+//! (`resume_unit_id`), resending everything it has. The coordinator de-duplicates by key,
+//! so resending is always safe.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use hammer_proto::PROTOCOL_VERSION;
+use hammer_proto::v1::{
+    GameResult, HeartbeatRequest, LeaseRequest, RegisterRequest, RegisterResponse, ResultBatch,
+    UnitState, lease_response,
+};
+use hammer_sweep::{Sweep, SweepError, Unit};
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, sleep, sleep_until, timeout};
+use tokio_stream::wrappers::ReceiverStream;
+use tracing::{debug, info, warn};
+
+use crate::connect::{Client, ClientError, ConnectOptions};
+use crate::solve::{HAMMER_VERSION, SolveError, SolverPool, to_wire};
+
+/// How a worker runs.
+#[derive(Clone, Debug)]
+pub struct WorkerOptions {
+    pub connect: ConnectOptions,
+    /// Shown in the coordinator's logs and part of the worker id; defaults to
+    /// `HOST-PID`.
+    pub name: String,
+    /// Give up when the coordinator has been unreachable this long.
+    pub give_up_after: Duration,
+    /// Most results in one batch.
+    pub batch_rows: usize,
+    /// A partial batch is sent at the latest this long after its first result, so that
+    /// progress is visible and a crash loses little.
+    pub flush_after: Duration,
+}
+
+impl WorkerOptions {
+    pub fn new(connect: ConnectOptions) -> WorkerOptions {
+        WorkerOptions {
+            connect,
+            name: default_name(),
+            give_up_after: Duration::from_secs(600),
+            batch_rows: 1024,
+            flush_after: Duration::from_millis(200),
+        }
+    }
+}
+
+/// `HOST-PID`, from the environment so that no extra dependency is needed.
+pub fn default_name() -> String {
+    let host = std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "worker".to_owned());
+    format!("{host}-{}", std::process::id())
+}
+
+/// Why a worker stopped without finishing the sweep.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error(
+        "protocol version mismatch: this worker speaks hammer.v1 protocol {worker}, the \
+         coordinator speaks {coordinator}; run the same hammer version on both sides"
+    )]
+    ProtocolMismatch { worker: u32, coordinator: u32 },
+    #[error("the sweep the coordinator sent does not parse: {0}")]
+    Sweep(#[from] SweepError),
+    #[error(
+        "the sweep the coordinator sent has digest {computed}, but the coordinator says \
+         {announced}; worker and coordinator run different hammer versions"
+    )]
+    Digest { computed: String, announced: String },
+    #[error("the coordinator sent a bad lease: {0}")]
+    BadLease(String),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error(
+        "gave up: the coordinator at {url} has been unreachable for {secs} s; last error: {last}"
+    )]
+    GaveUp {
+        url: String,
+        secs: u64,
+        last: String,
+    },
+    #[error("stopped")]
+    Stopped,
+}
+
+impl From<tonic::Status> for WorkerError {
+    fn from(status: tonic::Status) -> Self {
+        WorkerError::Client(ClientError::Rpc(status))
+    }
+}
+
+impl WorkerError {
+    fn is_transient(&self) -> bool {
+        match self {
+            WorkerError::Client(e) => e.is_transient(),
+            _ => false,
+        }
+    }
+}
+
+/// What a finished worker did.
+#[derive(Clone, Debug, Default)]
+pub struct WorkerReport {
+    pub worker_id: String,
+    pub units: u64,
+    pub games: u64,
+}
+
+/// Live counters of a worker, readable while it runs.
+#[derive(Debug, Default)]
+pub struct WorkerProgress {
+    /// Games solved by this process, including ones solved again after a lost unit.
+    pub games_solved: AtomicU64,
+    pub units_done: AtomicU64,
+}
+
+enum SolverMsg {
+    Row(GameResult),
+    Done(Result<(), SolveError>),
+}
+
+/// The unit being worked on, kept across reconnects.
+struct Current {
+    digest: String,
+    unit: Unit,
+    unit_id: String,
+    results: Vec<GameResult>,
+    rx: mpsc::UnboundedReceiver<SolverMsg>,
+    solved_all: bool,
+    cancel: Arc<AtomicBool>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl Current {
+    /// Stops the solver threads and waits for them, so that the next unit has the whole
+    /// pool.
+    async fn abandon(mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+enum SessionEnd {
+    Complete,
+}
+
+/// A worker: owns the solver pool and the unit in progress.
+pub struct Worker {
+    options: WorkerOptions,
+    pool: Arc<SolverPool>,
+    shutdown: watch::Receiver<bool>,
+    progress: Arc<WorkerProgress>,
+    sweep: Option<Arc<Sweep>>,
+    current: Option<Current>,
+    worker_id: String,
+    report: WorkerReport,
+}
+
+impl Worker {
+    /// `shutdown` set to true stops the worker (with [`WorkerError::Stopped`]).
+    pub fn new(
+        options: WorkerOptions,
+        pool: Arc<SolverPool>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Worker {
+        Worker {
+            options,
+            pool,
+            shutdown,
+            progress: Arc::new(WorkerProgress::default()),
+            sweep: None,
+            current: None,
+            worker_id: String::new(),
+            report: WorkerReport::default(),
+        }
+    }
+
+    pub fn progress(&self) -> Arc<WorkerProgress> {
+        self.progress.clone()
+    }
+
+    /// Works until the coordinator says the sweep is complete.
+    pub async fn run(mut self) -> Result<WorkerReport, WorkerError> {
+        let mut backoff = Duration::from_millis(100);
+        let mut unreachable_since: Option<Instant> = None;
+        let result = loop {
+            match self.session(&mut unreachable_since).await {
+                Ok(SessionEnd::Complete) => break Ok(()),
+                Err(e) if e.is_transient() && !*self.shutdown.borrow() => {
+                    let since = *unreachable_since.get_or_insert_with(Instant::now);
+                    if since.elapsed() > self.options.give_up_after {
+                        break Err(WorkerError::GaveUp {
+                            url: self.options.connect.url.clone(),
+                            secs: since.elapsed().as_secs(),
+                            last: e.to_string(),
+                        });
+                    }
+                    warn!(error = %e, retry_in_ms = backoff.as_millis() as u64, "coordinator unavailable, retrying");
+                    let mut shutdown = self.shutdown.clone();
+                    tokio::select! {
+                        _ = sleep(jitter(backoff)) => {}
+                        _ = stopped(&mut shutdown) => break Err(WorkerError::Stopped),
+                    }
+                    backoff = (backoff * 2).min(Duration::from_secs(5));
+                }
+                Err(e) => break Err(e),
+            }
+        };
+        if let Some(current) = self.current.take() {
+            current.abandon().await;
+        }
+        result.map(|()| self.report)
+    }
+
+    async fn session(
+        &mut self,
+        unreachable_since: &mut Option<Instant>,
+    ) -> Result<SessionEnd, WorkerError> {
+        let mut client = self.options.connect.connect().await?;
+        let reg = client
+            .register(RegisterRequest {
+                protocol_version: PROTOCOL_VERSION,
+                name: self.options.name.clone(),
+                threads: self.pool.threads() as u32,
+                hammer_version: HAMMER_VERSION.to_owned(),
+            })
+            .await?
+            .into_inner();
+        if reg.protocol_version != PROTOCOL_VERSION {
+            return Err(WorkerError::ProtocolMismatch {
+                worker: PROTOCOL_VERSION,
+                coordinator: reg.protocol_version,
+            });
+        }
+        let sweep = self.sweep_of(&reg)?;
+        *unreachable_since = None;
+        if self.worker_id != reg.worker_id {
+            info!(worker = %reg.worker_id, sweep = %sweep.name, threads = self.pool.threads(), "registered");
+        }
+        self.worker_id = reg.worker_id.clone();
+        self.report.worker_id = reg.worker_id.clone();
+        if let Some(current) = self.current.take_if(|c| c.digest != sweep.digest) {
+            current.abandon().await;
+        }
+        let heartbeat = Duration::from_millis(reg.heartbeat_ms.clamp(50, 60_000));
+        loop {
+            if *self.shutdown.borrow() {
+                return Err(WorkerError::Stopped);
+            }
+            let resume_unit_id = self
+                .current
+                .as_ref()
+                .map(|c| c.unit_id.clone())
+                .unwrap_or_default();
+            let answer = client
+                .lease(LeaseRequest {
+                    worker_id: self.worker_id.clone(),
+                    resume_unit_id: resume_unit_id.clone(),
+                })
+                .await?
+                .into_inner();
+            match answer.outcome {
+                Some(lease_response::Outcome::Complete(_)) => {
+                    info!(
+                        units = self.report.units,
+                        games = self.report.games,
+                        "sweep complete"
+                    );
+                    return Ok(SessionEnd::Complete);
+                }
+                Some(lease_response::Outcome::WaitMs(ms)) => {
+                    if let Some(current) = self.current.take() {
+                        debug!(unit = %current.unit_id, "unit no longer needed");
+                        current.abandon().await;
+                    }
+                    let mut shutdown = self.shutdown.clone();
+                    tokio::select! {
+                        _ = sleep(Duration::from_millis(ms.clamp(10, 5_000))) => {}
+                        _ = stopped(&mut shutdown) => return Err(WorkerError::Stopped),
+                    }
+                }
+                Some(lease_response::Outcome::Lease(lease)) => {
+                    let wire = lease
+                        .unit
+                        .ok_or_else(|| WorkerError::BadLease("lease without a unit".into()))?;
+                    let unit = sweep.unit_by_id(&wire.unit_id).ok_or_else(|| {
+                        WorkerError::BadLease(format!(
+                            "unit {:?} is not a unit of sweep {}",
+                            wire.unit_id, sweep.name
+                        ))
+                    })?;
+                    if u64::from(unit.n) != u64::from(wire.n)
+                        || unit.start != wire.start
+                        || unit.end != wire.end
+                    {
+                        return Err(WorkerError::BadLease(format!(
+                            "unit {} is games {}..{} of n={} here but the coordinator says {}..{} of n={}",
+                            wire.unit_id,
+                            unit.start,
+                            unit.end,
+                            unit.n,
+                            wire.start,
+                            wire.end,
+                            wire.n
+                        )));
+                    }
+                    if let Some(current) = self.current.take_if(|c| c.unit_id != wire.unit_id) {
+                        debug!(unit = %current.unit_id, "unit given to another worker, dropping it");
+                        current.abandon().await;
+                    }
+                    if self.current.is_none() {
+                        self.current = Some(self.start_unit(&sweep, unit));
+                    }
+                    debug!(unit = %wire.unit_id, lease = %lease.lease_id, speculative = lease.speculative, "leased");
+                    let finished = work(
+                        &mut client,
+                        &self.options,
+                        &mut self.shutdown,
+                        &self.worker_id,
+                        &sweep,
+                        self.current.as_mut().ok_or(WorkerError::Stopped)?,
+                        &lease.lease_id,
+                        heartbeat,
+                    )
+                    .await?;
+                    if let Some(current) = self.current.take() {
+                        if finished {
+                            self.report.units += 1;
+                            self.report.games += current.results.len() as u64;
+                            self.progress.units_done.fetch_add(1, Ordering::Relaxed);
+                        }
+                        current.abandon().await;
+                    }
+                }
+                None => return Err(WorkerError::BadLease("empty answer".into())),
+            }
+        }
+    }
+
+    fn sweep_of(&mut self, reg: &RegisterResponse) -> Result<Arc<Sweep>, WorkerError> {
+        if let Some(sweep) = self.sweep.as_ref().filter(|s| s.digest == reg.sweep_digest) {
+            return Ok(sweep.clone());
+        }
+        let origin = format!("<sweep sent by {}>", self.options.connect.url);
+        let sweep = Sweep::parse(&reg.sweep_text, &origin)?;
+        if sweep.digest != reg.sweep_digest {
+            return Err(WorkerError::Digest {
+                computed: sweep.digest,
+                announced: reg.sweep_digest.clone(),
+            });
+        }
+        let sweep = Arc::new(sweep);
+        self.sweep = Some(sweep.clone());
+        Ok(sweep)
+    }
+
+    /// Starts solving `unit` on the pool in the background.
+    fn start_unit(&self, sweep: &Arc<Sweep>, unit: Unit) -> Current {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let pool = self.pool.clone();
+        let sweep_for_task = sweep.clone();
+        let cancel_for_task = cancel.clone();
+        let worker = self.worker_id.clone();
+        let progress = self.progress.clone();
+        let task = tokio::task::spawn_blocking(move || {
+            let emit_tx = tx.clone();
+            let result = pool.solve_range(
+                &sweep_for_task,
+                &unit,
+                unit.start..unit.end,
+                &worker,
+                &cancel_for_task,
+                &move |row| {
+                    progress.games_solved.fetch_add(1, Ordering::Relaxed);
+                    // The receiver is gone only when the unit was abandoned.
+                    let _ = emit_tx.send(SolverMsg::Row(to_wire(row)));
+                },
+            );
+            let _ = tx.send(SolverMsg::Done(result));
+        });
+        Current {
+            digest: sweep.digest.clone(),
+            unit,
+            unit_id: unit.id(),
+            results: Vec::with_capacity(unit.games() as usize),
+            rx,
+            solved_all: false,
+            cancel,
+            task: Some(task),
+        }
+    }
+}
+
+/// Resolves once `shutdown` is true (or its sender is gone). The guard that `wait_for`
+/// returns is dropped here, because it must not live across an await of a Send future.
+async fn stopped(shutdown: &mut watch::Receiver<bool>) {
+    let _ = shutdown.wait_for(|stop| *stop).await;
+}
+
+/// A few percent of random spread, so that workers restarted together do not retry in
+/// lock step.
+fn jitter(d: Duration) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |t| t.subsec_nanos());
+    d + d.mul_f64(f64::from(nanos % 1000) / 4000.0)
+}
+
+/// Streams the results of `current` under `lease_id` until the coordinator has every game
+/// of the unit. Returns true when the unit is complete, false when the coordinator no
+/// longer needs it (another worker finished it first).
+#[allow(clippy::too_many_arguments)]
+async fn work(
+    client: &mut Client,
+    options: &WorkerOptions,
+    shutdown: &mut watch::Receiver<bool>,
+    worker_id: &str,
+    sweep: &Sweep,
+    current: &mut Current,
+    lease_id: &str,
+    heartbeat: Duration,
+) -> Result<bool, WorkerError> {
+    let (experiment, config) = sweep
+        .config_of(&current.unit)
+        .ok_or_else(|| WorkerError::BadLease(format!("unknown unit {}", current.unit_id)))?;
+    let (tx, rx) = mpsc::channel::<ResultBatch>(4);
+    let mut acks = client.submit(ReceiverStream::new(rx)).await?.into_inner();
+    let mut heartbeat_client = client.clone();
+    // Everything kept from before a reconnect is sent again: the coordinator may have
+    // lost it, and it drops what it already has.
+    let mut sent = 0usize;
+    let mut in_flight = 0usize;
+    let mut flush_at: Option<Instant> = None;
+    let mut next_heartbeat = Instant::now() + heartbeat;
+    let games = current.unit.games() as usize;
+    loop {
+        let pending = current.results.len() - sent;
+        if pending > 0 && flush_at.is_none() {
+            flush_at = Some(Instant::now() + options.flush_after);
+        }
+        let due = flush_at.is_some_and(|t| t <= Instant::now());
+        let want_send =
+            pending >= options.batch_rows || (pending > 0 && (current.solved_all || due));
+        if current.solved_all && pending == 0 && in_flight == 0 {
+            // Every result was acknowledged but the unit is not complete: the coordinator
+            // lost results (it restarted). Reconnect and resend them all.
+            return Err(ClientError::Rpc(tonic::Status::unavailable(
+                "the coordinator acknowledged every result but does not have the whole unit",
+            ))
+            .into());
+        }
+        tokio::select! {
+            _ = stopped(shutdown) => return Err(WorkerError::Stopped),
+            ack = acks.message() => {
+                let ack = ack?.ok_or_else(|| {
+                    ClientError::Rpc(tonic::Status::unavailable("the coordinator closed the result stream"))
+                })?;
+                in_flight = in_flight.saturating_sub(1);
+                let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
+                if matches!(state, UnitState::Complete | UnitState::Committed) {
+                    let ours = current.solved_all && current.results.len() == games;
+                    debug!(unit = %current.unit_id, ours, "unit complete");
+                    return Ok(ours);
+                }
+            }
+            msg = current.rx.recv(), if !current.solved_all => {
+                match msg {
+                    Some(SolverMsg::Row(row)) => {
+                        current.results.push(row);
+                        // Take what else is ready without going through select again.
+                        while current.results.len() - sent < options.batch_rows {
+                            match current.rx.try_recv() {
+                                Ok(SolverMsg::Row(row)) => current.results.push(row),
+                                Ok(SolverMsg::Done(result)) => { finish_solving(current, result, games)?; break; }
+                                Err(_) => break,
+                            }
+                        }
+                    }
+                    Some(SolverMsg::Done(result)) => finish_solving(current, result, games)?,
+                    None => finish_solving(current, Ok(()), games)?,
+                }
+            }
+            permit = tx.reserve(), if want_send => {
+                let permit = permit.map_err(|_| {
+                    ClientError::Rpc(tonic::Status::unavailable("the result stream closed"))
+                })?;
+                let end = (sent + options.batch_rows).min(current.results.len());
+                permit.send(ResultBatch {
+                    worker_id: worker_id.to_owned(),
+                    lease_id: lease_id.to_owned(),
+                    experiment: experiment.name.clone(),
+                    config: config.id.clone(),
+                    n: u32::from(current.unit.n),
+                    results: current.results[sent..end].to_vec(),
+                });
+                sent = end;
+                in_flight += 1;
+                flush_at = None;
+            }
+            _ = sleep_until(flush_at.unwrap_or_else(Instant::now)), if pending > 0 && !want_send => {}
+            _ = sleep_until(next_heartbeat) => {
+                next_heartbeat = Instant::now() + heartbeat;
+                let request = HeartbeatRequest {
+                    worker_id: worker_id.to_owned(),
+                    lease_ids: vec![lease_id.to_owned()],
+                };
+                let answer = timeout(heartbeat.max(Duration::from_secs(5)), heartbeat_client.heartbeat(request))
+                    .await
+                    .map_err(|_| ClientError::Rpc(tonic::Status::deadline_exceeded("heartbeat timed out")))??
+                    .into_inner();
+                if answer.unknown_lease_ids.iter().any(|l| l == lease_id) {
+                    return Err(ClientError::Rpc(tonic::Status::not_found("the coordinator forgot the lease")).into());
+                }
+                if answer.dropped_lease_ids.iter().any(|l| l == lease_id) || answer.sweep_complete {
+                    debug!(unit = %current.unit_id, "lease dropped by the coordinator");
+                    return Ok(false);
+                }
+            }
+        }
+    }
+}
+
+fn finish_solving(
+    current: &mut Current,
+    result: Result<(), SolveError>,
+    games: usize,
+) -> Result<(), WorkerError> {
+    match result {
+        Ok(()) => {
+            // Rows sent before `Done` are all in the channel ahead of it.
+            while let Ok(SolverMsg::Row(row)) = current.rx.try_recv() {
+                current.results.push(row);
+            }
+            if current.results.len() != games {
+                return Err(WorkerError::BadLease(format!(
+                    "unit {} has {games} games but {} were solved",
+                    current.unit_id,
+                    current.results.len()
+                )));
+            }
+            current.solved_all = true;
+            Ok(())
+        }
+        Err(SolveError::Cancelled) => Err(WorkerError::Stopped),
+        Err(e) => Err(e.into()),
+    }
+}
