@@ -6,9 +6,9 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_engine::{seeded, Martello};
+use hammer_engine::{Martello, seeded};
 use hammer_solver::{Config, Order, Schedule, Solver};
 
 #[derive(Args)]
@@ -96,7 +96,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         "{} games of size {} under seed {}, one thread\n",
         args.games, args.n, args.seed
     );
-    println!("| config | games/s | expansions/s | mean expansions | exact | solvable | largest memo (states, bytes/state) | hardest game (index, expansions) |");
+    println!(
+        "| config | games/s | expansions/s | mean expansions | exact | solvable | largest memo (states, bytes/state) | hardest game (index, expansions) |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for r in &rows {
         println!(
@@ -109,7 +111,11 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             args.games,
             r.solvable,
             r.max_memo_states,
-            if r.max_memo_states > 0 { r.max_memo_bytes as f64 / r.max_memo_states as f64 } else { 0.0 },
+            if r.max_memo_states > 0 {
+                r.max_memo_bytes as f64 / r.max_memo_states as f64
+            } else {
+                0.0
+            },
             r.hardest.0,
             r.hardest.1,
         );
@@ -127,7 +133,11 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             );
             let both_exact = first.exhaustive == args.games && r.exhaustive == args.games;
             if both_exact && r.mins != first.mins {
-                bail!("{} and {} disagree on a minimum stone count", r.name, first.name);
+                bail!(
+                    "{} and {} disagree on a minimum stone count",
+                    r.name,
+                    first.name
+                );
             }
         }
     }

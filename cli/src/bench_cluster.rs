@@ -263,14 +263,18 @@ pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
         .context("cannot start the async runtime")?;
     let mut best_direct = f64::INFINITY;
     let mut best_run = f64::INFINITY;
+    let mut cpu_direct = 0.0;
+    let mut cpu_run = 0.0;
     let games = sweep.total_games();
     for round in 0..args.rounds.max(1) {
         let started = Instant::now();
+        let cpu_started = process_cpu_seconds();
         let mut rows = 0u64;
         for unit in sweep.units() {
             rows += pool.solve_unit(&sweep, &unit, "direct")?.len() as u64;
         }
         let direct = started.elapsed().as_secs_f64();
+        let cpu_mid = process_cpu_seconds();
         if rows != games {
             bail!("direct solving produced {rows} rows, expected {games}");
         }
@@ -291,6 +295,11 @@ pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
             bail!("the run did not complete");
         }
         let run = outcome.seconds;
+        let cpu_end = process_cpu_seconds();
+        if let (Some(a), Some(b), Some(c)) = (cpu_started, cpu_mid, cpu_end) {
+            cpu_direct += b - a;
+            cpu_run += c - b;
+        }
         println!(
             "round {}: direct {direct:.3} s ({:.0} games/s), hammer run {run:.3} s ({:.0} games/s), overhead {:+.1}%",
             round + 1,
@@ -306,5 +315,26 @@ pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
         pool.threads(),
         100.0 * (best_run / best_direct - 1.0)
     );
+    if cpu_direct > 0.0 {
+        println!(
+            "  CPU time over all rounds (less sensitive to other load on shared cores): direct {cpu_direct:.2} s, hammer run {cpu_run:.2} s, overhead {:+.1}%",
+            100.0 * (cpu_run / cpu_direct - 1.0)
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// User plus system CPU time of this process so far, from /proc (Linux only; None
+/// elsewhere). Wall time on shared cores varies by tens of percent with other load,
+/// while CPU time shows what hammer itself spends.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    let rest = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 of `rest`.
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // USER_HZ is 100 on every Linux configuration in use.
+    Some((utime + stime) / 100.0)
 }

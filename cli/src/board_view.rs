@@ -37,7 +37,10 @@ pub fn draw(state: &State, colour: bool) -> String {
                 Some(s) => {
                     let token = s.to_string(state.n());
                     if colour {
-                        format!("\x1b[1;{}m{token}\x1b[0m", ANSI[s.colour(state.n()) as usize])
+                        format!(
+                            "\x1b[1;{}m{token}\x1b[0m",
+                            ANSI[s.colour(state.n()) as usize]
+                        )
                     } else {
                         token
                     }
@@ -48,7 +51,11 @@ pub fn draw(state: &State, colour: bool) -> String {
             out.push_str(&format!("| {} |\n", text[0]));
         } else {
             let middle = text[1..n - 1].join(" ");
-            let middle = if middle.is_empty() { String::new() } else { format!(" {middle} ") };
+            let middle = if middle.is_empty() {
+                String::new()
+            } else {
+                format!(" {middle} ")
+            };
             out.push_str(&format!("| {} |{}| {} |\n", text[0], middle, text[n - 1]));
         }
     }

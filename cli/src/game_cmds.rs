@@ -4,11 +4,11 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_engine::{seeded, Martello, Puzzle, State};
+use hammer_engine::{Martello, Puzzle, State, seeded};
 use hammer_solver::{Config, Order, Schedule, Solver};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 use crate::board_view;
 
@@ -88,7 +88,11 @@ fn batch(mut each: impl FnMut(&str) -> Result<Value>) -> Result<ExitCode> {
         };
         writeln!(stdout, "{value}")?;
     }
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn notation(moves: &[hammer_engine::Move], n: u8) -> Vec<String> {
@@ -124,8 +128,17 @@ fn solve_one(solver: &mut Solver<Martello>, board: &State, config: &Config, seed
 
 fn print_solve(v: &Value) {
     let list = |key: &str| -> String {
-        let moves: Vec<&str> = v[key].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        if moves.is_empty() { "(none)".to_string() } else { moves.join(" ") }
+        let moves: Vec<&str> = v[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        if moves.is_empty() {
+            "(none)".to_string()
+        } else {
+            moves.join(" ")
+        }
     };
     println!("board       {}", v["board"].as_str().unwrap_or(""));
     if v["prefix"].as_u64().unwrap_or(0) > 0 {
@@ -139,7 +152,10 @@ fn print_solve(v: &Value) {
     };
     println!("min stones  {} ({exact})", v["min_stones"]);
     println!("solution    {}", list("solution"));
-    println!("expansions  {} in {} attempt(s)", v["expansions"], v["attempts"]);
+    println!(
+        "expansions  {} in {} attempt(s)",
+        v["expansions"], v["attempts"]
+    );
     let ns = v["wall_ns"].as_u64().unwrap_or(0);
     println!("time        {:.3} ms", ns as f64 / 1e6);
 }
@@ -158,7 +174,10 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
                 Ok(solve_one(&mut solver, &board, &config, args.seed))
             });
         }
-        (Some(b), _) => (State::parse_board(b).with_context(|| format!("board '{b}'"))?, args.seed),
+        (Some(b), _) => (
+            State::parse_board(b).with_context(|| format!("board '{b}'"))?,
+            args.seed,
+        ),
         (None, true) => {
             let (Some(n), Some(index)) = (args.n, args.index) else {
                 bail!("--random needs --n and --index");
@@ -182,7 +201,12 @@ fn moves_of(state: &State) -> Value {
     Martello.moves(state, &mut buf);
     let map: serde_json::Map<String, Value> = buf
         .iter()
-        .map(|m| (m.notation(state.n()), Value::String(state.apply(*m).to_string())))
+        .map(|m| {
+            (
+                m.notation(state.n()),
+                Value::String(state.apply(*m).to_string()),
+            )
+        })
         .collect();
     json!({"state": state.to_string(), "moves": map})
 }
@@ -210,9 +234,9 @@ fn replay_states(board: &State, moves: &[String]) -> Result<Vec<State>> {
     let mut states = vec![*board];
     let mut state = *board;
     for (i, text) in moves.iter().enumerate() {
-        let mv = state
-            .parse_move(text)
-            .with_context(|| format!("move {} of {} is illegal in {}", i + 1, moves.len(), state))?;
+        let mv = state.parse_move(text).with_context(|| {
+            format!("move {} of {} is illegal in {}", i + 1, moves.len(), state)
+        })?;
         state = state.apply(mv);
         states.push(state);
     }
@@ -253,11 +277,22 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     print!("{}", board_view::draw(&board, colour));
     let mut state = board;
     for (i, text) in args.moves.iter().enumerate() {
-        let mv = state
-            .parse_move(text)
-            .with_context(|| format!("move {} of {} is illegal in {}", i + 1, args.moves.len(), state))?;
+        let mv = state.parse_move(text).with_context(|| {
+            format!(
+                "move {} of {} is illegal in {}",
+                i + 1,
+                args.moves.len(),
+                state
+            )
+        })?;
         state = state.apply(mv);
-        println!("\nmove {}: {} -> {} ({} stones)", i + 1, text, state, state.stone_count());
+        println!(
+            "\nmove {}: {} -> {} ({} stones)",
+            i + 1,
+            text,
+            state,
+            state.stone_count()
+        );
         print!("{}", board_view::draw(&state, colour));
     }
     let mut buf = Vec::new();
@@ -265,7 +300,11 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     if buf.is_empty() {
         println!("\nno legal move left: {} stone(s)", state.stone_count());
     } else {
-        println!("\n{} legal move(s) left, {} stone(s)", buf.len(), state.stone_count());
+        println!(
+            "\n{} legal move(s) left, {} stone(s)",
+            buf.len(),
+            state.stone_count()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -16,7 +16,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "hammer", version, about = "Distributed batch experiments for Martello solo and other puzzles")]
+#[command(
+    name = "hammer",
+    version,
+    about = "Distributed batch experiments for Martello solo and other puzzles"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

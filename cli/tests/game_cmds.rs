@@ -22,7 +22,11 @@ fn hammer(args: &[&str], stdin: Option<&str>) -> Output {
 }
 
 fn json(out: &Output) -> serde_json::Value {
-    assert!(out.status.success(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
@@ -34,7 +38,13 @@ fn stderr(out: &Output) -> String {
 fn solve_json_has_the_promised_keys_and_a_replayable_solution() {
     let board = "C2A1B3/A3B1C1/B2C3A2";
     let v = json(&hammer(&["solve", board, "--json"], None));
-    for key in ["board", "min_stones", "exhaustive", "solution", "expansions"] {
+    for key in [
+        "board",
+        "min_stones",
+        "exhaustive",
+        "solution",
+        "expansions",
+    ] {
         assert!(v.get(key).is_some(), "missing {key} in {v}");
     }
     assert_eq!(v["board"], board);
@@ -54,8 +64,21 @@ fn solve_json_has_the_promised_keys_and_a_replayable_solution() {
 #[test]
 fn seeded_solves_reproduce_bit_for_bit() {
     let args = [
-        "solve", "--random", "--n", "5", "--seed", "9", "--index", "17", "--order", "random",
-        "--schedule", "luby:16", "--prefix", "2", "--json",
+        "solve",
+        "--random",
+        "--n",
+        "5",
+        "--seed",
+        "9",
+        "--index",
+        "17",
+        "--order",
+        "random",
+        "--schedule",
+        "luby:16",
+        "--prefix",
+        "2",
+        "--json",
     ];
     let mut a = json(&hammer(&args, None));
     let mut b = json(&hammer(&args, None));
@@ -71,7 +94,10 @@ fn seeded_solves_reproduce_bit_for_bit() {
 fn batch_mode_answers_each_line_and_names_bad_ones() {
     let input = "A1B2/B1A2\nnot a board\nA1\n";
     let out = hammer(&["solve", "-"], Some(input));
-    assert!(!out.status.success(), "a bad line makes the exit code non-zero");
+    assert!(
+        !out.status.success(),
+        "a bad line makes the exit code non-zero"
+    );
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -79,7 +105,14 @@ fn batch_mode_answers_each_line_and_names_bad_ones() {
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["min_stones"], 1);
     assert_eq!(lines[1]["line"], 2);
-    assert!(lines[1]["error"].as_str().unwrap().contains("unexpected character 'n'"), "{}", lines[1]);
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unexpected character 'n'"),
+        "{}",
+        lines[1]
+    );
     assert_eq!(lines[2]["min_stones"], 1);
 
     let out = hammer(&["moves", "-"], Some("B1/B2\n"));
@@ -109,7 +142,10 @@ fn replay_draws_boards_and_names_an_illegal_move() {
     let out = hammer(&["replay", "A1B2C3/B1C2A3/C1A2B3", "A1xA3"], None);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
-    assert!(err.contains("move 1 of 1") && err.contains("A1xA3") && err.contains("not neighbours"), "{err}");
+    assert!(
+        err.contains("move 1 of 1") && err.contains("A1xA3") && err.contains("not neighbours"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -119,9 +155,18 @@ fn bad_input_is_named_without_a_panic() {
         (vec!["solve", "A1B2/B1Z2"], "'Z2'"),
         (vec!["solve", "A1A1/B1B2"], "written twice"),
         (vec!["moves", "A1B2B1/A2"], "row 1 has 3 stones"),
-        (vec!["moves", "A1B2C3D4/"], "'C3' at character 5 is not a stone of a 2x2 board"),
-        (vec!["solve", "A1", "--schedule", "luby:x"], "'x' is not a positive"),
-        (vec!["solve", "A1", "--order", "smart"], "unknown move order 'smart'"),
+        (
+            vec!["moves", "A1B2C3D4/"],
+            "'C3' at character 5 is not a stone of a 2x2 board",
+        ),
+        (
+            vec!["solve", "A1", "--schedule", "luby:x"],
+            "'x' is not a positive",
+        ),
+        (
+            vec!["solve", "A1", "--order", "smart"],
+            "unknown move order 'smart'",
+        ),
         (vec!["solve", "--random", "--n", "9", "--index", "0"], "9"),
     ] {
         let out = hammer(&args, None);
