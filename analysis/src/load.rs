@@ -12,9 +12,11 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use arrow::array::{Array, ArrayRef, AsArray, BooleanArray, RecordBatch};
+use arrow::array::{Array, AsArray, BooleanArray, RecordBatch};
 use arrow::datatypes::{DataType, Int32Type, Int64Type, Schema};
-use hammer_dataset::{ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo};
+use hammer_dataset::{
+    ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo, non_null as column, wrong_type as wrong,
+};
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
@@ -258,25 +260,6 @@ fn read_part(part: &PartInfo, data: &mut Data) -> Result<()> {
         row_base += batch.num_rows();
     }
     Ok(())
-}
-
-fn column<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a ArrayRef, ColumnError> {
-    let array = batch
-        .column_by_name(column)
-        .ok_or(ColumnError::Missing { column })?;
-    let nulls = array.null_count();
-    if nulls > 0 {
-        return Err(ColumnError::Nulls { column, nulls });
-    }
-    Ok(array)
-}
-
-fn wrong(column: &'static str, expected: DataType, array: &ArrayRef) -> ColumnError {
-    ColumnError::WrongType {
-        column,
-        expected,
-        found: array.data_type().clone(),
-    }
 }
 
 fn ints32<'a>(batch: &'a RecordBatch, name: &'static str) -> Result<&'a [i32], ColumnError> {

@@ -99,32 +99,15 @@ fn format_duration(d: Duration) -> String {
     }
 }
 
-/// The 95% Wilson score interval of `k` successes in `n` trials: better than the
-/// normal approximation for ratios near 0 or 1 and for small samples, which is exactly
-/// where solvable ratios of small boards sit.
+/// The 95% Wilson score interval of `k` successes in `n` trials, or [0, 1] when nothing
+/// has run yet. It is the analysis crate's, so the run summary and `hammer analyze`
+/// always print the same interval.
 pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let z = 1.959_963_984_540_054_f64;
-    let n = n as f64;
-    let p = k as f64 / n;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    // Exactly 0 and 1 at the ends, which rounding would otherwise miss by 1e-17.
-    let lo = if k == 0 {
-        0.0
-    } else {
-        (centre - half).max(0.0)
-    };
-    let hi = if k as f64 == n {
-        1.0
-    } else {
-        (centre + half).min(1.0)
-    };
-    (lo, hi)
+    let p = hammer_analysis::stats::wilson(k, n);
+    (p.low, p.high)
 }
 
 /// The per experiment, size and configuration table of committed results.

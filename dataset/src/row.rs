@@ -313,7 +313,10 @@ pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, Col
 
 /// Looks a column up and rejects nulls, which the schema forbids but a foreign writer might
 /// still produce.
-fn non_null<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a ArrayRef, ColumnError> {
+pub fn non_null<'a>(
+    batch: &'a RecordBatch,
+    column: &'static str,
+) -> Result<&'a ArrayRef, ColumnError> {
     let array = batch
         .column_by_name(column)
         .ok_or(ColumnError::Missing { column })?;
@@ -324,7 +327,8 @@ fn non_null<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a Arra
     Ok(array)
 }
 
-fn wrong_type(column: &'static str, expected: DataType, array: &ArrayRef) -> ColumnError {
+/// The error for a column that is present but not of the `expected` type.
+pub fn wrong_type(column: &'static str, expected: DataType, array: &ArrayRef) -> ColumnError {
     ColumnError::WrongType {
         column,
         expected,
