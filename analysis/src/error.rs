@@ -37,6 +37,10 @@ pub enum Error {
     #[error("{}: cannot draw chart: {message}", .path.display())]
     Chart { path: PathBuf, message: String },
 
+    /// The dataset lacks what the tuner needs (a run-time experiment, exact costs).
+    #[error("{}: cannot tune: {reason}", .path.display())]
+    Tune { path: PathBuf, reason: String },
+
     /// The report could not be serialised as JSON.
     #[error("cannot encode the report as JSON: {0}")]
     Json(#[from] serde_json::Error),

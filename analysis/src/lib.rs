@@ -22,6 +22,7 @@ pub mod paper;
 mod prepare;
 mod report;
 pub mod stats;
+pub mod tune;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -37,6 +38,9 @@ pub use prepare::schedule_is_complete;
 pub use report::{
     Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, Table,
 };
+
+/// The heading of `hammer analyze`'s page.
+pub const REPORT_TITLE: &str = "Martello solo: the 2013 report's figures, reproduced";
 
 /// The version written into reports, so a report says which analysis code made it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -72,6 +76,7 @@ pub fn analyze_data(mut data: Data) -> Report {
     let sweeps: BTreeSet<&str> = p.rows.iter().map(|r| p.name(r.sweep)).collect();
     let experiments: BTreeSet<&str> = p.rows.iter().map(|r| p.name(r.experiment)).collect();
     Report {
+        title: REPORT_TITLE.to_owned(),
         dataset: data.dir.display().to_string(),
         hammer_version: VERSION.to_owned(),
         rows: p.rows.len() as u64,

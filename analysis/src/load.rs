@@ -39,6 +39,7 @@ pub const READ_COLUMNS: &[&str] = &[
     "exhaustive",
     "expansions",
     "attempts",
+    "wall_ns",
 ];
 
 /// Small integer ids for the few distinct strings of a column (sweep names, configs,
@@ -89,6 +90,8 @@ pub struct Row {
     pub exhaustive: bool,
     pub expansions: i64,
     pub attempts: i32,
+    /// Solving time; only the tuner's validation reads it (figures count expansions).
+    pub wall_ns: i64,
 }
 
 /// The rows of a dataset plus the strings their ids refer to.
@@ -337,6 +340,7 @@ fn append_batch(
     let exhaustive = bools(batch, "exhaustive")?;
     let expansions = ints64(batch, "expansions")?;
     let attempts = ints32(batch, "attempts")?;
+    let wall_ns = ints64(batch, "wall_ns")?;
     // Every array of a record batch has the batch's length; zipping keeps the loop free of
     // indexing that could panic if that ever did not hold.
     let rows = sweep
@@ -347,8 +351,9 @@ fn append_batch(
         .zip(prefix.iter().zip(budget))
         .zip(trial.iter().zip(min_stones))
         .zip(expansions.iter().zip(attempts))
+        .zip(wall_ns)
         .enumerate();
-    for (i, ((((((sw, cf), (or, sc)), (gi, se)), (pr, bu)), (tr, ms)), (ex, at))) in rows {
+    for (i, (((((((sw, cf), (or, sc)), (gi, se)), (pr, bu)), (tr, ms)), (ex, at)), wall)) in rows {
         data.rows.push(Row {
             sweep: *sw,
             experiment,
@@ -366,6 +371,7 @@ fn append_batch(
             exhaustive: i < exhaustive.len() && exhaustive.value(i),
             expansions: *ex,
             attempts: *at,
+            wall_ns: *wall,
         });
     }
     Ok(())

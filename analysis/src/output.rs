@@ -123,8 +123,9 @@ pub fn html(report: &Report, svgs: &[(String, String)]) -> String {
         h,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <title>hammer analysis: {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n\
-         <h1>Martello solo: the 2013 report's figures, reproduced</h1>\n",
-        escape(&report.dataset)
+         <h1>{}</h1>\n",
+        escape(&report.dataset),
+        escape(&report.title)
     );
     for line in summary_lines(report) {
         let _ = writeln!(h, "<p>{}</p>", escape(&line));
@@ -235,7 +236,7 @@ fn md_escape(s: &str) -> String {
 
 /// The Markdown report; charts are referenced as the PNG files beside it.
 pub fn markdown(report: &Report) -> String {
-    let mut m = String::from("# Martello solo: the 2013 report's figures, reproduced\n\n");
+    let mut m = format!("# {}\n\n", report.title);
     for line in summary_lines(report) {
         let _ = writeln!(m, "{line}\n");
     }

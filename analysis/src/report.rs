@@ -240,6 +240,8 @@ pub struct Completeness {
 /// The whole analysis.
 #[derive(Debug, Clone, Serialize)]
 pub struct Report {
+    /// The page's heading: the figures of the report, or a tuning report.
+    pub title: String,
     pub dataset: String,
     pub hammer_version: String,
     pub rows: u64,

@@ -280,6 +280,45 @@ pub fn paired_ratio(num: &[f64], den: &[f64], label: &str) -> Ratio {
     }
 }
 
+/// The mean of `values` with a percentile bootstrap interval that resamples them (games).
+/// Used where the values are per-game predictions whose spread is far from normal; `label`
+/// seeds the stream, as in [`paired_ratio`].
+pub fn bootstrap_mean(values: &[f64], label: &str) -> Mean {
+    let count = values.len() as u64;
+    let value = values.iter().sum::<f64>() / values.len().max(1) as f64;
+    if values.len() < 2 {
+        return Mean {
+            count,
+            value: if values.is_empty() { f64::NAN } else { value },
+            low: f64::NAN,
+            high: f64::NAN,
+        };
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(label_seed(label));
+    let mut stats = Vec::with_capacity(BOOTSTRAP_RESAMPLES);
+    let len = values.len();
+    for _ in 0..BOOTSTRAP_RESAMPLES {
+        let mut sum = 0.0;
+        for _ in 0..len {
+            sum += values
+                .get(bounded(&mut rng, len as u64) as usize)
+                .copied()
+                .unwrap_or(f64::NAN);
+        }
+        let m = sum / len as f64;
+        if m.is_finite() {
+            stats.push(m);
+        }
+    }
+    let (low, high) = percentile_interval(&mut stats);
+    Mean {
+        count,
+        value,
+        low,
+        high,
+    }
+}
+
 /// The 2.5% and 97.5% percentiles (nearest rank) of `values`.
 fn percentile_interval(values: &mut [f64]) -> (f64, f64) {
     if values.is_empty() {

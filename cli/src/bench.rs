@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_engine::{Martello, seeded};
-use hammer_solver::{Config, Order, Schedule, Solver};
+use hammer_solver::{Config, Order, Solver};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -45,7 +45,7 @@ fn parse_config(text: &str) -> Result<Config> {
         .with_context(|| format!("config '{text}' is not ORDER/SCHEDULE, such as random/paper"))?;
     Ok(Config {
         order: order.parse::<Order>()?,
-        schedule: schedule.parse::<Schedule>()?,
+        schedule: crate::game_cmds::schedule_arg(schedule).map_err(anyhow::Error::msg)?,
         prefix: 0,
     })
 }

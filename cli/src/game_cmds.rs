@@ -12,6 +12,20 @@ use serde_json::{Value, json};
 
 use crate::board_view;
 
+/// `--schedule`: a schedule, or `@FILE` naming a schedule file.
+pub fn schedule_arg(text: &str) -> Result<Schedule, String> {
+    match text.strip_prefix('@') {
+        Some(path) => {
+            let body = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the schedule file {path}: {e}"))?;
+            Schedule::from_file_text(&body).map_err(|e| format!("{path}: {e}"))
+        }
+        None => text
+            .parse()
+            .map_err(|e: hammer_solver::ScheduleError| e.to_string()),
+    }
+}
+
 #[derive(Args)]
 pub struct SolveArgs {
     /// A start position such as `A1B2/B1A2`, or `-` to read one per line from stdin.
@@ -36,9 +50,9 @@ pub struct SolveArgs {
     /// Move order: standard, most-options, monte-carlo[:K,L] or random.
     #[arg(long, default_value = "standard")]
     order: Order,
-    /// Restart schedule: exact, paper, luby:U, geometric:B,R, fixed:B or a list
-    /// such as 1x10000,40x250,exact.
-    #[arg(long, default_value = "exact")]
+    /// Restart schedule: exact, paper, luby:U, geometric:B,R, fixed:B, a list such as
+    /// 1x10000,40x250,exact, or @FILE for a schedule file (as `hammer tune` writes).
+    #[arg(long, default_value = "exact", value_parser = schedule_arg)]
     schedule: Schedule,
     /// Random moves to play before solving.
     #[arg(long, default_value_t = 0)]

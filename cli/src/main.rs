@@ -10,6 +10,7 @@ mod board_view;
 mod game_cmds;
 mod progress;
 mod sweep_cmds;
+mod tune_cmd;
 
 use std::process::ExitCode;
 
@@ -50,6 +51,8 @@ enum Command {
     BenchRun(bench_cluster::RunBenchArgs),
     /// Turn a result dataset into the 2013 report's figures (HTML, Markdown, CSV, charts).
     Analyze(analyze_cmd::AnalyzeArgs),
+    /// Tune a restart schedule from a run-time experiment, and validate it on fresh games.
+    Tune(tune_cmd::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::BenchIngest(args) => bench_cluster::ingest(args),
         Command::BenchRun(args) => bench_cluster::run_overhead(args),
         Command::Analyze(args) => analyze_cmd::run(args),
+        Command::Tune(args) => tune_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -224,7 +224,7 @@ async fn stop_signal() -> &'static str {
     }
 }
 
-fn load_sweep(path: &Path) -> Result<Sweep> {
+pub fn load_sweep(path: &Path) -> Result<Sweep> {
     // SweepError's Display is "file:line:col: key: message"; nothing to add.
     Sweep::load(path).map_err(|e| anyhow::anyhow!("{e}"))
 }
@@ -345,11 +345,24 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let sweep = load_sweep(&args.sweep)?;
-    let state = args.state.unwrap_or_else(|| default_state(&args.out));
-    let pool = Arc::new(SolverPool::new(threads(args.threads)?)?);
+    let outcome = run_sweep(sweep, &args.out, args.state, args.threads)?;
+    tell_outcome(&outcome, &args.out);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `hammer run` as a function: the whole sweep on this machine into `out`, resuming
+/// whatever the state directory already holds.
+pub fn run_sweep(
+    sweep: Sweep,
+    out: &Path,
+    state: Option<PathBuf>,
+    threads_flag: Option<usize>,
+) -> Result<RunOutcome> {
+    let state = state.unwrap_or_else(|| default_state(out));
+    let pool = Arc::new(SolverPool::new(threads(threads_flag)?)?);
     let config = CoordinatorConfig {
         sweep,
-        out: args.out.clone(),
+        out: out.to_owned(),
         state,
         listen: SocketAddr::from(([127, 0, 0, 1], 0)),
         token: None,
@@ -357,39 +370,39 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
         timing: Timing::default(),
         hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
     };
-    let out = args.out;
-    runtime()?.block_on(async move {
-        let outcome = run_local(config, pool, true).await?;
-        let status = &outcome.status;
-        match outcome.end {
-            RunEnd::AlreadyComplete => {
-                eprintln!(
-                    "sweep {} is already complete: {} games in {}",
-                    status.sweep_name,
-                    status.games_committed,
-                    out.display()
-                );
-            }
-            RunEnd::Complete => {
-                eprintln!(
-                    "sweep {} complete: {} games in {} ({:.1} s)",
-                    status.sweep_name,
-                    status.games_committed,
-                    out.display(),
-                    outcome.seconds
-                );
-            }
-            RunEnd::Interrupted(signal) => {
-                eprintln!(
-                    "{signal}: stopped with {} of {} games committed; run the same command again to resume",
-                    status.games_committed, status.games_total
-                );
-                return Ok(ExitCode::SUCCESS);
-            }
+    runtime()?.block_on(run_local(config, pool, true))
+}
+
+/// Prints how a local run ended, and the per-experiment summary when it completed.
+pub fn tell_outcome(outcome: &RunOutcome, out: &Path) {
+    let status = &outcome.status;
+    match outcome.end {
+        RunEnd::AlreadyComplete => {
+            eprintln!(
+                "sweep {} is already complete: {} games in {}",
+                status.sweep_name,
+                status.games_committed,
+                out.display()
+            );
         }
-        print!("{}", summary(status));
-        Ok(ExitCode::SUCCESS)
-    })
+        RunEnd::Complete => {
+            eprintln!(
+                "sweep {} complete: {} games in {} ({:.1} s)",
+                status.sweep_name,
+                status.games_committed,
+                out.display(),
+                outcome.seconds
+            );
+        }
+        RunEnd::Interrupted(signal) => {
+            eprintln!(
+                "{signal}: stopped with {} of {} games committed; run the same command again to resume",
+                status.games_committed, status.games_total
+            );
+            return;
+        }
+    }
+    print!("{}", summary(status));
 }
 
 pub enum RunEnd {

@@ -106,6 +106,26 @@ impl Schedule {
     }
 }
 
+impl Schedule {
+    /// A schedule from the text of a schedule file (as `hammer tune` writes): `#` starts
+    /// a comment, and the remaining lines, trimmed, are joined into one schedule, so a
+    /// long list may be wrapped over several lines.
+    pub fn from_file_text(text: &str) -> Result<Schedule, ScheduleError> {
+        let joined: String = text
+            .lines()
+            .map(|l| l.split_once('#').map_or(l, |(before, _)| before).trim())
+            .collect();
+        if joined.is_empty() {
+            return Err(ScheduleError {
+                text: String::new(),
+                reason: "the schedule file holds no schedule (only comments or blank lines)"
+                    .to_string(),
+            });
+        }
+        joined.parse()
+    }
+}
+
 fn parse_budget(text: &str, whole: &str) -> Result<u64, ScheduleError> {
     let cleaned: String = text.trim().chars().filter(|&c| c != '_').collect();
     match cleaned.parse::<u64>() {
@@ -221,6 +241,17 @@ impl fmt::Display for Schedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn schedule_files_drop_comments_and_join_lines() {
+        let text = "# tuned\n2x100, # first\n 3x400,exact\n\n";
+        assert_eq!(
+            Schedule::from_file_text(text).unwrap().to_string(),
+            "2x100,3x400,exact"
+        );
+        assert!(Schedule::from_file_text("# nothing\n").is_err());
+        assert!(Schedule::from_file_text("2x100,banana").is_err());
+    }
 
     #[test]
     fn luby_sequence() {

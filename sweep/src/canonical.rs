@@ -147,7 +147,18 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
         let _ = writeln!(out, "first_game = {}", e.first_game);
         let orders = axis(e.configs.iter().map(|c| c.order));
         let _ = writeln!(out, "orders = {}", list(&orders, |o| quote(&o.to_string())));
-        if e.configs.iter().any(|c| c.budget > 0) {
+        let run_time = match e.kind {
+            crate::ExperimentKind::RunTime { attempts, cap } => {
+                let _ = writeln!(out, "kind = \"run-time\"");
+                let _ = writeln!(out, "attempts = {attempts}");
+                let _ = writeln!(out, "cap = {cap}");
+                true
+            }
+            crate::ExperimentKind::Solve => false,
+        };
+        if run_time {
+            // `attempts` and `cap` stand for the tries and the budget.
+        } else if e.configs.iter().any(|c| c.budget > 0) {
             let budgets = axis(e.configs.iter().map(|c| c.budget));
             let _ = writeln!(out, "budgets = {}", list(&budgets, |b| b.to_string()));
         } else {
@@ -160,8 +171,10 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
         }
         let prefixes = axis(e.configs.iter().map(|c| c.prefix));
         let _ = writeln!(out, "prefixes = {}", list(&prefixes, |p| p.to_string()));
-        let tries = e.configs.iter().map(|c| c.trial).max().map_or(1, |t| t + 1);
-        let _ = writeln!(out, "tries = {tries}");
+        if !run_time {
+            let tries = e.configs.iter().map(|c| c.trial).max().map_or(1, |t| t + 1);
+            let _ = writeln!(out, "tries = {tries}");
+        }
         if let Some(u) = e.unit_games {
             let _ = writeln!(out, "unit_games = {u}");
         }

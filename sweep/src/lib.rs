@@ -66,6 +66,8 @@ pub struct Sweep {
 pub struct Experiment {
     /// The dataset's `experiment` partition; valid under `hammer_dataset::validate_experiment`.
     pub name: String,
+    /// What the rows are for; a run-time experiment is still plain configurations.
+    pub kind: ExperimentKind,
     /// Board sizes in file order, each in 1..=8, without duplicates.
     pub sizes: Vec<u8>,
     /// Games per size: indices `first_game..first_game + games`.
@@ -78,6 +80,19 @@ pub struct Experiment {
     /// budgets, then prefixes, then trials (innermost), each in file order. A unit names
     /// its configuration by index into this list.
     pub configs: Vec<RunConfig>,
+}
+
+/// What an experiment measures. Both kinds run the same machinery; the kind only fixes
+/// which keys the file may give and documents the intent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExperimentKind {
+    /// Solve every game under every configuration (the default).
+    Solve,
+    /// A run-time distribution for the tuner (`hammer tune`): every game gets `attempts`
+    /// independent attempts (trials `0..attempts`, each with its own run seed, an empty
+    /// memo and, by default, the random order), each capped at `cap` expansions and
+    /// without fallback. One row per attempt; `exhaustive` says whether it finished.
+    RunTime { attempts: u32, cap: u64 },
 }
 
 /// One solver configuration of an experiment: what the worker passes to
@@ -195,11 +210,16 @@ impl Sweep {
                 ),
             )
         })?;
-        Sweep::parse(&text, &origin)
+        let base = path.parent().unwrap_or(Path::new("."));
+        parse::parse_with_files(&text, &origin, Some(base))
     }
 
     /// Parses and validates sweep text; `origin` names it in error messages (the file
     /// name, or something like `<coordinator>` for text received over the network).
+    ///
+    /// Schedule files (`schedules = ["@best.schedule"]`) are only read by
+    /// [`Sweep::load`], which writes their schedules into the sweep's text; text given
+    /// here must already be self-contained, as the text a coordinator ships is.
     pub fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
         parse::parse(text, origin)
     }

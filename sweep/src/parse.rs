@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::path::Path;
 
 use hammer_engine::MAX_N;
 use hammer_engine::seeded::MAX_INDEX;
@@ -17,7 +18,8 @@ use toml::de::{DeTable, DeValue};
 use crate::error::{Locator, SweepError};
 use crate::units::{default_unit_games, series_units};
 use crate::{
-    Experiment, MAX_CONFIGS, MAX_EXPERIMENTS, MAX_PREFIX, MAX_ROWS, MAX_UNITS, RunConfig, Sweep,
+    Experiment, ExperimentKind, MAX_CONFIGS, MAX_EXPERIMENTS, MAX_PREFIX, MAX_ROWS, MAX_UNITS,
+    RunConfig, Sweep,
 };
 
 type Value<'i> = Spanned<DeValue<'i>>;
@@ -34,9 +36,59 @@ const EXPERIMENT_KEYS: &[&str] = &[
     "budgets",
     "tries",
     "unit_games",
+    "kind",
+    "attempts",
+    "cap",
 ];
 
 pub(crate) fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
+    parse_with_files(text, origin, None)
+}
+
+/// Where schedule files are read from, and the schedules read so far: the byte span of
+/// each `"@FILE"` string and the schedule that replaces it.
+struct Files<'a> {
+    base: Option<&'a Path>,
+    substitutions: Vec<(Range<usize>, String)>,
+}
+
+/// Parses `text`; with `base`, `"@FILE"` schedules are read from files relative to it
+/// and written into the text, and the sweep is the parse of that self-contained text.
+/// Workers receive only the text, so the text, and with it the digest, must carry the
+/// schedule itself: a schedule file edited later is then a different sweep.
+pub(crate) fn parse_with_files(
+    text: &str,
+    origin: &str,
+    base: Option<&Path>,
+) -> Result<Sweep, SweepError> {
+    let mut files = Files {
+        base,
+        substitutions: Vec::new(),
+    };
+    let sweep = parse_inner(text, origin, &mut files)?;
+    if files.substitutions.is_empty() {
+        return Ok(sweep);
+    }
+    let mut resolved = String::with_capacity(text.len());
+    let mut at = 0;
+    files.substitutions.sort_by_key(|(span, _)| span.start);
+    for (span, schedule) in &files.substitutions {
+        resolved.push_str(&text[at..span.start]);
+        // Schedule text is ASCII letters, digits and `x , : . _`: no escaping needed.
+        resolved.push('"');
+        resolved.push_str(schedule);
+        resolved.push('"');
+        at = span.end;
+    }
+    resolved.push_str(&text[at..]);
+    let mut none = Files {
+        base: None,
+        substitutions: Vec::new(),
+    };
+    parse_inner(&resolved, origin, &mut none)
+}
+
+fn parse_inner(text: &str, origin: &str, files: &mut Files<'_>) -> Result<Sweep, SweepError> {
     let loc = Locator { text, origin };
     let doc = DeTable::parse(text).map_err(|e| syntax_error(&loc, &e))?;
     let mut name = None;
@@ -72,7 +124,7 @@ pub(crate) fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
             "missing key: a sweep needs at least one [[experiment]] table",
         )
     })?;
-    let experiments = experiment_list(&loc, experiments)?;
+    let experiments = experiment_list(&loc, experiments, files)?;
     Ok(Sweep {
         name,
         seed,
@@ -368,7 +420,11 @@ struct Totals {
     units: u128,
 }
 
-fn experiment_list(loc: &Locator<'_>, value: &Value<'_>) -> Result<Vec<Experiment>, SweepError> {
+fn experiment_list(
+    loc: &Locator<'_>,
+    value: &Value<'_>,
+    files: &mut Files<'_>,
+) -> Result<Vec<Experiment>, SweepError> {
     let tables = match value.get_ref() {
         DeValue::Array(a) => a,
         DeValue::Table(_) => {
@@ -409,7 +465,7 @@ fn experiment_list(loc: &Locator<'_>, value: &Value<'_>) -> Result<Vec<Experimen
         let DeValue::Table(t) = table.get_ref() else {
             return Err(type_error(loc, table, &path, "a table"));
         };
-        let e = experiment(loc, &path, table.span(), t, &mut totals)?;
+        let e = experiment(loc, &path, table.span(), t, &mut totals, files)?;
         names.key = join(&path, "name");
         let name_span = t
             .get("name")
@@ -419,6 +475,40 @@ fn experiment_list(loc: &Locator<'_>, value: &Value<'_>) -> Result<Vec<Experimen
         out.push(e);
     }
     Ok(out)
+}
+
+/// A `"@FILE"` schedule: read relative to the sweep file and remembered for
+/// substitution into the text.
+fn schedule_file(
+    loc: &Locator<'_>,
+    value: &Value<'_>,
+    key: &str,
+    file: &str,
+    files: &mut Files<'_>,
+) -> Result<Schedule, SweepError> {
+    let Some(base) = files.base else {
+        return Err(loc.error(
+            &value.span(),
+            key,
+            format!(
+                "schedule file \"@{file}\" in sweep text that was not loaded from a file; load the sweep with its path so that the file can be read"
+            ),
+        ));
+    };
+    let path = base.join(file);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        loc.error(
+            &value.span(),
+            key,
+            format!("cannot read the schedule file {}: {e}", path.display()),
+        )
+    })?;
+    let schedule = Schedule::from_file_text(&text)
+        .map_err(|e| loc.error(&value.span(), key, format!("{}: {e}", path.display())))?;
+    files
+        .substitutions
+        .push((value.span(), schedule.to_string()));
+    Ok(schedule)
 }
 
 /// The schedule axis: either `schedules` or `budgets`, never both.
@@ -433,6 +523,7 @@ fn experiment(
     span: Range<usize>,
     table: &DeTable<'_>,
     totals: &mut Totals,
+    files: &mut Files<'_>,
 ) -> Result<Experiment, SweepError> {
     let mut name = None;
     let mut sizes = None;
@@ -444,6 +535,9 @@ fn experiment(
     let mut prefixes = None;
     let mut tries = None;
     let mut unit_games = None;
+    let mut kind: Option<(String, Range<usize>)> = None;
+    let mut attempts: Option<(u32, Range<usize>)> = None;
+    let mut cap: Option<(u64, Range<usize>)> = None;
     for (key, value) in in_file_order(table) {
         let k = join(path, key.get_ref());
         match key.get_ref().as_ref() {
@@ -488,9 +582,12 @@ fn experiment(
                 let mut out = Vec::new();
                 for v in items(loc, value, &k)? {
                     let s = string(loc, v, &k)?;
-                    let sch: Schedule = s.parse().map_err(|e: hammer_solver::ScheduleError| {
-                        loc.error(&v.span(), &k, e.to_string())
-                    })?;
+                    let sch: Schedule = match s.strip_prefix('@') {
+                        Some(file) => schedule_file(loc, v, &k, file, files)?,
+                        None => s.parse().map_err(|e: hammer_solver::ScheduleError| {
+                            loc.error(&v.span(), &k, e.to_string())
+                        })?,
+                    };
                     seen.check(sch.to_string(), &format!("\"{s}\""), &v.span())?;
                     out.push(sch);
                 }
@@ -516,7 +613,35 @@ fn experiment(
                 }
                 prefixes = Some(out);
             }
-            "tries" => tries = Some(ranged(loc, value, &k, "tries", 1, MAX_CONFIGS as u64)? as u32),
+            "tries" => {
+                tries = Some((
+                    ranged(loc, value, &k, "tries", 1, MAX_CONFIGS as u64)? as u32,
+                    key.span(),
+                ))
+            }
+            "kind" => {
+                let s = string(loc, value, &k)?;
+                if s != "solve" && s != "run-time" {
+                    return Err(loc.error(
+                        &value.span(),
+                        &k,
+                        format!("unknown experiment kind \"{s}\"; expected \"solve\" (the default) or \"run-time\""),
+                    ));
+                }
+                kind = Some((s.to_string(), key.span()));
+            }
+            "attempts" => {
+                attempts = Some((
+                    ranged(loc, value, &k, "attempts", 1, MAX_CONFIGS as u64)? as u32,
+                    key.span(),
+                ))
+            }
+            "cap" => {
+                cap = Some((
+                    ranged(loc, value, &k, "cap", 1, i64::MAX as u64)?,
+                    key.span(),
+                ))
+            }
             "unit_games" => {
                 unit_games = Some((
                     ranged(loc, value, &k, "unit_games", 1, MAX_INDEX + 1)?,
@@ -558,6 +683,62 @@ fn experiment(
             ),
         ));
     }
+    // A run-time experiment is a budget experiment in disguise: `attempts` independent
+    // tries of one attempt capped at `cap`, with the random order by default. It is its
+    // own kind so that the file says what the rows are for (the tuner), and so that the
+    // keys that would change that meaning are refused rather than combined.
+    let run_time = matches!(&kind, Some((k, _)) if k == "run-time");
+    let experiment_kind = if run_time {
+        let kind_span = kind.as_ref().map_or(span.clone(), |(_, s)| s.clone());
+        for (present, key) in [
+            (schedules.as_ref().map(|(_, s)| s.clone()), "schedules"),
+            (budgets.as_ref().map(|(_, s)| s.clone()), "budgets"),
+            (tries.as_ref().map(|(_, s)| s.clone()), "tries"),
+        ] {
+            if let Some(at) = present {
+                return Err(loc.error(
+                    &at,
+                    join(path, key),
+                    format!(
+                        "a run-time experiment (kind = \"run-time\" at {}) sets its own attempts and cap; `{key}` cannot be used with it",
+                        loc.at(kind_span.start)
+                    ),
+                ));
+            }
+        }
+        let (attempts, _) = attempts.clone().ok_or_else(|| {
+            missing(
+                "attempts",
+                "a run-time experiment needs the number of independent attempts per game, such as attempts = 20",
+            )
+        })?;
+        let (cap, cap_span) = cap.clone().ok_or_else(|| {
+            missing(
+                "cap",
+                "a run-time experiment needs the expansion cap of each attempt, such as cap = 10000",
+            )
+        })?;
+        budgets = Some((vec![cap], cap_span.clone()));
+        tries = Some((attempts, cap_span));
+        if orders.is_none() {
+            orders = Some(vec![Order::Random]);
+        }
+        ExperimentKind::RunTime { attempts, cap }
+    } else {
+        for (present, key) in [
+            (attempts.as_ref().map(|(_, s)| s.clone()), "attempts"),
+            (cap.as_ref().map(|(_, s)| s.clone()), "cap"),
+        ] {
+            if let Some(at) = present {
+                return Err(loc.error(
+                    &at,
+                    join(path, key),
+                    format!("`{key}` belongs to run-time experiments; add kind = \"run-time\" or use `budgets` and `tries`"),
+                ));
+            }
+        }
+        ExperimentKind::Solve
+    };
     let orders = orders.unwrap_or_else(|| vec![Order::Standard]);
     let axis = match (schedules, budgets) {
         (Some((_, s_span)), Some((_, b_span))) => {
@@ -585,7 +766,7 @@ fn experiment(
         (None, None) => Axis::Schedules(vec![Schedule::Exact]),
     };
     let prefixes = prefixes.unwrap_or_else(|| vec![0]);
-    let tries = tries.unwrap_or(1);
+    let tries = tries.map_or(1, |(t, _)| t);
 
     let axis_len = match &axis {
         Axis::Schedules(s) => s.len(),
@@ -676,6 +857,7 @@ fn experiment(
 
     Ok(Experiment {
         name,
+        kind: experiment_kind,
         sizes,
         games,
         first_game,

@@ -68,13 +68,13 @@ fn unknown_keys() {
     );
     check(
         &with(7, "gmaes = 10"),
-        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games",
+        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap",
     );
     // A sub-table is an unknown key too.
     let text = GOOD.to_string() + "[experiment.options]\nfast = true\n";
     check(
         &text,
-        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games",
+        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap",
     );
 }
 
@@ -333,4 +333,94 @@ fn load_names_the_file() {
     std::fs::write(&binary, b"name = \"\xff\"").unwrap();
     let e = Sweep::load(&binary).unwrap_err().to_string();
     assert!(e.contains("not UTF-8 (bad byte at offset 8)"), "{e}");
+}
+
+#[test]
+fn run_time_experiments() {
+    let base = "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"rtd\"\nkind = \"run-time\"\nsizes = [6]\ngames = 10\n";
+    let ok = Sweep::parse(&format!("{base}attempts = 4\ncap = 500\n"), "rt.toml").unwrap();
+    let e = &ok.experiments[0];
+    assert_eq!(
+        e.kind,
+        hammer_sweep::ExperimentKind::RunTime {
+            attempts: 4,
+            cap: 500
+        }
+    );
+    let ids: Vec<&str> = e.configs.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        [
+            "order=random;schedule=500;budget=500;prefix=0;trial=0",
+            "order=random;schedule=500;budget=500;prefix=0;trial=1",
+            "order=random;schedule=500;budget=500;prefix=0;trial=2",
+            "order=random;schedule=500;budget=500;prefix=0;trial=3",
+        ]
+    );
+    check(
+        &format!("{base}attempts = 4\n"),
+        "examples/bad.toml:4:1: experiment[0].cap: missing key: a run-time experiment needs the expansion cap of each attempt, such as cap = 10000",
+    );
+    check(
+        &format!("{base}attempts = 4\ncap = 500\ntries = 3\n"),
+        "examples/bad.toml:11:1: experiment[0].tries: a run-time experiment (kind = \"run-time\" at 6:1) sets its own attempts and cap; `tries` cannot be used with it",
+    );
+    check(
+        &with(8, "cap = 100"),
+        "examples/bad.toml:8:1: experiment[0].cap: `cap` belongs to run-time experiments; add kind = \"run-time\" or use `budgets` and `tries`",
+    );
+    check(
+        &with(8, "kind = \"rtd\""),
+        "examples/bad.toml:8:8: experiment[0].kind: unknown experiment kind \"rtd\"; expected \"solve\" (the default) or \"run-time\"",
+    );
+}
+
+#[test]
+fn schedule_files_are_written_into_the_sweep_text() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("best.schedule"),
+        "# tuned\n20x300,\n5x1200,exact\n",
+    )
+    .unwrap();
+    let sweep_text = "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"v\"\nsizes = [6]\ngames = 3\norders = \"random\"\nschedules = [\"@best.schedule\", \"paper\"]\n";
+    let path = dir.path().join("v.toml");
+    std::fs::write(&path, sweep_text).unwrap();
+    let sweep = Sweep::load(&path).unwrap();
+    assert!(
+        sweep
+            .text
+            .contains("schedules = [\"20x300,5x1200,exact\", \"paper\"]"),
+        "{}",
+        sweep.text
+    );
+    let ids: Vec<&str> = sweep.experiments[0]
+        .configs
+        .iter()
+        .map(|c| c.id.as_str())
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "order=random;schedule=20x300,5x1200,exact;prefix=0;trial=0",
+            "order=random;schedule=paper;prefix=0;trial=0"
+        ]
+    );
+    // What a worker receives parses on its own, to the same sweep.
+    let shipped = Sweep::parse(&sweep.text, "<coordinator>").unwrap();
+    assert_eq!(shipped.digest, sweep.digest);
+    // Text with a file reference cannot be parsed without its file.
+    let e = Sweep::parse(sweep_text, "<coordinator>")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("<coordinator>:9:14: experiment[0].schedules: schedule file \"@best.schedule\""),
+        "{e}"
+    );
+    std::fs::write(dir.path().join("best.schedule"), "# none\n").unwrap();
+    let e = Sweep::load(&path).unwrap_err().to_string();
+    assert!(e.contains("holds no schedule"), "{e}");
+    std::fs::remove_file(dir.path().join("best.schedule")).unwrap();
+    let e = Sweep::load(&path).unwrap_err().to_string();
+    assert!(e.contains("cannot read the schedule file"), "{e}");
 }

@@ -29,6 +29,7 @@ fn the_expected_examples_exist() {
         "fig13_move_orders.toml",
         "fig14_16_budgets.toml",
         "meta_solver.toml",
+        "tune_rtd.toml",
     ] {
         assert!(names.iter().any(|n| n == want), "missing example {want}");
     }

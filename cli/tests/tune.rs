@@ -1,0 +1,280 @@
+//! `hammer tune` end to end: a real run-time sweep through `hammer run`, the tuner, its
+//! validation sweep on fresh games, and the tuned schedule used by `hammer solve` and by
+//! a sweep file.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use hammer_dataset::read_dataset;
+
+fn hammer(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_hammer"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("hammer runs")
+}
+
+#[track_caller]
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// 5x5 keeps the test to seconds; the tuner does not care about the size.
+const TUNE_SWEEP: &str = r#"name = "tune-test"
+seed = 11
+
+[[experiment]]
+name = "rtd"
+kind = "run-time"
+sizes = [5]
+games = 60
+attempts = 8
+cap = 3000
+
+[[experiment]]
+name = "exact"
+sizes = [5]
+games = 60
+orders = ["random", "standard"]
+"#;
+
+/// Reads one column of a CSV table written by the report (no quoting in these tables'
+/// numeric columns; the first column may be quoted text).
+fn csv_rows(file: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(file).unwrap();
+    text.lines()
+        .skip(1)
+        .map(|l| {
+            let mut cells = Vec::new();
+            let mut cur = String::new();
+            let mut quoted = false;
+            for c in l.chars() {
+                match c {
+                    '"' => quoted = !quoted,
+                    ',' if !quoted => cells.push(std::mem::take(&mut cur)),
+                    c => cur.push(c),
+                }
+            }
+            cells.push(cur);
+            cells
+        })
+        .collect()
+}
+
+#[test]
+fn tune_then_validate_then_use_the_schedule() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = dir.path().join("tune.toml");
+    std::fs::write(&sweep, TUNE_SWEEP).unwrap();
+    let data = dir.path().join("data");
+    ok(&hammer(&["run", path(&sweep), "--out", path(&data)]));
+
+    // One row per attempt.
+    let rows = read_dataset(&data).unwrap();
+    let attempts = rows.iter().filter(|r| r.experiment == "rtd").count();
+    assert_eq!(attempts, 60 * 8);
+
+    let out = dir.path().join("tuned");
+    let stdout = ok(&hammer(&[
+        "tune",
+        path(&data),
+        "--out",
+        path(&out),
+        "--refine",
+        "--refine-games",
+        "30",
+        "--validate",
+        "--validation-games",
+        "40",
+        "--threads",
+        "2",
+    ]));
+    assert!(stdout.contains("refinement on 30 tuning games"), "{stdout}");
+    assert!(stdout.contains("tuned on 60 games of size 5"), "{stdout}");
+    assert!(stdout.contains("validation on 40 fresh games"), "{stdout}");
+
+    // The schedule file is accepted by the solver's --schedule and is exact.
+    let schedule = out.join("best.schedule");
+    let text = std::fs::read_to_string(&schedule).unwrap();
+    let line = text.lines().rfind(|l| !l.starts_with('#')).unwrap();
+    // The refinement's best measured schedule: one of its rows.
+    let refine = csv_rows(&out.join("report").join("tune_refine.csv"));
+    let best = refine
+        .iter()
+        .find(|r| r[2].ends_with("; best"))
+        .expect("a best row");
+    assert_eq!(best[1], line);
+    // It was the least measured mean of the refinement.
+    let least = refine
+        .iter()
+        .map(|r| r[3].parse::<f64>().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(best[3].parse::<f64>().unwrap(), least);
+    let at = format!("@{}", path(&schedule));
+    let solved = ok(&hammer(&[
+        "solve",
+        "--random",
+        "--n",
+        "5",
+        "--index",
+        "3",
+        "--seed",
+        "11",
+        "--order",
+        "random",
+        "--schedule",
+        &at,
+        "--json",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&solved).unwrap();
+    assert_eq!(v["exhaustive"], true);
+
+    // The report: tables, the cost curve chart and the validation.
+    let report = out.join("report");
+    for f in [
+        "index.html",
+        "report.md",
+        "tune_families.csv",
+        "tune_curve.csv",
+        "tune_curve.png",
+        "tune_curve.svg",
+        "tune_validation.csv",
+        "tune_validation.png",
+        "tune_refine.csv",
+        "tune_refine.svg",
+    ] {
+        assert!(report.join(f).is_file(), "missing {f}");
+    }
+    let html = std::fs::read_to_string(report.join("index.html")).unwrap();
+    assert!(html.contains("Tuning restart schedules for 5x5 Martello"));
+
+    // Plain DFS's prediction is the mean of the standard-order exact searches: check it
+    // against the dataset read independently.
+    let dfs: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.experiment == "exact" && r.order == "standard")
+        .map(|r| r.expansions as f64)
+        .collect();
+    let want = dfs.iter().sum::<f64>() / dfs.len() as f64;
+    let families = csv_rows(&report.join("tune_families.csv"));
+    let dfs_row = families
+        .iter()
+        .find(|r| r[0] == "plain DFS")
+        .expect("a plain DFS row");
+    let got: f64 = dfs_row[3].parse().unwrap();
+    assert!(
+        (got - want).abs() < 0.1,
+        "plain DFS predicted {got}, mean {want}"
+    );
+    // The tuned schedule is predicted cheaper than plain DFS (the model's own minimum
+    // includes `1 x cap, exact`-like candidates, so it can never be far worse).
+    let tuned_best: f64 = families
+        .iter()
+        .filter(|r| r[0].ends_with("(tuned)"))
+        .map(|r| r[3].parse::<f64>().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert!(tuned_best.is_finite());
+
+    // The validation measured every schedule on the same fresh games, all exact.
+    let validation = csv_rows(&report.join("tune_validation.csv"));
+    let names: Vec<&str> = validation.iter().map(|r| r[0].as_str()).collect();
+    for want in ["tuned", "paper", "plain DFS"] {
+        assert!(names.contains(&want), "{names:?}");
+    }
+    assert!(
+        names.iter().any(|n| n.starts_with("luby:")) || line.starts_with("luby:"),
+        "{names:?}"
+    );
+    let vdir = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("validation-")
+        })
+        .expect("a validation dataset");
+    let vrows = read_dataset(&vdir).unwrap();
+    assert_eq!(vrows.len(), 40 * validation.len());
+    assert!(vrows.iter().all(|r| r.exhaustive && r.seed == 12));
+    // Every schedule agrees with plain DFS on every game's minimum.
+    for r in &vrows {
+        let dfs = vrows
+            .iter()
+            .find(|d| d.order == "standard" && d.game_index == r.game_index)
+            .unwrap();
+        assert_eq!(r.min_stones, dfs.min_stones);
+    }
+
+    // The schedule file works in a sweep file too, and the sweep carries the schedule.
+    let use_sweep = dir.path().join("use.toml");
+    std::fs::write(
+        &use_sweep,
+        "name = \"use\"\nseed = 5\n\n[[experiment]]\nname = \"tuned\"\nsizes = [4]\ngames = 5\norders = \"random\"\nschedules = \"@tuned/best.schedule\"\n",
+    )
+    .unwrap();
+    let used = dir.path().join("used");
+    ok(&hammer(&["run", path(&use_sweep), "--out", path(&used)]));
+    let urows = read_dataset(&used).unwrap();
+    assert_eq!(urows.len(), 5);
+    assert!(urows.iter().all(|r| r.schedule == line && r.exhaustive));
+
+    // Running it again resumes nothing and re-writes the same schedule.
+    ok(&hammer(&[
+        "tune",
+        path(&data),
+        "--out",
+        path(&out),
+        "--refine",
+        "--refine-games",
+        "30",
+        "--validate",
+        "--validation-games",
+        "40",
+    ]));
+    assert_eq!(std::fs::read_to_string(&schedule).unwrap(), text);
+}
+
+#[test]
+fn tune_refuses_data_without_a_run_time_experiment() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = dir.path().join("plain.toml");
+    std::fs::write(
+        &sweep,
+        "name = \"plain\"\nseed = 1\n\n[[experiment]]\nname = \"exact\"\nsizes = [4]\ngames = 5\n",
+    )
+    .unwrap();
+    let data = dir.path().join("data");
+    ok(&hammer(&["run", path(&sweep), "--out", path(&data)]));
+    let out = hammer(&["tune", path(&data), "--out", path(&dir.path().join("t"))]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot tune: no run-time experiment"), "{err}");
+    assert!(err.contains("examples/tune_rtd.toml"), "{err}");
+    assert!(!dir.path().join("t").exists());
+
+    let out = hammer(&[
+        "tune",
+        path(&data),
+        "--out",
+        path(&dir.path().join("t")),
+        "--families",
+        "fixed,lubby",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown family 'lubby'"), "{err}");
+}
