@@ -138,6 +138,8 @@ pub(crate) struct Core {
     received_total: u64,
     unit_seconds: Vec<f64>,
     pub draining: bool,
+    /// Leases that lapsed without renewal, for the metrics.
+    pub lease_expiries: u64,
 }
 
 impl Core {
@@ -185,6 +187,7 @@ impl Core {
             received_total: 0,
             unit_seconds: Vec::new(),
             draining: false,
+            lease_expiries: 0,
         };
         for entry in committed {
             if let Some(&slot) = core.by_id.get(&entry.unit_id) {
@@ -270,6 +273,7 @@ impl Core {
             .collect();
         for lease in expired {
             tracing::info!(lease, "lease expired, the unit will be given out again");
+            self.lease_expiries += 1;
             self.deactivate(lease);
         }
     }

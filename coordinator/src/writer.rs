@@ -14,6 +14,7 @@ use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
 use crate::core::{Core, WriteJob};
+use crate::metrics::Metrics;
 use crate::state::{CommitEntry, StateDir};
 use crate::{CoordinatorError, Events, lock};
 
@@ -30,23 +31,25 @@ pub(crate) fn spawn(
     sweep: Arc<Sweep>,
     jobs: mpsc::Receiver<WriteJob>,
     events: watch::Sender<Events>,
+    metrics: Arc<Metrics>,
 ) -> std::io::Result<Vec<std::thread::JoinHandle<Result<(), CoordinatorError>>>> {
     let state = Arc::new(Mutex::new(state));
     let jobs = Arc::new(Mutex::new(jobs));
     let events = Arc::new(events);
     (0..threads.max(1))
         .map(|i| {
-            let (out, state, core, sweep, jobs, events) = (
+            let (out, state, core, sweep, jobs, events, metrics) = (
                 out.clone(),
                 state.clone(),
                 core.clone(),
                 sweep.clone(),
                 jobs.clone(),
                 events.clone(),
+                metrics.clone(),
             );
             std::thread::Builder::new()
                 .name(format!("hammer-writer-{i}"))
-                .spawn(move || writer_loop(&out, &state, &core, &sweep, &jobs, &events))
+                .spawn(move || writer_loop(&out, &state, &core, &sweep, &jobs, &events, &metrics))
         })
         .collect()
 }
@@ -58,6 +61,7 @@ fn writer_loop(
     sweep: &Sweep,
     jobs: &Mutex<mpsc::Receiver<WriteJob>>,
     events: &watch::Sender<Events>,
+    metrics: &Metrics,
 ) -> Result<(), CoordinatorError> {
     loop {
         // One thread waits on the queue at a time; the others wait for the lock.
@@ -70,8 +74,10 @@ fn writer_loop(
         }
         let slot = job.slot;
         let games = job.unit.games();
+        let started = std::time::Instant::now();
         match commit(out, state, sweep, job) {
             Ok(entry) => {
+                metrics.unit_written(started.elapsed());
                 let complete = {
                     let mut core = lock(core);
                     core.mark_committed(slot, &entry);
