@@ -30,13 +30,10 @@ unit_games = 50
 /// One scrape, as `name{labels}` → value. Also checks the format line by line: every
 /// sample belongs to a metric announced by `# TYPE`.
 fn scrape(addr: SocketAddr) -> BTreeMap<String, f64> {
-    let (code, headers, body) = http("GET", addr, "/metrics").expect("GET /metrics");
-    assert_eq!(code, 200, "{body}");
-    let content_type = headers
-        .iter()
-        .find(|(k, _)| k == "content-type")
-        .map(|(_, v)| v.as_str())
-        .unwrap_or_default();
+    let response = http("GET", addr, "/metrics").expect("GET /metrics");
+    let body = &response.body;
+    assert_eq!(response.code, 200, "{body}");
+    let content_type = response.header("content-type").unwrap_or_default();
     assert!(
         content_type.starts_with("text/plain; version=0.0.4"),
         "content type {content_type:?}"
@@ -87,7 +84,7 @@ fn get(samples: &BTreeMap<String, f64>, series: &str) -> f64 {
 fn poll(addr: SocketAddr, what: &str, pred: impl Fn(&BTreeMap<String, f64>) -> bool) {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        if let Ok(..) = http("GET", addr, "/metrics") {
+        if http("GET", addr, "/metrics").is_ok() {
             let samples = scrape(addr);
             if pred(&samples) {
                 return;
@@ -198,10 +195,10 @@ fn metrics_count_units_results_workers_expiries_and_write_latency() {
     assert_eq!(code, 0, "hammer health while serving: {text}");
     assert_eq!(text.trim(), "SERVING");
     // Anything but /metrics is a 404, and only GET and HEAD are served.
-    assert_eq!(http("GET", metrics, "/").expect("GET /").0, 404);
-    assert_eq!(http("POST", metrics, "/metrics").expect("POST").0, 405);
-    let (code, _, body) = http("HEAD", metrics, "/metrics").expect("HEAD");
-    assert_eq!((code, body.as_str()), (200, ""));
+    assert_eq!(http("GET", metrics, "/").expect("GET /").code, 404);
+    assert_eq!(http("POST", metrics, "/metrics").expect("POST").code, 405);
+    let head = http("HEAD", metrics, "/metrics").expect("HEAD");
+    assert_eq!((head.code, head.body.as_str()), (200, ""));
 
     // A worker at work: alive, leasing, sending results.
     let mut victim = worker("victim");

@@ -163,7 +163,7 @@ impl Coordinator {
             complete,
             ..Events::default()
         });
-        let metrics = Arc::new(metrics::Metrics::default());
+        let metrics = lock(&core).metrics.clone();
         let writers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
         let (writer_tx, writer_rx) = mpsc::channel(writers);
         let writer = writer::spawn(
@@ -174,7 +174,6 @@ impl Coordinator {
             sweep.clone(),
             writer_rx,
             events_tx,
-            metrics.clone(),
         )
         .map_err(CoordinatorError::Thread)?;
 

@@ -6,8 +6,9 @@
 //!
 //! Most values are read from the core's status at scrape time (units, games, workers,
 //! rate), so the hot paths pay nothing for them. Only what the core does not keep is
-//! counted here: results accepted and dropped as duplicates (by the service) and the
-//! time each unit took to write and journal (by the writer threads).
+//! counted here: results accepted and dropped as duplicates (by the service), lapsed
+//! leases (by the core) and the time each unit took to write and journal (by the writer
+//! threads).
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -36,6 +37,8 @@ pub(crate) struct Metrics {
     results: AtomicU64,
     /// Results dropped because their key had already arrived.
     duplicates: AtomicU64,
+    /// Leases that lapsed without renewal.
+    lease_expiries: AtomicU64,
     write: Histogram,
 }
 
@@ -45,6 +48,10 @@ impl Metrics {
             .fetch_add(u64::from(accepted), Ordering::Relaxed);
         self.duplicates
             .fetch_add(u64::from(duplicates), Ordering::Relaxed);
+    }
+
+    pub fn lease_expired(&self) {
+        self.lease_expiries.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Time from a complete unit leaving the queue to its journal line being durable.
@@ -81,7 +88,6 @@ impl Histogram {
 /// The values of one scrape that come from the core.
 pub(crate) struct Snapshot {
     pub status: StatusResponse,
-    pub lease_expiries: u64,
     pub uptime: Duration,
 }
 
@@ -186,7 +192,7 @@ pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
         "hammer_lease_expiries_total",
         "counter",
         "Leases that lapsed without renewal; their units were given out again.",
-        &[("", snapshot.lease_expiries as f64)],
+        &[("", metrics.lease_expiries.load(Ordering::Relaxed) as f64)],
     );
     metric(
         "hammer_uptime_seconds",
@@ -304,13 +310,9 @@ async fn answer(
         )
         .await;
     }
-    let snapshot = {
-        let core = lock(core);
-        Snapshot {
-            status: core.status(),
-            lease_expiries: core.lease_expiries,
-            uptime: started.elapsed(),
-        }
+    let snapshot = Snapshot {
+        status: lock(core).status(),
+        uptime: started.elapsed(),
     };
     let body = render(&snapshot, metrics);
     respond(&mut stream, "200 OK", &body, head_only).await
@@ -345,6 +347,9 @@ mod tests {
         metrics.unit_written(Duration::from_millis(30));
         metrics.unit_written(Duration::from_secs(60));
         metrics.results_received(10, 2);
+        for _ in 0..3 {
+            metrics.lease_expired();
+        }
         let snapshot = Snapshot {
             status: StatusResponse {
                 sweep_name: "a\"b".into(),
@@ -353,7 +358,6 @@ mod tests {
                 units_leased: 1,
                 ..StatusResponse::default()
             },
-            lease_expiries: 3,
             uptime: Duration::from_secs(1),
         };
         let text = render(&snapshot, &metrics);

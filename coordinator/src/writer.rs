@@ -14,7 +14,6 @@ use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
 use crate::core::{Core, WriteJob};
-use crate::metrics::Metrics;
 use crate::state::{CommitEntry, StateDir};
 use crate::{CoordinatorError, Events, lock};
 
@@ -31,25 +30,23 @@ pub(crate) fn spawn(
     sweep: Arc<Sweep>,
     jobs: mpsc::Receiver<WriteJob>,
     events: watch::Sender<Events>,
-    metrics: Arc<Metrics>,
 ) -> std::io::Result<Vec<std::thread::JoinHandle<Result<(), CoordinatorError>>>> {
     let state = Arc::new(Mutex::new(state));
     let jobs = Arc::new(Mutex::new(jobs));
     let events = Arc::new(events);
     (0..threads.max(1))
         .map(|i| {
-            let (out, state, core, sweep, jobs, events, metrics) = (
+            let (out, state, core, sweep, jobs, events) = (
                 out.clone(),
                 state.clone(),
                 core.clone(),
                 sweep.clone(),
                 jobs.clone(),
                 events.clone(),
-                metrics.clone(),
             );
             std::thread::Builder::new()
                 .name(format!("hammer-writer-{i}"))
-                .spawn(move || writer_loop(&out, &state, &core, &sweep, &jobs, &events, &metrics))
+                .spawn(move || writer_loop(&out, &state, &core, &sweep, &jobs, &events))
         })
         .collect()
 }
@@ -61,7 +58,6 @@ fn writer_loop(
     sweep: &Sweep,
     jobs: &Mutex<mpsc::Receiver<WriteJob>>,
     events: &watch::Sender<Events>,
-    metrics: &Metrics,
 ) -> Result<(), CoordinatorError> {
     loop {
         // One thread waits on the queue at a time; the others wait for the lock.
@@ -77,9 +73,9 @@ fn writer_loop(
         let started = std::time::Instant::now();
         match commit(out, state, sweep, job) {
             Ok(entry) => {
-                metrics.unit_written(started.elapsed());
                 let complete = {
                     let mut core = lock(core);
+                    core.metrics.unit_written(started.elapsed());
                     core.mark_committed(slot, &entry);
                     core.is_complete()
                 };

@@ -148,13 +148,25 @@ pub fn read_checked(out: &Path, sweep: &Sweep) -> Vec<ResultRow> {
     rows
 }
 
-/// One HTTP/1.1 GET (or HEAD); returns the status code, the headers (lower-case names)
-/// and the body. Written by hand so that the test checks the bytes on the wire.
-pub fn http(
-    method: &str,
-    addr: SocketAddr,
-    path: &str,
-) -> std::io::Result<(u16, Vec<(String, String)>, String)> {
+/// An HTTP response: status code, headers (lower-case names), body.
+pub struct HttpResponse {
+    pub code: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl HttpResponse {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP/1.1 request without a body (GET, HEAD, ...). Written by hand so that the
+/// test checks the bytes on the wire.
+pub fn http(method: &str, addr: SocketAddr, path: &str) -> std::io::Result<HttpResponse> {
     let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     write!(
@@ -178,5 +190,9 @@ pub fn http(
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
         .collect();
-    Ok((code, headers, body.to_owned()))
+    Ok(HttpResponse {
+        code,
+        headers,
+        body: body.to_owned(),
+    })
 }
