@@ -294,3 +294,46 @@ fn metrics_count_units_results_workers_expiries_and_write_latency() {
     assert!(text.contains("cannot reach"), "{text}");
     read_checked(&out, &sweep);
 }
+
+/// `hammer run --metrics` serves the same endpoint while the one-process run lasts.
+#[test]
+fn hammer_run_serves_metrics_while_it_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sweep_path = dir.path().join("sweep.toml");
+    std::fs::write(&sweep_path, SWEEP).expect("write sweep");
+    let out = dir.path().join("out");
+    let metrics: SocketAddr = ([127, 0, 0, 1], free_port()).into();
+    let mut run = Proc::spawn(
+        "hammer run",
+        HAMMER,
+        &[
+            s(&["run"]),
+            vec![sweep_path.display().to_string()],
+            s(&["--out"]),
+            vec![out.display().to_string()],
+            s(&["--threads", "1", "--metrics"]),
+            vec![metrics.to_string()],
+        ]
+        .concat(),
+        &[],
+        dir.path().join("run.log"),
+    );
+    // The endpoint is up before the worker starts, and the run takes seconds.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let samples = loop {
+        if http("GET", metrics, "/metrics").is_ok() {
+            break scrape(metrics);
+        }
+        assert!(Instant::now() < deadline, "no metrics: {}", run.log_text());
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(
+        get(&samples, "hammer_sweep_games"),
+        Sweep::parse(SWEEP, "test").expect("sweep").total_games() as f64
+    );
+    assert_eq!(run.wait(Duration::from_secs(120)), 0, "{}", run.log_text());
+    assert!(
+        run.log_text()
+            .contains(&format!("metrics at http://{metrics}/metrics"))
+    );
+}

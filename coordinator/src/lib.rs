@@ -122,6 +122,7 @@ pub struct Coordinator {
     resumed_units: u32,
     metrics: Arc<metrics::Metrics>,
     metrics_server: Option<JoinHandle<()>>,
+    health: tonic_health::server::HealthReporter,
 }
 
 impl Coordinator {
@@ -274,6 +275,7 @@ impl Coordinator {
             resumed_units,
             metrics,
             metrics_server: None,
+            health: health_reporter,
         })
     }
 
@@ -356,6 +358,13 @@ impl Coordinator {
     /// Returns the final status.
     pub async fn shutdown(mut self) -> Result<StatusResponse, CoordinatorError> {
         lock(&self.core).draining = true;
+        // Readiness probes and load balancers stop sending new work here at once.
+        self.health
+            .set_service_status(
+                "hammer.v1.Coordinator",
+                tonic_health::ServingStatus::NotServing,
+            )
+            .await;
         let _ = self.drain.send(true);
         // Result streams notice the drain, read what is in flight for up to 200 ms, and
         // end; then the server can stop.
