@@ -215,6 +215,10 @@ fn compose_commands_parse_and_agree() {
         token.starts_with("${HAMMER_TOKEN:?"),
         "token must be required: {token}"
     );
+    assert!(
+        !token["${".len()..].contains('$'),
+        "Compose would try to substitute a $ inside the message: {token}"
+    );
     assert_eq!(str_at(w_env, &[TOKEN_VAR]), token);
 
     // State and dataset on the volume; the sweep file where --sweep says.
