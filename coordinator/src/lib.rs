@@ -280,8 +280,9 @@ impl Coordinator {
     }
 
     /// Serves Prometheus metrics at `http://ADDR/metrics` until the coordinator stops;
-    /// returns the address bound (useful with port 0). The endpoint needs no token: it
-    /// shows counts and the sweep's name only, like `Status` does.
+    /// returns the address bound (useful with port 0). The endpoint needs no token, so
+    /// that any Prometheus can scrape it: it shows only counts and the sweep's name
+    /// (what `Status` shows to token holders), no results.
     pub async fn serve_metrics(
         &mut self,
         addr: SocketAddr,
