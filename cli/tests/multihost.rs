@@ -296,8 +296,10 @@ fn three_hosts_with_a_link_cut_mid_run_write_every_key_once() {
     let workers: BTreeSet<&str> = rows.iter().map(|r| r.worker.as_str()).collect();
     assert_eq!(workers.len(), 2, "both hosts contributed: {workers:?}");
     let log = coordinator.log_text();
+    // Usually 1 (host 2's lease lapsed during the cut); 0 when the cut fell in the
+    // moment between two of its units, so it is reported, not asserted.
     eprintln!(
-        "lease expiries: {}; results dropped as duplicates: see the coordinator log",
+        "leases expired during the run: {}",
         log.matches("lease expired").count()
     );
     // Only the coordinator's own address was bound, and the sweep was served there.
