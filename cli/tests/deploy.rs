@@ -564,6 +564,8 @@ fn the_dockerfile_pulls_only_the_rust_image_and_the_entrypoint_is_the_binary() {
     );
     assert!(text.contains("ENTRYPOINT [\"/hammer\"]"));
     assert!(text.contains("crt-static"));
+    // Without it, fontconfig and freetype (charts) would have to link statically.
+    assert!(text.contains("-p hammer --no-default-features"));
     let expose = text
         .lines()
         .find_map(|l| l.strip_prefix("EXPOSE "))
