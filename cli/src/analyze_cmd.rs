@@ -32,6 +32,13 @@ pub enum Format {
 }
 
 pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
+    if args.out.is_some() && !cfg!(feature = "charts") {
+        bail!(
+            "this hammer was built without chart support (--no-default-features, as in the \
+             container image), so it cannot write a report: use --format json without --out, \
+             or run hammer analyze from a default build"
+        );
+    }
     if args.out.is_none() && args.format == Format::Text {
         bail!("--out REPORT_DIR is required (or --format json to print the tables on stdout)");
     }

@@ -7,6 +7,7 @@ mod analyze_cmd;
 mod bench;
 mod bench_cluster;
 mod board_view;
+mod deploy_cmds;
 mod game_cmds;
 mod progress;
 mod sweep_cmds;
@@ -53,6 +54,43 @@ enum Command {
     Analyze(analyze_cmd::AnalyzeArgs),
     /// Tune a restart schedule from a run-time experiment, and validate it on fresh games.
     Tune(tune_cmd::TuneArgs),
+    /// Ask a coordinator's gRPC health service; exit 0 when it is serving, 1 otherwise.
+    Health(deploy_cmds::HealthArgs),
+    /// Check that a hammer command line parses, without running it (for deploy tests).
+    #[command(hide = true)]
+    CheckArgs(deploy_cmds::CheckArgs),
+}
+
+/// `hammer check-args -- ARGS...`: parses `hammer ARGS...` with the real parser and
+/// reports the subcommand, or clap's error with exit code 2.
+fn check_args(args: deploy_cmds::CheckArgs) -> ExitCode {
+    let line = std::iter::once("hammer".to_owned()).chain(args.args);
+    match Cli::try_parse_from(line) {
+        Ok(cli) => {
+            let name = match cli.command {
+                Command::Solve(_) => "solve",
+                Command::Moves(_) => "moves",
+                Command::Replay(_) => "replay",
+                Command::Bench(_) => "bench",
+                Command::Coordinator(_) => "coordinator",
+                Command::Worker(_) => "worker",
+                Command::Run(_) => "run",
+                Command::Status(_) => "status",
+                Command::BenchIngest(_) => "bench-ingest",
+                Command::BenchRun(_) => "bench-run",
+                Command::Analyze(_) => "analyze",
+                Command::Tune(_) => "tune",
+                Command::Health(_) => "health",
+                Command::CheckArgs(_) => "check-args",
+            };
+            println!("ok {name}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprint!("{}", e.render());
+            ExitCode::from(2)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -78,6 +116,8 @@ fn main() -> ExitCode {
         Command::BenchRun(args) => bench_cluster::run_overhead(args),
         Command::Analyze(args) => analyze_cmd::run(args),
         Command::Tune(args) => tune_cmd::run(args),
+        Command::Health(args) => deploy_cmds::health(args),
+        Command::CheckArgs(args) => Ok(check_args(args)),
     };
     match result {
         Ok(code) => code,

@@ -70,7 +70,7 @@ pub struct ConnectArgs {
 }
 
 impl ConnectArgs {
-    fn options(&self) -> Result<ConnectOptions> {
+    pub(crate) fn options(&self) -> Result<ConnectOptions> {
         Ok(ConnectOptions {
             url: self.coordinator.clone(),
             token: self.token.token()?,
@@ -108,6 +108,15 @@ pub struct CoordinatorArgs {
     /// long (seconds) so that they exit instead of retrying.
     #[arg(long, default_value_t = 10.0)]
     linger_secs: f64,
+    /// Serve Prometheus metrics over HTTP at http://ADDR/metrics (IP:PORT; no token, so
+    /// keep it on a network you trust). Off by default.
+    #[arg(long, value_name = "ADDR")]
+    metrics: Option<SocketAddr>,
+    /// After the sweep completes, keep serving (status, health, metrics, "complete" to
+    /// workers) until SIGTERM instead of exiting. For supervisors that restart a process
+    /// whenever it exits, such as a Kubernetes Deployment.
+    #[arg(long)]
+    stay_after_complete: bool,
 }
 
 #[derive(Args, Clone, Debug)]
@@ -162,6 +171,10 @@ pub struct WorkerArgs {
     /// Exit with an error when the coordinator has been unreachable this long (seconds).
     #[arg(long, default_value_t = 600)]
     give_up_after_secs: u64,
+    /// When the sweep is complete, wait for SIGTERM instead of exiting. For supervisors
+    /// that restart a process whenever it exits, such as a Kubernetes Deployment.
+    #[arg(long)]
+    stay_after_complete: bool,
 }
 
 #[derive(Args)]
@@ -178,6 +191,9 @@ pub struct RunArgs {
     /// Solver threads; default: one per core.
     #[arg(long)]
     threads: Option<usize>,
+    /// Serve Prometheus metrics over HTTP at http://ADDR/metrics while running.
+    #[arg(long, value_name = "ADDR")]
+    metrics: Option<SocketAddr>,
 }
 
 #[derive(Args)]
@@ -193,7 +209,7 @@ pub fn default_state(out: &Path) -> PathBuf {
     out.join(".hammer-state")
 }
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("hammer-io")
@@ -248,8 +264,13 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
         hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
     };
     let linger = Duration::from_secs_f64(args.linger_secs.clamp(0.0, 3600.0));
+    let stay = args.stay_after_complete;
     runtime()?.block_on(async move {
-        let coordinator = Coordinator::start(config).await?;
+        let mut coordinator = Coordinator::start(config).await?;
+        if let Some(addr) = args.metrics {
+            let bound = coordinator.serve_metrics(addr).await?;
+            eprintln!("hammer coordinator: metrics at http://{bound}/metrics");
+        }
         let status = coordinator.status();
         eprintln!(
             "hammer coordinator: listening on {} (sweep {}, {} units, {} games; {} units already committed)",
@@ -261,6 +282,9 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
         );
         if coordinator.is_complete() {
             eprintln!("sweep {} is already complete in {}", status.sweep_name, args.out.display());
+            if stay {
+                stay_until_signal().await;
+            }
             coordinator.shutdown().await?;
             print!("{}", summary(&status));
             return Ok(ExitCode::SUCCESS);
@@ -277,7 +301,12 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
         progress.finish();
         match outcome {
             Ok(None) => {
-                coordinator.wait_workers_told(linger).await;
+                if stay {
+                    eprintln!("sweep {} complete; serving until SIGTERM (--stay-after-complete)", status.sweep_name);
+                    stay_until_signal().await;
+                } else {
+                    coordinator.wait_workers_told(linger).await;
+                }
                 let status = coordinator.shutdown().await?;
                 eprintln!("sweep {} complete: {} games in {}", status.sweep_name, status.games_committed, args.out.display());
                 print!("{}", summary(&status));
@@ -300,6 +329,12 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
     })
 }
 
+/// Waits for Ctrl-C or SIGTERM, for `--stay-after-complete`.
+async fn stay_until_signal() {
+    let signal = stop_signal().await;
+    eprintln!("{signal}: stopping");
+}
+
 fn threads(flag: Option<usize>) -> Result<usize> {
     match flag {
         Some(0) => bail!("--threads must be at least 1"),
@@ -314,6 +349,7 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
         options.name = name;
     }
     options.give_up_after = Duration::from_secs(args.give_up_after_secs);
+    let stay = args.stay_after_complete;
     // Checked before any connection so that flag mistakes fail at once.
     options.connect.endpoint()?;
     let pool = Arc::new(SolverPool::new(threads(args.threads)?)?);
@@ -335,6 +371,10 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
                     "hammer worker {}: sweep complete ({} units, {} games solved here)",
                     report.worker_id, report.units, report.games
                 );
+                if stay {
+                    eprintln!("waiting for SIGTERM (--stay-after-complete)");
+                    stay_until_signal().await;
+                }
                 Ok(ExitCode::SUCCESS)
             }
             Err(WorkerError::Stopped) => Ok(ExitCode::SUCCESS),
@@ -345,18 +385,19 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let sweep = load_sweep(&args.sweep)?;
-    let outcome = run_sweep(sweep, &args.out, args.state, args.threads)?;
+    let outcome = run_sweep(sweep, &args.out, args.state, args.threads, args.metrics)?;
     tell_outcome(&outcome, &args.out);
     Ok(ExitCode::SUCCESS)
 }
 
 /// `hammer run` as a function: the whole sweep on this machine into `out`, resuming
-/// whatever the state directory already holds.
+/// whatever the state directory already holds, serving Prometheus metrics at `metrics`.
 pub fn run_sweep(
     sweep: Sweep,
     out: &Path,
     state: Option<PathBuf>,
     threads_flag: Option<usize>,
+    metrics: Option<SocketAddr>,
 ) -> Result<RunOutcome> {
     let state = state.unwrap_or_else(|| default_state(out));
     let pool = Arc::new(SolverPool::new(threads(threads_flag)?)?);
@@ -370,7 +411,7 @@ pub fn run_sweep(
         timing: Timing::default(),
         hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
     };
-    runtime()?.block_on(run_local(config, pool, true))
+    runtime()?.block_on(run_local_with_metrics(config, pool, true, metrics))
 }
 
 /// Prints how a local run ended, and the per-experiment summary when it completed.
@@ -424,8 +465,22 @@ pub async fn run_local(
     pool: Arc<SolverPool>,
     show_progress: bool,
 ) -> Result<RunOutcome> {
+    run_local_with_metrics(config, pool, show_progress, None).await
+}
+
+/// `run_local`, serving Prometheus metrics at `metrics` while it runs.
+pub async fn run_local_with_metrics(
+    config: CoordinatorConfig,
+    pool: Arc<SolverPool>,
+    show_progress: bool,
+    metrics: Option<SocketAddr>,
+) -> Result<RunOutcome> {
     let started = std::time::Instant::now();
-    let coordinator = Coordinator::start(config).await?;
+    let mut coordinator = Coordinator::start(config).await?;
+    if let Some(addr) = metrics {
+        let bound = coordinator.serve_metrics(addr).await?;
+        eprintln!("hammer run: metrics at http://{bound}/metrics");
+    }
     if coordinator.is_complete() {
         let status = coordinator.shutdown().await?;
         return Ok(RunOutcome {

@@ -16,6 +16,7 @@ use hammer_proto::v1::{
 use hammer_sweep::{Sweep, Unit};
 use tonic::Status;
 
+use crate::metrics::Metrics;
 use crate::state::CommitEntry;
 
 /// Who produced a result: goes into the dataset's `worker` and `hammer_version` columns.
@@ -138,6 +139,8 @@ pub(crate) struct Core {
     received_total: u64,
     unit_seconds: Vec<f64>,
     pub draining: bool,
+    /// Counters for `--metrics`; atomics, shared with the service and the writers.
+    pub metrics: Arc<Metrics>,
 }
 
 impl Core {
@@ -185,6 +188,7 @@ impl Core {
             received_total: 0,
             unit_seconds: Vec::new(),
             draining: false,
+            metrics: Arc::default(),
         };
         for entry in committed {
             if let Some(&slot) = core.by_id.get(&entry.unit_id) {
@@ -270,6 +274,7 @@ impl Core {
             .collect();
         for lease in expired {
             tracing::info!(lease, "lease expired, the unit will be given out again");
+            self.metrics.lease_expired();
             self.deactivate(lease);
         }
     }

@@ -11,6 +11,7 @@
 //!   that already arrived is dropped, however many workers send it.
 
 mod core;
+mod metrics;
 mod service;
 mod state;
 mod writer;
@@ -119,6 +120,9 @@ pub struct Coordinator {
     writers: Vec<std::thread::JoinHandle<Result<(), CoordinatorError>>>,
     started: Instant,
     resumed_units: u32,
+    metrics: Arc<metrics::Metrics>,
+    metrics_server: Option<JoinHandle<()>>,
+    health: tonic_health::server::HealthReporter,
 }
 
 impl Coordinator {
@@ -160,6 +164,7 @@ impl Coordinator {
             complete,
             ..Events::default()
         });
+        let metrics = lock(&core).metrics.clone();
         let writers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
         let (writer_tx, writer_rx) = mpsc::channel(writers);
         let writer = writer::spawn(
@@ -179,6 +184,7 @@ impl Coordinator {
             writer: writer_tx,
             drain: drain_rx,
             hammer_version,
+            metrics: metrics.clone(),
         };
         let auth = service::Auth {
             expected: token.map(|t| Arc::from(format!("Bearer {t}").into_bytes())),
@@ -267,7 +273,34 @@ impl Coordinator {
             writers: writer,
             started: Instant::now(),
             resumed_units,
+            metrics,
+            metrics_server: None,
+            health: health_reporter,
         })
+    }
+
+    /// Serves Prometheus metrics at `http://ADDR/metrics` until the coordinator stops;
+    /// returns the address bound (useful with port 0). The endpoint needs no token, so
+    /// that any Prometheus can scrape it: it shows only counts and the sweep's name
+    /// (what `Status` shows to token holders), no results.
+    pub async fn serve_metrics(
+        &mut self,
+        addr: SocketAddr,
+    ) -> Result<SocketAddr, CoordinatorError> {
+        let bind = |source| CoordinatorError::Bind { addr, source };
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(bind)?;
+        let bound = listener.local_addr().map_err(bind)?;
+        if let Some(old) = self.metrics_server.take() {
+            old.abort();
+        }
+        self.metrics_server = Some(tokio::spawn(metrics::serve(
+            listener,
+            self.core.clone(),
+            self.metrics.clone(),
+            self.started,
+        )));
+        info!(addr = %bound, "serving Prometheus metrics at /metrics");
+        Ok(bound)
     }
 
     /// The address actually bound (useful with port 0).
@@ -326,6 +359,13 @@ impl Coordinator {
     /// Returns the final status.
     pub async fn shutdown(mut self) -> Result<StatusResponse, CoordinatorError> {
         lock(&self.core).draining = true;
+        // Readiness probes and load balancers stop sending new work here at once.
+        self.health
+            .set_service_status(
+                "hammer.v1.Coordinator",
+                tonic_health::ServingStatus::NotServing,
+            )
+            .await;
         let _ = self.drain.send(true);
         // Result streams notice the drain, read what is in flight for up to 200 ms, and
         // end; then the server can stop.
@@ -348,6 +388,9 @@ impl Coordinator {
             }
         }
         self.expiry.abort();
+        if let Some(server) = self.metrics_server.take() {
+            server.abort();
+        }
         // The writer ends once every sender (the service, the result streams) is gone,
         // after writing the units already queued.
         let writers = std::mem::take(&mut self.writers);
@@ -380,6 +423,9 @@ impl Coordinator {
 impl Drop for Coordinator {
     fn drop(&mut self) {
         self.expiry.abort();
+        if let Some(server) = &self.metrics_server {
+            server.abort();
+        }
         if let Some(server) = &self.server {
             server.abort();
         }

@@ -18,12 +18,14 @@ use tracing::{debug, info, warn};
 
 use crate::core::{Core, LeaseOutcome, WriteJob};
 use crate::lock;
+use crate::metrics::Metrics;
 
 pub(crate) struct Service {
     pub core: Arc<Mutex<Core>>,
     pub writer: mpsc::Sender<WriteJob>,
     pub drain: watch::Receiver<bool>,
     pub hammer_version: String,
+    pub metrics: Arc<Metrics>,
 }
 
 #[tonic::async_trait]
@@ -97,6 +99,7 @@ impl Coordinator for Service {
         let core = self.core.clone();
         let writer = self.writer.clone();
         let mut drain = self.drain.clone();
+        let metrics = self.metrics.clone();
         tokio::spawn(async move {
             loop {
                 let next = if *drain.borrow() {
@@ -124,6 +127,7 @@ impl Coordinator for Service {
                 let outcome = lock(&core).ingest(batch);
                 match outcome {
                     Ok((ack, job)) => {
+                        metrics.results_received(ack.accepted, ack.duplicates);
                         if let Some(job) = job {
                             info!(unit = %job.unit_id, games = job.results.len(), "unit complete");
                             if writer.send(job).await.is_err() {

@@ -70,10 +70,12 @@ fn writer_loop(
         }
         let slot = job.slot;
         let games = job.unit.games();
+        let started = std::time::Instant::now();
         match commit(out, state, sweep, job) {
             Ok(entry) => {
                 let complete = {
                     let mut core = lock(core);
+                    core.metrics.unit_written(started.elapsed());
                     core.mark_committed(slot, &entry);
                     core.is_complete()
                 };

@@ -1,0 +1,688 @@
+//! The files in `deploy/` are checked against the real program:
+//!
+//! - every YAML file parses;
+//! - every `hammer` command line in the Compose file, the Kubernetes manifests, the
+//!   systemd units and the Slurm script is accepted by the real argument parser (the
+//!   hidden `hammer check-args -- ARGS...`);
+//! - ports, URLs, paths and the token variable agree between the coordinator and its
+//!   workers (and the Service, the probes, the volumes, the image);
+//! - the Slurm script runs a real sweep, with stand-ins for `srun` and `scontrol` that
+//!   start the tasks on this machine.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use hammer_sweep::Sweep;
+use serde::Deserialize;
+use serde_yaml_ng::Value;
+use support::{HAMMER, Proc, free_port, read_checked};
+
+/// The port every engine uses for gRPC, and the metrics port.
+const GRPC_PORT: u16 = 7070;
+const METRICS_PORT: u16 = 9090;
+const TOKEN_VAR: &str = "HAMMER_TOKEN";
+
+fn deploy_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy")
+}
+
+fn read(relative: &str) -> String {
+    let path = deploy_dir().join(relative);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Every YAML document of a file.
+fn yaml_docs(relative: &str) -> Vec<Value> {
+    let text = read(relative);
+    serde_yaml_ng::Deserializer::from_str(&text)
+        .map(|doc| Value::deserialize(doc).unwrap_or_else(|e| panic!("deploy/{relative}: {e}")))
+        .filter(|v| !v.is_null())
+        .collect()
+}
+
+/// Runs `hammer check-args -- ARGS`: the real clap parser, without running anything.
+fn check_args(origin: &str, args: &[String]) {
+    let output = Command::new(HAMMER)
+        .arg("check-args")
+        .arg("--")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run hammer check-args");
+    assert!(
+        output.status.success(),
+        "{origin}: `hammer {}` is refused by the argument parser:\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout.trim(),
+        format!("ok {}", args[0]),
+        "{origin}: unexpected subcommand"
+    );
+}
+
+/// The value of `--name VALUE` or `--name=VALUE`.
+fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
+    let prefix = format!("{name}=");
+    args.iter().enumerate().find_map(|(i, a)| {
+        if a == name {
+            args.get(i + 1).map(String::as_str)
+        } else {
+            a.strip_prefix(&prefix)
+        }
+    })
+}
+
+fn required<'a>(args: &'a [String], name: &str, origin: &str) -> &'a str {
+    flag(args, name).unwrap_or_else(|| panic!("{origin}: no {name} in {args:?}"))
+}
+
+/// (host, port) of `http://HOST:PORT` (or https).
+fn url_host_port(url: &str) -> (String, u16) {
+    let rest = url
+        .strip_prefix("http://")
+        .or_else(|| url.strip_prefix("https://"))
+        .unwrap_or_else(|| panic!("{url}: not an http(s) URL"));
+    let rest = rest.trim_end_matches('/');
+    let (host, port) = rest
+        .rsplit_once(':')
+        .unwrap_or_else(|| panic!("{url}: no port"));
+    (host.to_owned(), port.parse().expect("numeric port"))
+}
+
+/// The port of `IP:PORT`.
+fn addr_port(addr: &str) -> u16 {
+    addr.parse::<std::net::SocketAddr>()
+        .unwrap_or_else(|e| panic!("{addr}: {e}"))
+        .port()
+}
+
+fn strings(value: &Value, origin: &str) -> Vec<String> {
+    value
+        .as_sequence()
+        .unwrap_or_else(|| panic!("{origin}: not a list: {value:?}"))
+        .iter()
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            Value::Number(n) => n.to_string(),
+            other => panic!("{origin}: not a string: {other:?}"),
+        })
+        .collect()
+}
+
+fn at<'a>(value: &'a Value, path: &[&str]) -> &'a Value {
+    let mut v = value;
+    for key in path {
+        v = v
+            .get(*key)
+            .unwrap_or_else(|| panic!("no {} in {value:?}", path.join(".")));
+    }
+    v
+}
+
+fn str_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
+    at(value, path)
+        .as_str()
+        .unwrap_or_else(|| panic!("{} is not a string", path.join(".")))
+}
+
+fn int_at(value: &Value, path: &[&str]) -> u64 {
+    at(value, path)
+        .as_u64()
+        .unwrap_or_else(|| panic!("{} is not an integer", path.join(".")))
+}
+
+#[test]
+fn every_yaml_file_in_deploy_parses() {
+    let mut found = 0;
+    let mut stack = vec![deploy_dir()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read deploy/") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                let relative = path
+                    .strip_prefix(deploy_dir())
+                    .expect("under deploy/")
+                    .to_str()
+                    .expect("utf-8 path")
+                    .to_owned();
+                assert!(!yaml_docs(&relative).is_empty(), "{relative} is empty");
+                found += 1;
+            }
+        }
+    }
+    assert!(found >= 7, "only {found} YAML files found under deploy/");
+}
+
+#[test]
+fn compose_commands_parse_and_agree() {
+    let docs = yaml_docs("compose/compose.yaml");
+    let compose = &docs[0];
+    let coordinator = at(compose, &["services", "coordinator"]);
+    let worker = at(compose, &["services", "worker"]);
+
+    let c_args = strings(at(coordinator, &["command"]), "coordinator.command");
+    check_args("compose coordinator", &c_args);
+    let w_args = strings(at(worker, &["command"]), "worker.command");
+    check_args("compose worker", &w_args);
+
+    // The health check runs the image's binary: /hammer health ...
+    let test = strings(
+        at(coordinator, &["healthcheck", "test"]),
+        "healthcheck.test",
+    );
+    assert_eq!(test[..2], ["CMD".to_owned(), "/hammer".to_owned()]);
+    check_args("compose healthcheck", &test[2..]);
+    assert_eq!(test[2], "health");
+
+    let listen = required(&c_args, "--listen", "compose coordinator");
+    let port = addr_port(listen);
+    assert_eq!(port, GRPC_PORT);
+    let (host, worker_port) = url_host_port(required(&w_args, "--coordinator", "worker"));
+    assert_eq!(
+        host, "coordinator",
+        "workers reach the coordinator by its service name"
+    );
+    assert_eq!(
+        worker_port, port,
+        "worker URL port = coordinator --listen port"
+    );
+    let (health_host, health_port) = url_host_port(required(&test, "--coordinator", "health"));
+    assert_eq!((health_host.as_str(), health_port), ("127.0.0.1", port));
+    let metrics_port = addr_port(required(&c_args, "--metrics", "compose coordinator"));
+    assert_eq!(metrics_port, METRICS_PORT);
+    let published = strings(at(coordinator, &["ports"]), "coordinator.ports");
+    for port in [port, metrics_port] {
+        assert!(
+            published.iter().any(|p| p.ends_with(&format!(":{port}"))),
+            "container port {port} not published: {published:?}"
+        );
+    }
+
+    // The token: the same variable on both sides, from the same source.
+    let c_env = at(coordinator, &["environment"]);
+    let w_env = at(worker, &["environment"]);
+    let token = str_at(c_env, &[TOKEN_VAR]);
+    assert!(
+        token.starts_with("${HAMMER_TOKEN:?"),
+        "token must be required: {token}"
+    );
+    assert!(
+        !token["${".len()..].contains('$'),
+        "Compose would try to substitute a $ inside the message: {token}"
+    );
+    assert_eq!(str_at(w_env, &[TOKEN_VAR]), token);
+
+    // State and dataset on the volume; the sweep file where --sweep says.
+    let volumes = strings(at(coordinator, &["volumes"]), "coordinator.volumes");
+    let data_mount = volumes
+        .iter()
+        .find_map(|v| v.strip_prefix("hammer-data:"))
+        .expect("the hammer-data volume is mounted");
+    for name in ["--out", "--state"] {
+        let dir = required(&c_args, name, "compose coordinator");
+        assert!(
+            dir.starts_with(&format!("{data_mount}/")),
+            "{name} {dir} is not on the volume"
+        );
+    }
+    let sweep = required(&c_args, "--sweep", "compose coordinator");
+    assert!(
+        volumes.iter().any(|v| v.contains(&format!(":{sweep}"))),
+        "--sweep {sweep} is not mounted: {volumes:?}"
+    );
+    assert!(at(compose, &["volumes"]).get("hammer-data").is_some());
+    assert_eq!(
+        str_at(at(worker, &["depends_on", "coordinator"]), &["condition"]),
+        "service_healthy"
+    );
+    // Both services use the image the Dockerfile builds.
+    for service in [coordinator, worker] {
+        assert_eq!(
+            str_at(service, &["build", "dockerfile"]),
+            "deploy/Dockerfile"
+        );
+        assert_eq!(str_at(service, &["image"]), "hammer:local");
+    }
+}
+
+/// The `kind: Deployment` (or other kind) named `name` among the documents.
+fn k8s<'a>(docs: &'a [Value], kind: &str, name: &str) -> &'a Value {
+    docs.iter()
+        .find(|d| {
+            d.get("kind").and_then(Value::as_str) == Some(kind)
+                && d.get("metadata")
+                    .and_then(|m| m.get("name"))
+                    .and_then(Value::as_str)
+                    == Some(name)
+        })
+        .unwrap_or_else(|| panic!("no {kind} {name}"))
+}
+
+fn only_container(deployment: &Value) -> &Value {
+    let containers = at(deployment, &["spec", "template", "spec", "containers"])
+        .as_sequence()
+        .expect("containers");
+    assert_eq!(containers.len(), 1);
+    &containers[0]
+}
+
+/// (secret name, key) of the HAMMER_TOKEN variable of a container.
+fn token_source(container: &Value) -> (String, String) {
+    let env = at(container, &["env"]).as_sequence().expect("env list");
+    let var = env
+        .iter()
+        .find(|e| e.get("name").and_then(Value::as_str) == Some(TOKEN_VAR))
+        .expect("HAMMER_TOKEN in env");
+    let secret = at(var, &["valueFrom", "secretKeyRef"]);
+    (
+        str_at(secret, &["name"]).to_owned(),
+        str_at(secret, &["key"]).to_owned(),
+    )
+}
+
+fn labels(value: &Value) -> BTreeMap<String, String> {
+    value
+        .as_mapping()
+        .expect("labels")
+        .iter()
+        .map(|(k, v)| {
+            (
+                k.as_str().expect("label").to_owned(),
+                v.as_str().expect("label value").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn kubernetes_manifests_parse_and_agree() {
+    let kustomization = &yaml_docs("kubernetes/kustomization.yaml")[0];
+    let mut docs = Vec::new();
+    for resource in strings(at(kustomization, &["resources"]), "resources") {
+        docs.extend(yaml_docs(&format!("kubernetes/{resource}")));
+    }
+    let secret_example = &yaml_docs("kubernetes/secret.example.yaml")[0];
+
+    let coordinator = k8s(&docs, "Deployment", "hammer-coordinator");
+    let worker = k8s(&docs, "Deployment", "hammer-worker");
+    let service = k8s(&docs, "Service", "hammer-coordinator");
+    let pvc = k8s(&docs, "PersistentVolumeClaim", "hammer-data");
+    let configmap = k8s(&docs, "ConfigMap", "hammer-sweep");
+    assert_eq!(int_at(coordinator, &["spec", "replicas"]), 1);
+    assert_eq!(
+        str_at(coordinator, &["spec", "strategy", "type"]),
+        "Recreate"
+    );
+    assert!(int_at(worker, &["spec", "replicas"]) >= 1);
+
+    let cc = only_container(coordinator);
+    let wc = only_container(worker);
+    let c_args = strings(at(cc, &["args"]), "coordinator args");
+    let w_args = strings(at(wc, &["args"]), "worker args");
+    check_args("kubernetes coordinator", &c_args);
+    check_args("kubernetes worker", &w_args);
+    assert!(c_args.contains(&"--stay-after-complete".to_owned()));
+    assert!(w_args.contains(&"--stay-after-complete".to_owned()));
+
+    // Ports: --listen = containerPort = Service targetPort = probe port; the worker's
+    // URL names the Service and its port.
+    let port = u64::from(addr_port(required(&c_args, "--listen", "coordinator")));
+    let metrics_port = u64::from(addr_port(required(&c_args, "--metrics", "coordinator")));
+    assert_eq!(
+        (port, metrics_port),
+        (GRPC_PORT.into(), METRICS_PORT.into())
+    );
+    let container_ports: BTreeMap<String, u64> = at(cc, &["ports"])
+        .as_sequence()
+        .expect("ports")
+        .iter()
+        .map(|p| {
+            (
+                str_at(p, &["name"]).to_owned(),
+                int_at(p, &["containerPort"]),
+            )
+        })
+        .collect();
+    assert_eq!(container_ports.get("grpc"), Some(&port));
+    assert_eq!(container_ports.get("metrics"), Some(&metrics_port));
+    let service_ports: BTreeMap<String, (u64, u64)> = at(service, &["spec", "ports"])
+        .as_sequence()
+        .expect("service ports")
+        .iter()
+        .map(|p| {
+            (
+                str_at(p, &["name"]).to_owned(),
+                (int_at(p, &["port"]), int_at(p, &["targetPort"])),
+            )
+        })
+        .collect();
+    let (service_port, target) = service_ports["grpc"];
+    assert_eq!(target, port);
+    assert_eq!(service_ports["metrics"].1, metrics_port);
+    let (host, url_port) = url_host_port(required(&w_args, "--coordinator", "worker"));
+    assert_eq!(
+        host, "hammer-coordinator",
+        "the worker URL names the Service"
+    );
+    assert_eq!(u64::from(url_port), service_port);
+    for probe in ["readinessProbe", "livenessProbe"] {
+        assert_eq!(int_at(cc, &[probe, "grpc", "port"]), port, "{probe}");
+        assert_eq!(
+            str_at(cc, &[probe, "grpc", "service"]),
+            "hammer.v1.Coordinator",
+            "{probe} asks about the service the coordinator reports"
+        );
+    }
+    let annotations = at(
+        coordinator,
+        &["spec", "template", "metadata", "annotations"],
+    );
+    assert_eq!(
+        str_at(annotations, &["prometheus.io/port"]),
+        metrics_port.to_string()
+    );
+
+    // The Service and the Deployments select their own pods.
+    let c_labels = labels(at(coordinator, &["spec", "template", "metadata", "labels"]));
+    let w_labels = labels(at(worker, &["spec", "template", "metadata", "labels"]));
+    let selects = |selector: &Value, pod: &BTreeMap<String, String>| {
+        labels(selector).iter().all(|(k, v)| pod.get(k) == Some(v))
+    };
+    assert!(selects(at(service, &["spec", "selector"]), &c_labels));
+    assert!(!selects(at(service, &["spec", "selector"]), &w_labels));
+    assert!(selects(
+        at(coordinator, &["spec", "selector", "matchLabels"]),
+        &c_labels
+    ));
+    assert!(selects(
+        at(worker, &["spec", "selector", "matchLabels"]),
+        &w_labels
+    ));
+    assert!(!selects(
+        at(worker, &["spec", "selector", "matchLabels"]),
+        &c_labels
+    ));
+
+    // The token: the same Secret and key on both sides, the one the example creates.
+    let source = token_source(cc);
+    assert_eq!(token_source(wc), source);
+    assert_eq!(str_at(secret_example, &["metadata", "name"]), source.0);
+    assert!(at(secret_example, &["stringData"]).get(&source.1).is_some());
+
+    // Resource requests on both.
+    for c in [cc, wc] {
+        assert!(at(c, &["resources", "requests"]).get("cpu").is_some());
+        assert!(at(c, &["resources", "requests"]).get("memory").is_some());
+    }
+
+    // Volumes: the PVC holds --out and --state; the ConfigMap provides --sweep.
+    let volumes = at(coordinator, &["spec", "template", "spec", "volumes"])
+        .as_sequence()
+        .expect("volumes");
+    let mounts = at(cc, &["volumeMounts"]).as_sequence().expect("mounts");
+    let mount_of = |volume: &Value| {
+        let name = str_at(volume, &["name"]);
+        mounts
+            .iter()
+            .find(|m| str_at(m, &["name"]) == name)
+            .map(|m| str_at(m, &["mountPath"]).to_owned())
+            .unwrap_or_else(|| panic!("volume {name} is not mounted"))
+    };
+    let pvc_volume = volumes
+        .iter()
+        .find(|v| v.get("persistentVolumeClaim").is_some())
+        .expect("a PVC volume");
+    assert_eq!(
+        str_at(pvc_volume, &["persistentVolumeClaim", "claimName"]),
+        str_at(pvc, &["metadata", "name"])
+    );
+    let data = mount_of(pvc_volume);
+    for name in ["--out", "--state"] {
+        let dir = required(&c_args, name, "coordinator");
+        assert!(
+            dir.starts_with(&format!("{data}/")),
+            "{name} {dir} is not on the PVC"
+        );
+    }
+    let cm_volume = volumes
+        .iter()
+        .find(|v| v.get("configMap").is_some())
+        .expect("a ConfigMap volume");
+    assert_eq!(
+        str_at(cm_volume, &["configMap", "name"]),
+        str_at(configmap, &["metadata", "name"])
+    );
+    let sweep_path = required(&c_args, "--sweep", "coordinator");
+    let key = sweep_path
+        .strip_prefix(&format!("{}/", mount_of(cm_volume)))
+        .unwrap_or_else(|| panic!("--sweep {sweep_path} is not in the ConfigMap's mount"));
+    let text = str_at(configmap, &["data", key]);
+    let sweep = Sweep::parse(text, "the ConfigMap's sweep.toml")
+        .unwrap_or_else(|e| panic!("the ConfigMap's sweep does not parse: {e}"));
+    assert!(sweep.total_games() > 0);
+}
+
+/// `KEY=VALUE` lines of an environment file.
+fn env_file(text: &str) -> BTreeMap<String, String> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (k, v) = l.split_once('=').expect("KEY=VALUE");
+            (k.to_owned(), v.to_owned())
+        })
+        .collect()
+}
+
+/// `Key=value` lines of a unit's [Service] section.
+fn unit_service(text: &str) -> BTreeMap<String, String> {
+    let mut section = "";
+    let mut keys = BTreeMap::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[Service]" && !line.starts_with('#') && !line.is_empty() {
+            let (k, v) = line.split_once('=').expect("Key=value");
+            keys.insert(k.to_owned(), v.to_owned());
+        }
+    }
+    keys
+}
+
+/// ExecStart split on spaces, with ${VAR} and $VAR replaced from `env` as systemd does.
+fn exec_start(unit: &BTreeMap<String, String>, env: &BTreeMap<String, String>) -> Vec<String> {
+    let line = &unit["ExecStart"];
+    line.split_whitespace()
+        .map(|word| {
+            let mut word = word.to_owned();
+            for (k, v) in env {
+                word = word.replace(&format!("${{{k}}}"), v);
+                if word == format!("${k}") {
+                    word = v.clone();
+                }
+            }
+            assert!(!word.contains('$'), "unknown variable in ExecStart: {word}");
+            word
+        })
+        .collect()
+}
+
+#[test]
+fn systemd_units_parse_and_agree() {
+    let env = env_file(&read("systemd/hammer.env.example"));
+    assert!(env.contains_key(TOKEN_VAR));
+    let coordinator = unit_service(&read("systemd/hammer-coordinator.service"));
+    let worker = unit_service(&read("systemd/hammer-worker.service"));
+    for unit in [&coordinator, &worker] {
+        assert_eq!(unit["EnvironmentFile"], "/etc/hammer/hammer.env");
+        assert_eq!(unit["Restart"], "on-failure");
+    }
+    let c = exec_start(&coordinator, &env);
+    let w = exec_start(&worker, &env);
+    assert_eq!(c[0], "/usr/local/bin/hammer");
+    assert_eq!(w[0], "/usr/local/bin/hammer");
+    check_args("systemd coordinator", &c[1..]);
+    check_args("systemd worker", &w[1..]);
+    let port = addr_port(required(&c, "--listen", "systemd coordinator"));
+    assert_eq!(port, GRPC_PORT);
+    let (_, url_port) = url_host_port(required(&w, "--coordinator", "systemd worker"));
+    assert_eq!(
+        url_port, port,
+        "HAMMER_COORDINATOR's port = coordinator --listen port"
+    );
+    // The state and dataset are where the unit may write.
+    let writable = &coordinator["ReadWritePaths"];
+    for name in ["--out", "--state"] {
+        let dir = required(&c, name, "systemd coordinator");
+        assert!(
+            dir.starts_with(&format!("{writable}/")),
+            "{name} {dir} is read-only"
+        );
+    }
+}
+
+#[test]
+fn the_dockerfile_pulls_only_the_rust_image_and_the_entrypoint_is_the_binary() {
+    let text = read("Dockerfile");
+    let froms: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("FROM "))
+        .collect();
+    assert_eq!(froms, ["rust:${RUST_VERSION}-bookworm AS build", "scratch"]);
+    assert!(
+        !text.contains("# syntax="),
+        "a syntax line pulls a frontend image"
+    );
+    assert!(text.contains("ENTRYPOINT [\"/hammer\"]"));
+    assert!(text.contains("crt-static"));
+    // Without it, fontconfig and freetype (charts) would have to link statically.
+    assert!(text.contains("-p hammer --no-default-features"));
+    let expose = text
+        .lines()
+        .find_map(|l| l.strip_prefix("EXPOSE "))
+        .expect("EXPOSE");
+    assert_eq!(expose, format!("{GRPC_PORT} {METRICS_PORT}"));
+    // Compose builds it from the repository root, which is where COPY . . expects.
+    let compose = &yaml_docs("compose/compose.yaml")[0];
+    assert_eq!(
+        str_at(compose, &["services", "coordinator", "build", "context"]),
+        "../.."
+    );
+}
+
+const SLURM_SWEEP: &str = r#"
+name = "slurm"
+seed = 3
+
+[[experiment]]
+name = "small"
+sizes = [4, 5]
+games = 40
+unit_games = 10
+"#;
+
+/// Runs deploy/slurm/hammer.sbatch with `srun` and `scontrol` replaced by scripts that
+/// start every task on this machine: a three-node allocation becomes a coordinator and
+/// two workers on loopback, and the sweep must end complete, every key once.
+#[test]
+fn the_slurm_script_runs_a_sweep_to_completion() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).expect("bin dir");
+    let calls = dir.path().join("srun-calls.log");
+    let script = |name: &str, text: &str| {
+        let path = bin.join(name);
+        std::fs::write(&path, text).expect("write stand-in");
+        let status = Command::new("chmod")
+            .args(["+x", path.to_str().expect("utf-8")])
+            .status()
+            .expect("chmod");
+        assert!(status.success());
+    };
+    // Three "nodes", all this machine.
+    script(
+        "scontrol",
+        "#!/bin/bash\n[ \"$1 $2\" = \"show hostnames\" ] || exit 1\nprintf '127.0.0.1\\n127.0.0.1\\n127.0.0.1\\n'\n",
+    );
+    // srun: record the call, skip the options (all written as --name=value), run the
+    // command once per task.
+    script(
+        "srun",
+        r#"#!/bin/bash
+echo "srun $*" >> "$SRUN_CALLS"
+ntasks=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ntasks=*) ntasks=${1#--ntasks=} ;;
+        -*) ;;
+        *) break ;;
+    esac
+    shift
+done
+pids=()
+for _ in $(seq 1 "$ntasks"); do "$@" & pids+=($!); done
+status=0
+for p in "${pids[@]}"; do wait "$p" || status=$?; done
+exit $status
+"#,
+    );
+    let sweep_path = dir.path().join("sweep.toml");
+    std::fs::write(&sweep_path, SLURM_SWEEP).expect("write sweep");
+    let data = dir.path().join("shared/run1");
+    let port = free_port().to_string();
+    let path_var = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut job = Proc::spawn(
+        "sbatch job",
+        "bash",
+        &[
+            deploy_dir()
+                .join("slurm/hammer.sbatch")
+                .display()
+                .to_string(),
+            sweep_path.display().to_string(),
+            data.display().to_string(),
+        ],
+        &[
+            ("PATH", &path_var),
+            ("HAMMER", HAMMER),
+            ("HAMMER_PORT", &port),
+            ("SLURM_JOB_NODELIST", "node[1-3]"),
+            ("SRUN_CALLS", calls.to_str().expect("utf-8")),
+        ],
+        dir.path().join("job.log"),
+    );
+    assert_eq!(job.wait(Duration::from_secs(120)), 0, "{}", job.log_text());
+    let log = job.log_text();
+    assert!(log.contains("2 worker node(s)"), "{log}");
+    assert!(log.contains("coordinator exited with 0"), "{log}");
+    // The coordinator listened on a non-loopback address: only possible with the
+    // token that the script made and passed on to the workers.
+    assert!(
+        log.contains(&format!("listening on http://0.0.0.0:{port}")),
+        "{log}"
+    );
+    let calls = std::fs::read_to_string(&calls).expect("srun calls");
+    let calls: Vec<&str> = calls.lines().collect();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert!(calls[0].contains(" coordinator --sweep "), "{}", calls[0]);
+    assert!(calls[1].contains("--ntasks=2") && calls[1].contains(" worker --coordinator "));
+    let sweep = Sweep::parse(SLURM_SWEEP, "test").expect("sweep");
+    let rows = read_checked(&data.join("results"), &sweep);
+    let workers: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r.worker.as_str()).collect();
+    assert!(!workers.is_empty());
+    assert!(data.join("state/journal.log").exists());
+}

@@ -1,0 +1,198 @@
+//! Helpers shared by the deployment tests (`deploy.rs`, `metrics.rs`, `multihost.rs`):
+//! child processes that die with the test, free ports, reading a dataset back with the
+//! exactly-once checks, and a raw HTTP GET.
+//!
+//! Each test binary uses a different subset, hence the `dead_code` allowance.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hammer_dataset::{ResultRow, RowKey, list_parts, read_dataset};
+use hammer_sweep::Sweep;
+
+pub const HAMMER: &str = env!("CARGO_BIN_EXE_hammer");
+
+/// A child process that is killed when the test ends, passing or failing.
+pub struct Proc {
+    child: Option<Child>,
+    pub name: String,
+    pub log: PathBuf,
+}
+
+impl Proc {
+    /// Starts `program args` with stdout and stderr appended to `log`, without any
+    /// HAMMER_TOKEN of the caller's environment.
+    pub fn spawn(
+        name: &str,
+        program: &str,
+        args: &[String],
+        env: &[(&str, &str)],
+        log: PathBuf,
+    ) -> Proc {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .expect("log file");
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .env("HAMMER_LOG", "info")
+            .env_remove("HAMMER_TOKEN")
+            .stdin(Stdio::null())
+            .stdout(file.try_clone().expect("log file"))
+            .stderr(file);
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        Proc {
+            child: Some(command.spawn().expect("start a process")),
+            name: name.to_owned(),
+            log,
+        }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map_or(0, Child::id)
+    }
+
+    pub fn kill9(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            child.kill().expect("SIGKILL");
+            child.wait().expect("wait after SIGKILL");
+        }
+    }
+
+    pub fn sigterm(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+    }
+
+    /// Waits for the exit code, failing the test after `limit`.
+    pub fn wait(&mut self, limit: Duration) -> i32 {
+        let deadline = Instant::now() + limit;
+        let child = self.child.as_mut().expect("process already reaped");
+        loop {
+            if let Some(status) = child.try_wait().expect("try_wait") {
+                self.child = None;
+                return status.code().unwrap_or(-1);
+            }
+            if Instant::now() > deadline {
+                panic!(
+                    "{} did not exit within {limit:?}; log:\n{}",
+                    self.name,
+                    self.log_text()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port()
+}
+
+pub fn s(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| (*a).to_owned()).collect()
+}
+
+/// Reads the dataset, checking that every part opens, that every key is there exactly
+/// once, and that there is one part per unit. Returns the rows as read.
+pub fn read_checked(out: &Path, sweep: &Sweep) -> Vec<ResultRow> {
+    let rows = read_dataset(out).expect("every part file opens");
+    let mut counts: BTreeMap<RowKey, usize> = BTreeMap::new();
+    for row in &rows {
+        *counts.entry(row.key()).or_default() += 1;
+    }
+    let dupes: Vec<_> = counts.iter().filter(|&(_, &c)| c > 1).collect();
+    assert!(dupes.is_empty(), "keys written more than once: {dupes:?}");
+    assert_eq!(
+        rows.len() as u64,
+        sweep.total_games(),
+        "every key exactly once"
+    );
+    let parts = list_parts(out).expect("list parts");
+    assert_eq!(parts.len(), sweep.units().len(), "one part per unit");
+    for part in &parts {
+        assert!(
+            sweep.unit_by_id(&part.part_id).is_some(),
+            "stray part {}",
+            part.part_id
+        );
+    }
+    rows
+}
+
+/// An HTTP response: status code, headers (lower-case names), body.
+pub struct HttpResponse {
+    pub code: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl HttpResponse {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP/1.1 request without a body (GET, HEAD, ...). Written by hand so that the
+/// test checks the bytes on the wire.
+pub fn http(method: &str, addr: SocketAddr, path: &str) -> std::io::Result<HttpResponse> {
+    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(5))?;
+    stream.set_read_timeout(Some(Duration::from_secs(10)))?;
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: hammer-test\r\nAccept: */*\r\n\r\n"
+    )?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response)?;
+    let text = String::from_utf8(response).map_err(std::io::Error::other)?;
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .ok_or_else(|| std::io::Error::other(format!("no end of headers in {text:?}")))?;
+    let mut lines = head.lines();
+    let status_line = lines.next().unwrap_or_default();
+    let code = status_line
+        .split(' ')
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .ok_or_else(|| std::io::Error::other(format!("bad status line {status_line:?}")))?;
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_owned()))
+        .collect();
+    Ok(HttpResponse {
+        code,
+        headers,
+        body: body.to_owned(),
+    })
+}

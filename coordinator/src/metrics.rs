@@ -1,0 +1,380 @@
+//! Prometheus metrics of a coordinator, served over plain HTTP on an opt-in address.
+//!
+//! Why hand-written: the text exposition format is a few lines per metric, and a scrape
+//! is one `GET /metrics` per interval, so a tiny HTTP/1.1 responder on tokio does the job
+//! without a metrics crate or an HTTP server stack beyond what tonic already pulls in.
+//!
+//! Most values are read from the core's status at scrape time (units, games, workers,
+//! rate), so the hot paths pay nothing for them. Only what the core does not keep is
+//! counted here: results accepted and dropped as duplicates (by the service), lapsed
+//! leases (by the core) and the time each unit took to write and journal (by the writer
+//! threads).
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use hammer_proto::v1::StatusResponse;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tracing::{debug, warn};
+
+use crate::core::Core;
+use crate::lock;
+
+/// Upper bounds (seconds) of the write-latency histogram: a unit's part file (Arrow
+/// conversion, zstd, three fsyncs) and its journal line take milliseconds on local disks
+/// and up to seconds on network storage.
+const WRITE_BUCKETS: [f64; 13] = [
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// Counters that the core's status does not provide.
+#[derive(Debug, Default)]
+pub(crate) struct Metrics {
+    /// Results accepted (first copy of their key), since this process started.
+    results: AtomicU64,
+    /// Results dropped because their key had already arrived.
+    duplicates: AtomicU64,
+    /// Leases that lapsed without renewal.
+    lease_expiries: AtomicU64,
+    write: Histogram,
+}
+
+impl Metrics {
+    pub fn results_received(&self, accepted: u32, duplicates: u32) {
+        self.results
+            .fetch_add(u64::from(accepted), Ordering::Relaxed);
+        self.duplicates
+            .fetch_add(u64::from(duplicates), Ordering::Relaxed);
+    }
+
+    pub fn lease_expired(&self) {
+        self.lease_expiries.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Time from a complete unit leaving the queue to its journal line being durable.
+    pub fn unit_written(&self, took: Duration) {
+        self.write.observe(took);
+    }
+}
+
+/// A cumulative histogram with fixed buckets, lock-free so that writer threads never
+/// wait for a scrape.
+#[derive(Debug, Default)]
+struct Histogram {
+    /// Per bucket of `WRITE_BUCKETS`, observations at most that bound (not cumulative;
+    /// summed when rendered).
+    buckets: [AtomicU64; WRITE_BUCKETS.len()],
+    count: AtomicU64,
+    sum_nanos: AtomicU64,
+}
+
+impl Histogram {
+    fn observe(&self, took: Duration) {
+        let secs = took.as_secs_f64();
+        if let Some(i) = WRITE_BUCKETS.iter().position(|&b| secs <= b) {
+            self.buckets[i].fetch_add(1, Ordering::Relaxed);
+        }
+        self.sum_nanos.fetch_add(
+            u64::try_from(took.as_nanos()).unwrap_or(u64::MAX),
+            Ordering::Relaxed,
+        );
+        self.count.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// The values of one scrape that come from the core.
+pub(crate) struct Snapshot {
+    pub status: StatusResponse,
+    pub uptime: Duration,
+}
+
+/// Renders one scrape in the Prometheus text exposition format (version 0.0.4).
+pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
+    let s = &snapshot.status;
+    let mut out = String::with_capacity(4096);
+    let mut metric = |name: &str, kind: &str, help: &str, samples: &[(&str, f64)]| {
+        let _ = writeln!(out, "# HELP {name} {help}");
+        let _ = writeln!(out, "# TYPE {name} {kind}");
+        for (labels, value) in samples {
+            let _ = writeln!(out, "{name}{labels} {value}");
+        }
+    };
+    let info = format!(
+        "{{sweep=\"{}\",digest=\"{}\"}}",
+        escape(&s.sweep_name),
+        escape(&s.sweep_digest)
+    );
+    metric(
+        "hammer_sweep_info",
+        "gauge",
+        "The sweep this coordinator serves (always 1).",
+        &[(&info, 1.0)],
+    );
+    let committed = f64::from(s.units_committed);
+    let leased = f64::from(s.units_leased);
+    let pending = f64::from(
+        s.units_total
+            .saturating_sub(s.units_committed)
+            .saturating_sub(s.units_leased),
+    );
+    metric(
+        "hammer_sweep_units",
+        "gauge",
+        "Units in the sweep.",
+        &[("", f64::from(s.units_total))],
+    );
+    metric(
+        "hammer_units",
+        "gauge",
+        "Units by state: committed (part file and journal line durable), leased (a worker \
+         holds an active lease), pending (neither: waiting for a worker or being written).",
+        &[
+            ("{state=\"committed\"}", committed),
+            ("{state=\"leased\"}", leased),
+            ("{state=\"pending\"}", pending),
+        ],
+    );
+    metric(
+        "hammer_sweep_games",
+        "gauge",
+        "Games (result keys) in the sweep.",
+        &[("", s.games_total as f64)],
+    );
+    metric(
+        "hammer_games",
+        "gauge",
+        "Games by state: committed to the dataset, or received and held for open units.",
+        &[
+            ("{state=\"committed\"}", s.games_committed as f64),
+            ("{state=\"pending\"}", s.games_pending as f64),
+        ],
+    );
+    metric(
+        "hammer_sweep_complete",
+        "gauge",
+        "1 when every unit is committed.",
+        &[("", if s.complete { 1.0 } else { 0.0 })],
+    );
+    metric(
+        "hammer_results_total",
+        "counter",
+        "Results accepted since this coordinator process started (first copy of each key).",
+        &[("", metrics.results.load(Ordering::Relaxed) as f64)],
+    );
+    metric(
+        "hammer_duplicate_results_total",
+        "counter",
+        "Results dropped because their key had already arrived (resends, speculative copies).",
+        &[("", metrics.duplicates.load(Ordering::Relaxed) as f64)],
+    );
+    metric(
+        "hammer_refused_results_total",
+        "counter",
+        "Results refused with their whole batch (outside the lease, malformed).",
+        &[("", s.refused as f64)],
+    );
+    metric(
+        "hammer_results_per_second",
+        "gauge",
+        "Results accepted per second over the last ten seconds.",
+        &[("", s.games_per_second)],
+    );
+    metric(
+        "hammer_workers_alive",
+        "gauge",
+        "Workers heard from within one lease period and not yet told the sweep is complete.",
+        &[("", f64::from(s.workers))],
+    );
+    metric(
+        "hammer_lease_expiries_total",
+        "counter",
+        "Leases that lapsed without renewal; their units were given out again.",
+        &[("", metrics.lease_expiries.load(Ordering::Relaxed) as f64)],
+    );
+    metric(
+        "hammer_uptime_seconds",
+        "gauge",
+        "Seconds since this coordinator process started serving.",
+        &[("", snapshot.uptime.as_secs_f64())],
+    );
+
+    let h = &metrics.write;
+    let name = "hammer_unit_write_seconds";
+    let _ = writeln!(
+        out,
+        "# HELP {name} Time to write a complete unit: rows, Parquet part file with fsyncs, \
+         rename, journal line with fsync."
+    );
+    let _ = writeln!(out, "# TYPE {name} histogram");
+    let mut cumulative = 0u64;
+    for (bound, bucket) in WRITE_BUCKETS.iter().zip(&h.buckets) {
+        cumulative += bucket.load(Ordering::Relaxed);
+        let _ = writeln!(out, "{name}_bucket{{le=\"{bound}\"}} {cumulative}");
+    }
+    let count = h.count.load(Ordering::Relaxed);
+    let _ = writeln!(out, "{name}_bucket{{le=\"+Inf\"}} {count}");
+    let _ = writeln!(
+        out,
+        "{name}_sum {}",
+        h.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9
+    );
+    let _ = writeln!(out, "{name}_count {count}");
+    out
+}
+
+/// Escapes a label value: backslash, double quote and newline.
+fn escape(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+/// Answers `GET /metrics` on `listener` until the task is aborted.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    core: Arc<Mutex<Core>>,
+    metrics: Arc<Metrics>,
+    started: Instant,
+) {
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(e) => {
+                // Out of file descriptors and the like: wait instead of spinning.
+                warn!(error = %e, "metrics: accept failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let (core, metrics) = (core.clone(), metrics.clone());
+        tokio::spawn(async move {
+            let answer = tokio::time::timeout(
+                Duration::from_secs(10),
+                answer(stream, &core, &metrics, started),
+            )
+            .await;
+            match answer {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => debug!(%peer, error = %e, "metrics: connection failed"),
+                Err(_) => debug!(%peer, "metrics: connection timed out"),
+            }
+        });
+    }
+}
+
+/// One request, one response, then the connection closes: scrapers open a connection
+/// per scrape anyway, and this keeps the server free of keep-alive state.
+async fn answer(
+    mut stream: TcpStream,
+    core: &Mutex<Core>,
+    metrics: &Metrics,
+    started: Instant,
+) -> std::io::Result<()> {
+    let mut head = Vec::with_capacity(1024);
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        if head.len() > 16 * 1024 {
+            return respond(
+                &mut stream,
+                "431 Request Header Fields Too Large",
+                "",
+                false,
+            )
+            .await;
+        }
+        let n = stream.read(&mut buf).await?;
+        if n == 0 {
+            return Ok(());
+        }
+        head.extend_from_slice(&buf[..n]);
+    }
+    let line = head.split(|&b| b == b'\r').next().unwrap_or_default();
+    let line = String::from_utf8_lossy(line);
+    let mut parts = line.split(' ');
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let path = target.split('?').next().unwrap_or("");
+    let head_only = method == "HEAD";
+    if method != "GET" && !head_only {
+        return respond(&mut stream, "405 Method Not Allowed", "GET only\n", false).await;
+    }
+    if path != "/metrics" {
+        return respond(
+            &mut stream,
+            "404 Not Found",
+            "hammer coordinator: metrics are at /metrics\n",
+            head_only,
+        )
+        .await;
+    }
+    let snapshot = Snapshot {
+        status: lock(core).status(),
+        uptime: started.elapsed(),
+    };
+    let body = render(&snapshot, metrics);
+    respond(&mut stream, "200 OK", &body, head_only).await
+}
+
+async fn respond(
+    stream: &mut TcpStream,
+    status: &str,
+    body: &str,
+    head_only: bool,
+) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).await?;
+    if !head_only {
+        stream.write_all(body.as_bytes()).await?;
+    }
+    stream.shutdown().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_histogram_is_cumulative_and_counts_every_observation() {
+        let metrics = Metrics::default();
+        metrics.unit_written(Duration::from_micros(500));
+        metrics.unit_written(Duration::from_millis(30));
+        metrics.unit_written(Duration::from_secs(60));
+        metrics.results_received(10, 2);
+        for _ in 0..3 {
+            metrics.lease_expired();
+        }
+        let snapshot = Snapshot {
+            status: StatusResponse {
+                sweep_name: "a\"b".into(),
+                units_total: 5,
+                units_committed: 2,
+                units_leased: 1,
+                ..StatusResponse::default()
+            },
+            uptime: Duration::from_secs(1),
+        };
+        let text = render(&snapshot, &metrics);
+        for line in [
+            "hammer_unit_write_seconds_bucket{le=\"0.001\"} 1",
+            "hammer_unit_write_seconds_bucket{le=\"0.025\"} 1",
+            "hammer_unit_write_seconds_bucket{le=\"0.05\"} 2",
+            "hammer_unit_write_seconds_bucket{le=\"10\"} 2",
+            "hammer_unit_write_seconds_bucket{le=\"+Inf\"} 3",
+            "hammer_unit_write_seconds_count 3",
+            "hammer_units{state=\"pending\"} 2",
+            "hammer_results_total 10",
+            "hammer_duplicate_results_total 2",
+            "hammer_lease_expiries_total 3",
+            "hammer_sweep_info{sweep=\"a\\\"b\",digest=\"\"} 1",
+        ] {
+            assert!(text.lines().any(|l| l == line), "{line} missing in\n{text}");
+        }
+    }
+}
