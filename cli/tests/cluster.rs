@@ -575,6 +575,7 @@ fn forged_results_and_old_protocols_are_refused() {
                 name: "future".into(),
                 threads: 1,
                 hammer_version: "9.9.9".into(),
+                instance: String::new(),
             })
             .await
             .expect_err("another protocol version is refused");
@@ -595,6 +596,7 @@ fn forged_results_and_old_protocols_are_refused() {
                 name: "forger".into(),
                 threads: 1,
                 hammer_version: "0".into(),
+                instance: String::new(),
             })
             .await
             .unwrap()
