@@ -784,3 +784,34 @@ fn check_result(result: &GameResult, unit: &Unit) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn core() -> Core {
+        let text = "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [4]\ngames = 20\nunit_games = 10\n";
+        let sweep = Sweep::parse(text, "test").expect("sweep parses");
+        Core::new(Arc::new(sweep), Timing::default(), &[])
+    }
+
+    #[test]
+    fn a_worker_keeps_its_id_when_it_registers_again() {
+        let mut core = core();
+        let first = core.register("host-42", "0.1.0", "1a2b3c4d");
+        assert_eq!(first, "host-42-1a2b3c4d");
+        assert_eq!(core.register("host-42", "0.1.0", "1a2b3c4d"), first);
+        // Another process with the same name is another worker.
+        assert_ne!(core.register("host-42", "0.1.0", "99999999"), first);
+        // Older workers without an instance get a fresh id each time.
+        let old = core.register("old", "0.1.0", "");
+        assert_ne!(core.register("old", "0.1.0", ""), old);
+    }
+
+    #[test]
+    fn move_lists_are_counted_by_spaces() {
+        assert_eq!(move_count(""), 0);
+        assert_eq!(move_count("A1xB1"), 1);
+        assert_eq!(move_count("A1xB1 C2xC3 D1xD2"), 3);
+    }
+}
