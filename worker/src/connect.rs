@@ -189,11 +189,11 @@ fn is_tls_failure(reason: &str) -> bool {
 }
 
 /// Whether a status is what a plaintext client gets from a coordinator that serves TLS:
-/// the TLS alert the server sends back is not an HTTP/2 frame.
+/// the TLS alert the server sends back is not an HTTP/2 frame. (Such a client also sees
+/// "transport error" and "operation was canceled" on some attempts, but those are what
+/// a restarting coordinator causes too, so only this one ends the retries.)
 fn is_plaintext_to_tls(status: &tonic::Status) -> bool {
-    status.code() == tonic::Code::Internal
-        && status.message().contains("h2 protocol error")
-        && status.message().contains("frame with invalid size")
+    status.code() == tonic::Code::Internal && status.message().contains("h2 protocol error")
 }
 
 impl ClientError {
