@@ -94,11 +94,23 @@ pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
         timing: Timing::default(),
         hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
     };
+    // Two runtimes, so that the CPU time of the synthetic clients (which a real cluster
+    // spends on other machines) can be told apart from the coordinator's: their threads
+    // are named `bench-client`, and everything else in the process is the coordinator.
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_name("hammer-coord")
         .build()
         .context("cannot start the async runtime")?;
-    let (elapsed, status) = runtime.block_on(async move {
+    let clients = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name(CLIENT_THREAD)
+        .build()
+        .context("cannot start the async runtime")?;
+    let client_handle = clients.handle().clone();
+    let cpu_started = process_cpu_seconds();
+    let client_cpu_started = thread_cpu_seconds(CLIENT_THREAD);
+    let (elapsed, status, client_cpu) = runtime.block_on(async move {
         let coordinator = Coordinator::start(config).await?;
         let url = coordinator.url();
         let started = Instant::now();
@@ -106,18 +118,28 @@ pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
         for w in 0..args.workers {
             let url = url.clone();
             let batch = args.batch;
-            tasks.push(tokio::spawn(async move {
-                synthetic_worker(w, url, batch).await
-            }));
+            tasks.push(client_handle.spawn(async move { synthetic_worker(w, url, batch).await }));
         }
         for task in tasks {
             task.await.context("synthetic worker panicked")??;
         }
         coordinator.wait_complete().await?;
         let elapsed = started.elapsed();
+        // Read while the client threads still exist; the coordinator's writer threads
+        // end at shutdown, so its share is the process total minus the clients'.
+        let client_cpu = thread_cpu_seconds(CLIENT_THREAD);
         let status = coordinator.shutdown().await?;
-        anyhow::Ok((elapsed, status))
+        anyhow::Ok((elapsed, status, client_cpu))
     })?;
+    drop(clients);
+    let cpu_total = match (cpu_started, process_cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    let client_cpu = match (client_cpu_started, client_cpu) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
     let bytes = dir_size(&out);
     let rate = status.games_committed as f64 / elapsed.as_secs_f64();
     println!(
@@ -134,7 +156,47 @@ pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
         status.duplicates,
         status.refused
     );
+    if let (Some(total), Some(clients)) = (cpu_total, client_cpu) {
+        let coordinator = (total - clients).max(0.01);
+        println!(
+            "  CPU time: coordinator {coordinator:.2} s, synthetic clients {clients:.2} s ({:.0}% of the process); {:.0} results per coordinator CPU-second",
+            100.0 * clients / total.max(0.01),
+            status.games_committed as f64 / coordinator
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Name of the synthetic clients' runtime threads.
+const CLIENT_THREAD: &str = "bench-client";
+
+/// User plus system CPU time of this process's live threads whose name starts with
+/// `prefix`, from /proc (Linux only; None elsewhere).
+fn thread_cpu_seconds(prefix: &str) -> Option<f64> {
+    let mut total = 0.0;
+    for entry in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue; // the thread ended meanwhile
+        };
+        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
+            continue;
+        };
+        if !stat[open + 1..close].starts_with(prefix) {
+            continue;
+        }
+        total += cpu_of_stat(&stat[close + 1..])?;
+    }
+    Some(total)
+}
+
+/// utime + stime of a /proc stat line, given the part after the command name.
+fn cpu_of_stat(rest: &str) -> Option<f64> {
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 of `rest`.
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    // USER_HZ is 100 on every Linux configuration in use.
+    Some((utime + stime) / 100.0)
 }
 
 fn dir_size(path: &std::path::Path) -> u64 {
@@ -164,6 +226,7 @@ async fn synthetic_worker(index: usize, url: String, batch_rows: usize) -> Resul
             name: format!("synthetic{index}"),
             threads: 1,
             hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
+            instance: format!("{index:x}"),
         })
         .await?
         .into_inner();
@@ -330,11 +393,5 @@ pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
 fn process_cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // Fields after the command name, which is in parentheses and may contain spaces.
-    let rest = stat.rsplit_once(')')?.1;
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 of `rest`.
-    let utime: f64 = fields.get(11)?.parse().ok()?;
-    let stime: f64 = fields.get(12)?.parse().ok()?;
-    // USER_HZ is 100 on every Linux configuration in use.
-    Some((utime + stime) / 100.0)
+    cpu_of_stat(stat.rsplit_once(')')?.1)
 }

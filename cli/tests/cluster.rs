@@ -403,6 +403,7 @@ fn coordinator_sigterm_then_sigkill_then_restart_completes_exactly_once() {
     let mut workers: Vec<Proc> = (0..2)
         .map(|i| cluster.worker(&format!("worker{i}"), &[]))
         .collect();
+    let pids: Vec<u32> = workers.iter().map(Proc::pid).collect();
 
     // SIGTERM: drains, commits what is complete, exits 0.
     cluster.wait_status("a first commit", |s| s.units_committed >= 1 && !s.complete);
@@ -450,6 +451,20 @@ fn coordinator_sigterm_then_sigkill_then_restart_completes_exactly_once() {
         assert_eq!(w.wait(Duration::from_secs(30)), 0, "{}", w.log_text());
     }
     assert!(coordinator.log_text().contains("torn last journal line"));
+    // Each worker process keeps one id through its reconnects to three coordinators, so
+    // the `worker` column names at most the two processes (default name HOST-PID).
+    let names: std::collections::BTreeSet<String> = read_dataset(&cluster.out())
+        .unwrap()
+        .into_iter()
+        .map(|r| r.worker)
+        .collect();
+    assert!(names.len() <= 2, "one id per worker process: {names:?}");
+    for name in &names {
+        assert!(
+            pids.iter().any(|pid| name.contains(&format!("-{pid}-"))),
+            "{name} names one of the worker processes {pids:?}"
+        );
+    }
     let rows = read_checked(&cluster.out(), &sweep);
     // Identical to an uninterrupted single-worker run.
     assert_eq!(reference_run(SLOW), rows);
@@ -575,6 +590,7 @@ fn forged_results_and_old_protocols_are_refused() {
                 name: "future".into(),
                 threads: 1,
                 hammer_version: "9.9.9".into(),
+                instance: String::new(),
             })
             .await
             .expect_err("another protocol version is refused");
@@ -595,6 +611,7 @@ fn forged_results_and_old_protocols_are_refused() {
                 name: "forger".into(),
                 threads: 1,
                 hammer_version: "0".into(),
+                instance: String::new(),
             })
             .await
             .unwrap()

@@ -53,7 +53,7 @@ impl Coordinator for Service {
         if core.draining {
             return Err(Status::unavailable("the coordinator is shutting down"));
         }
-        let worker_id = core.register(&request.name, &request.hammer_version);
+        let worker_id = core.register(&request.name, &request.hammer_version, &request.instance);
         info!(worker = %worker_id, ?peer, threads = request.threads, version = %request.hammer_version, "worker registered");
         Ok(Response::new(RegisterResponse {
             protocol_version: PROTOCOL_VERSION,

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use hammer_dataset::{ResultRow, write_part};
+use hammer_dataset::{RowRef, write_part_refs};
 use hammer_sweep::Sweep;
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
@@ -109,26 +109,29 @@ fn commit(
     let n = i32::from(job.unit.n);
     let mut solvable = 0u64;
     let mut expansions = 0u64;
-    let rows: Vec<ResultRow> = job
+    // Borrowed rows: the per-unit strings once, the per-game strings as they arrived.
+    // The slots hold the results in game order, which is the file's order, so
+    // `write_part_refs` does not sort.
+    let mut rows: Vec<RowRef<'_>> = job
         .results
-        .into_iter()
+        .iter()
         .map(|stored| {
-            let r = stored.result;
+            let r = &stored.result;
             solvable += u64::from(r.min_stones == 1);
             expansions += r.expansions;
-            ResultRow {
-                sweep: sweep.name.clone(),
-                experiment: experiment.name.clone(),
-                config: config.id.clone(),
+            RowRef {
+                sweep: &sweep.name,
+                experiment: &experiment.name,
+                config: &config.id,
                 n,
                 game_index: r.game_index as i64,
                 seed: sweep.seed as i64,
-                board: r.board,
+                board: &r.board,
                 prefix: config.prefix as i32,
-                prefix_moves: r.prefix_moves,
-                start: r.start,
-                order: order.clone(),
-                schedule: schedule.clone(),
+                prefix_moves: &r.prefix_moves,
+                start: &r.start,
+                order: &order,
+                schedule: &schedule,
                 budget: config.budget as i64,
                 trial: config.trial as i32,
                 min_stones: r.min_stones as i32,
@@ -136,16 +139,17 @@ fn commit(
                 exhaustive: r.exhaustive,
                 expansions: r.expansions as i64,
                 attempts: r.attempts as i32,
-                solution: r.solution,
+                solution: &r.solution,
                 wall_ns: r.wall_ns as i64,
-                worker: stored.worker.id.clone(),
-                hammer_version: stored.worker.version.clone(),
+                worker: &stored.worker.id,
+                hammer_version: &stored.worker.version,
             }
         })
         .collect();
     let games = rows.len() as u64;
     let started = std::time::Instant::now();
-    let path = write_part(out, &experiment.name, n, &job.unit_id, &rows)?;
+    let path = write_part_refs(out, &experiment.name, n, &job.unit_id, &mut rows)?;
+    drop(rows);
     let entry = CommitEntry {
         unit_id: job.unit_id,
         games,

@@ -1,7 +1,7 @@
 use std::sync::{Arc, LazyLock};
 
 use arrow::array::{
-    Array, ArrayRef, AsArray, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray,
+    Array, ArrayRef, AsArray, BooleanArray, Int32Array, Int64Array, RecordBatch, StringBuilder,
 };
 use arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema, SchemaRef};
 
@@ -157,43 +157,119 @@ pub fn file_schema() -> SchemaRef {
     Arc::clone(&FILE_SCHEMA)
 }
 
-/// Builds one record batch in [`schema`] order.
-pub fn rows_to_batch(rows: &[ResultRow]) -> Result<RecordBatch> {
-    let refs: Vec<&ResultRow> = rows.iter().collect();
-    batch_from_refs(&refs)
+/// A borrowed [`ResultRow`]: every column's value, with the strings borrowed.
+///
+/// The coordinator holds the per-game values as they arrived and the per-unit values
+/// (sweep, config, order, ...) once; building an owned `ResultRow` per game would clone
+/// seven strings per row only to copy them again into Arrow buffers. [`crate::write_part_refs`]
+/// takes these instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowRef<'a> {
+    pub sweep: &'a str,
+    pub experiment: &'a str,
+    pub config: &'a str,
+    pub n: i32,
+    pub game_index: i64,
+    pub seed: i64,
+    pub board: &'a str,
+    pub prefix: i32,
+    pub prefix_moves: &'a str,
+    pub start: &'a str,
+    pub order: &'a str,
+    pub schedule: &'a str,
+    pub budget: i64,
+    pub trial: i32,
+    pub min_stones: i32,
+    pub solvable: bool,
+    pub exhaustive: bool,
+    pub expansions: i64,
+    pub attempts: i32,
+    pub solution: &'a str,
+    pub wall_ns: i64,
+    pub worker: &'a str,
+    pub hammer_version: &'a str,
 }
 
-/// Like [`rows_to_batch`], over references, so that `write_part` can sort without cloning.
-pub(crate) fn batch_from_refs(rows: &[&ResultRow]) -> Result<RecordBatch> {
-    fn utf8<'a>(rows: &[&'a ResultRow], f: impl Fn(&'a ResultRow) -> &'a str) -> ArrayRef {
-        Arc::new(StringArray::from_iter_values(rows.iter().map(|r| f(r))))
+impl ResultRow {
+    /// The row with its strings borrowed.
+    pub fn row_ref(&self) -> RowRef<'_> {
+        RowRef {
+            sweep: &self.sweep,
+            experiment: &self.experiment,
+            config: &self.config,
+            n: self.n,
+            game_index: self.game_index,
+            seed: self.seed,
+            board: &self.board,
+            prefix: self.prefix,
+            prefix_moves: &self.prefix_moves,
+            start: &self.start,
+            order: &self.order,
+            schedule: &self.schedule,
+            budget: self.budget,
+            trial: self.trial,
+            min_stones: self.min_stones,
+            solvable: self.solvable,
+            exhaustive: self.exhaustive,
+            expansions: self.expansions,
+            attempts: self.attempts,
+            solution: &self.solution,
+            wall_ns: self.wall_ns,
+            worker: &self.worker,
+            hammer_version: &self.hammer_version,
+        }
     }
-    fn int32(rows: &[&ResultRow], f: impl Fn(&ResultRow) -> i32) -> ArrayRef {
-        Arc::new(Int32Array::from_iter_values(rows.iter().map(|r| f(r))))
+}
+
+/// Builds one record batch in [`schema`] order.
+pub fn rows_to_batch(rows: &[ResultRow]) -> Result<RecordBatch> {
+    let refs: Vec<RowRef<'_>> = rows.iter().map(ResultRow::row_ref).collect();
+    batch_from_refs(&refs, false)
+}
+
+/// Like [`rows_to_batch`], over borrowed rows. With `file_only`, the batch is in
+/// [`file_schema`] order: the partition columns, which the directory names carry, are not
+/// built at all rather than built and projected away.
+pub(crate) fn batch_from_refs(rows: &[RowRef<'_>], file_only: bool) -> Result<RecordBatch> {
+    fn utf8<'a>(rows: &[RowRef<'a>], f: impl Fn(&RowRef<'a>) -> &'a str) -> ArrayRef {
+        let bytes = rows.iter().map(|r| f(r).len()).sum();
+        let mut builder = StringBuilder::with_capacity(rows.len(), bytes);
+        for row in rows {
+            builder.append_value(f(row));
+        }
+        Arc::new(builder.finish())
     }
-    fn int64(rows: &[&ResultRow], f: impl Fn(&ResultRow) -> i64) -> ArrayRef {
-        Arc::new(Int64Array::from_iter_values(rows.iter().map(|r| f(r))))
+    fn int32(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> i32) -> ArrayRef {
+        Arc::new(Int32Array::from_iter_values(rows.iter().map(f)))
     }
-    fn boolean(rows: &[&ResultRow], f: impl Fn(&ResultRow) -> bool) -> ArrayRef {
-        let values: Vec<bool> = rows.iter().map(|r| f(r)).collect();
+    fn int64(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> i64) -> ArrayRef {
+        Arc::new(Int64Array::from_iter_values(rows.iter().map(f)))
+    }
+    fn boolean(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> bool) -> ArrayRef {
+        let values: Vec<bool> = rows.iter().map(f).collect();
         Arc::new(BooleanArray::from(values))
     }
 
     // Same order as COLUMNS; the round-trip test catches a swap because batch_to_rows reads
     // by name.
-    let columns = vec![
-        utf8(rows, |r| &r.sweep),
-        utf8(rows, |r| &r.experiment),
-        utf8(rows, |r| &r.config),
-        int32(rows, |r| r.n),
+    let mut columns = Vec::with_capacity(COLUMNS.len());
+    columns.push(utf8(rows, |r| r.sweep));
+    if !file_only {
+        columns.push(utf8(rows, |r| r.experiment));
+    }
+    columns.push(utf8(rows, |r| r.config));
+    if !file_only {
+        columns.push(int32(rows, |r| r.n));
+    }
+    columns.extend([
         int64(rows, |r| r.game_index),
         int64(rows, |r| r.seed),
-        utf8(rows, |r| &r.board),
+        utf8(rows, |r| r.board),
         int32(rows, |r| r.prefix),
-        utf8(rows, |r| &r.prefix_moves),
-        utf8(rows, |r| &r.start),
-        utf8(rows, |r| &r.order),
-        utf8(rows, |r| &r.schedule),
+        utf8(rows, |r| r.prefix_moves),
+        utf8(rows, |r| r.start),
+        utf8(rows, |r| r.order),
+        utf8(rows, |r| r.schedule),
         int64(rows, |r| r.budget),
         int32(rows, |r| r.trial),
         int32(rows, |r| r.min_stones),
@@ -201,12 +277,13 @@ pub(crate) fn batch_from_refs(rows: &[&ResultRow]) -> Result<RecordBatch> {
         boolean(rows, |r| r.exhaustive),
         int64(rows, |r| r.expansions),
         int32(rows, |r| r.attempts),
-        utf8(rows, |r| &r.solution),
+        utf8(rows, |r| r.solution),
         int64(rows, |r| r.wall_ns),
-        utf8(rows, |r| &r.worker),
-        utf8(rows, |r| &r.hammer_version),
-    ];
-    Ok(RecordBatch::try_new(schema(), columns)?)
+        utf8(rows, |r| r.worker),
+        utf8(rows, |r| r.hammer_version),
+    ]);
+    let schema = if file_only { file_schema() } else { schema() };
+    Ok(RecordBatch::try_new(schema, columns)?)
 }
 
 /// Checks that `schema` has every dataset column with a usable type, without looking at data.
@@ -376,6 +453,7 @@ fn booleans<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use arrow::array::StringArray;
 
     fn awkward_rows() -> Vec<ResultRow> {
         let distinct = |tag: &str| format!("{tag}-value");

@@ -5,11 +5,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
 
 use crate::error::{Error, Result};
 use crate::layout::{part_file_name, partition_dir, validate_experiment, validate_part_id};
-use crate::row::{ResultRow, batch_from_refs, file_schema};
+use crate::row::{ResultRow, RowRef, batch_from_refs, file_schema};
 
 /// Distinguishes temporary files of concurrent writes of the same part within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -32,6 +33,25 @@ pub fn write_part(
     part_id: &str,
     rows: &[ResultRow],
 ) -> Result<PathBuf> {
+    let mut refs: Vec<RowRef<'_>> = rows.iter().map(ResultRow::row_ref).collect();
+    write_part_refs(dir, experiment, n, part_id, &mut refs)
+}
+
+/// The order of rows in a part file.
+fn row_order(a: &RowRef<'_>, b: &RowRef<'_>) -> std::cmp::Ordering {
+    (a.config, a.game_index, a.trial, a.sweep).cmp(&(b.config, b.game_index, b.trial, b.sweep))
+}
+
+/// [`write_part`] over borrowed rows, for writers that keep the values elsewhere (the
+/// coordinator). The rows are sorted in place unless they already are in file order, as
+/// a cluster unit's rows (one configuration, ascending game index) always are.
+pub fn write_part_refs(
+    dir: &Path,
+    experiment: &str,
+    n: i32,
+    part_id: &str,
+    rows: &mut [RowRef<'_>],
+) -> Result<PathBuf> {
     validate_experiment(experiment)?;
     validate_part_id(part_id)?;
     if let Some((index, row)) = rows
@@ -41,30 +61,17 @@ pub fn write_part(
     {
         return Err(Error::RowOutsidePartition {
             index,
-            row_experiment: row.experiment.clone(),
+            row_experiment: row.experiment.to_owned(),
             row_n: row.n,
             experiment: experiment.to_owned(),
             n,
         });
     }
-
-    let mut sorted: Vec<&ResultRow> = rows.iter().collect();
-    sorted.sort_by(|a, b| {
-        (&a.config, a.game_index, a.trial, &a.sweep).cmp(&(
-            &b.config,
-            b.game_index,
-            b.trial,
-            &b.sweep,
-        ))
-    });
-    let full = batch_from_refs(&sorted)?;
+    if !rows.is_sorted_by(|a, b| row_order(a, b).is_le()) {
+        rows.sort_by(row_order);
+    }
+    let batch = batch_from_refs(rows, true)?;
     let file_schema = file_schema();
-    let keep = file_schema
-        .fields()
-        .iter()
-        .map(|f| full.schema().index_of(f.name()))
-        .collect::<Result<Vec<usize>, _>>()?;
-    let batch = full.project(&keep)?;
 
     let part_dir = partition_dir(dir, experiment, n);
     ensure_dir(&part_dir)?;
@@ -84,9 +91,7 @@ pub fn write_part(
         .create_new(true)
         .open(&temp_path)
         .map_err(|source| io_error(&temp_path, "cannot create temporary file", source))?;
-    let props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::default()))
-        .build();
+    let props = writer_properties();
     let write_error = |source| Error::Write {
         path: temp_path.clone(),
         source,
@@ -110,6 +115,34 @@ pub fn write_part(
     guard.path = None;
     sync_dir(&part_dir)?;
     Ok(final_path)
+}
+
+/// Columns whose values are (nearly) all distinct: a dictionary would hold every value
+/// once plus an index per row, which costs hashing every value and saves nothing, so they
+/// are stored plain and left to zstd. Low-cardinality columns (sweep, config, order,
+/// worker, ...) keep parquet's default dictionary encoding.
+const DISTINCT_COLUMNS: &[&str] = &[
+    "game_index",
+    "board",
+    "start",
+    "solution",
+    "expansions",
+    "wall_ns",
+];
+
+fn writer_properties() -> WriterProperties {
+    let mut builder =
+        WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::default()));
+    for column in DISTINCT_COLUMNS {
+        builder = builder.set_column_dictionary_enabled(ColumnPath::from(*column), false);
+    }
+    // Minimum and maximum of a board or a move list select nothing (no reader prunes on
+    // them), and computing them compares every value: a tenth of the writer's time.
+    for column in ["board", "start", "solution"] {
+        builder = builder
+            .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
+    }
+    builder.build()
 }
 
 /// Removes the temporary file if the write fails half-way, so that failed writes leave

@@ -134,13 +134,20 @@ impl ConnectOptions {
     pub async fn connect(&self) -> Result<Client, ClientError> {
         let endpoint = self.endpoint()?;
         let interceptor = self.interceptor()?;
-        let channel = endpoint
-            .connect()
-            .await
-            .map_err(|source| ClientError::Unreachable {
-                url: self.url.clone(),
-                reason: error_chain(&source),
-            })?;
+        let channel = endpoint.connect().await.map_err(|source| {
+            let reason = error_chain(&source);
+            if is_tls_failure(&reason) {
+                ClientError::Tls {
+                    url: self.url.clone(),
+                    reason,
+                }
+            } else {
+                ClientError::Unreachable {
+                    url: self.url.clone(),
+                    reason,
+                }
+            }
+        })?;
         Ok(CoordinatorClient::with_interceptor(channel, interceptor)
             .max_decoding_message_size(64 << 20)
             .max_encoding_message_size(64 << 20))
@@ -154,8 +161,39 @@ pub enum ClientError {
     Setup(#[from] ConnectError),
     #[error("cannot reach the coordinator at {url}: {reason}")]
     Unreachable { url: String, reason: String },
+    /// The TLS handshake failed: the coordinator's certificate is not trusted, or one
+    /// side does not speak TLS. Retrying cannot fix either.
+    #[error(
+        "TLS handshake with the coordinator at {url} failed: {reason} (check that --tls-ca is \
+         the certificate authority that signed the coordinator's certificate, that the URL's \
+         host or --tls-domain is a name in that certificate, and that the coordinator runs \
+         with --tls-cert and --tls-key)"
+    )]
+    Tls { url: String, reason: String },
     #[error("{}", describe_status(.0))]
     Rpc(#[from] tonic::Status),
+}
+
+/// Whether a connection error is a failed TLS handshake (from rustls's messages), as
+/// opposed to a coordinator that is down or restarting.
+fn is_tls_failure(reason: &str) -> bool {
+    [
+        "invalid peer certificate",
+        "received fatal alert",
+        "received corrupt message",
+        "peer is incompatible",
+        "peer misbehaved",
+    ]
+    .iter()
+    .any(|text| reason.contains(text))
+}
+
+/// Whether a status is what a plaintext client gets from a coordinator that serves TLS:
+/// the TLS alert the server sends back is not an HTTP/2 frame. (Such a client also sees
+/// "transport error" and "operation was canceled" on some attempts, but those are what
+/// a restarting coordinator causes too, so only this one ends the retries.)
+fn is_plaintext_to_tls(status: &tonic::Status) -> bool {
+    status.code() == tonic::Code::Internal && status.message().contains("h2 protocol error")
 }
 
 impl ClientError {
@@ -164,7 +202,7 @@ impl ClientError {
     /// refused results) needs a person.
     pub fn is_transient(&self) -> bool {
         match self {
-            ClientError::Setup(_) => false,
+            ClientError::Setup(_) | ClientError::Tls { .. } => false,
             ClientError::Unreachable { .. } => true,
             ClientError::Rpc(status) => is_transient_status(status),
         }
@@ -173,6 +211,9 @@ impl ClientError {
 
 pub fn is_transient_status(status: &tonic::Status) -> bool {
     use tonic::Code;
+    if is_plaintext_to_tls(status) {
+        return false;
+    }
     matches!(
         status.code(),
         Code::Unavailable
@@ -199,8 +240,8 @@ pub fn describe_status(status: &tonic::Status) -> String {
         Code::Unavailable if message.is_empty() => "the coordinator is unavailable".to_owned(),
         // What a plain-text client sees when the server speaks TLS.
         Code::Internal if message.contains("h2 protocol error") => format!(
-            "coordinator answered Internal: {message} (if the coordinator serves TLS, use an \
-             https:// URL and --tls-ca)"
+            "the coordinator's answer is not plaintext gRPC: {message} (if the coordinator \
+             serves TLS, use an https:// URL and --tls-ca)"
         ),
         code => format!("coordinator answered {code:?}: {message}"),
     }

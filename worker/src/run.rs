@@ -64,6 +64,20 @@ pub fn default_name() -> String {
     format!("{host}-{}", std::process::id())
 }
 
+/// Eight hex digits that differ between worker processes, so that two workers given the
+/// same `--name` still get different ids. Random keys of std's hasher, mixed with the
+/// process id and the clock, are random enough and need no extra dependency.
+pub fn instance_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u32(std::process::id());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |t| t.as_nanos());
+    hasher.write_u128(nanos);
+    format!("{:08x}", hasher.finish() as u32)
+}
+
 /// Why a worker stopped without finishing the sweep.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkerError {
@@ -169,6 +183,9 @@ pub struct Worker {
     sweep: Option<Arc<Sweep>>,
     current: Option<Current>,
     worker_id: String,
+    /// Sent with every registration, so that the coordinator gives this process the
+    /// same worker id after a reconnect (see [`instance_id`]).
+    instance: String,
     report: WorkerReport,
 }
 
@@ -187,6 +204,7 @@ impl Worker {
             sweep: None,
             current: None,
             worker_id: String::new(),
+            instance: instance_id(),
             report: WorkerReport::default(),
         }
     }
@@ -239,6 +257,7 @@ impl Worker {
                 name: self.options.name.clone(),
                 threads: self.pool.threads() as u32,
                 hammer_version: HAMMER_VERSION.to_owned(),
+                instance: self.instance.clone(),
             })
             .await?
             .into_inner();

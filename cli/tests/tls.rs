@@ -1,0 +1,416 @@
+//! TLS with real processes: a coordinator serving a certificate signed by a throw-away
+//! CA (made with the `openssl` command line), a worker that trusts the CA and completes
+//! a tiny sweep, and clients that must be refused with an error a person understands:
+//! a plaintext client, a worker that trusts another CA, and one given no CA at all.
+//!
+//! Skipped (with a message) when `openssl` is not installed, unless
+//! `HAMMER_REQUIRE_OPENSSL=1`.
+
+use std::collections::BTreeSet;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use hammer_dataset::read_dataset;
+use hammer_sweep::Sweep;
+
+const HAMMER: &str = env!("CARGO_BIN_EXE_hammer");
+
+const TINY: &str = r#"
+name = "tls-tiny"
+seed = 3
+
+[[experiment]]
+name = "tiny"
+sizes = [4]
+games = 40
+orders = ["standard"]
+schedules = ["exact"]
+unit_games = 10
+"#;
+
+/// A child process killed when the test ends, passing or failing.
+struct Proc {
+    child: Option<Child>,
+    name: String,
+    log: PathBuf,
+}
+
+impl Proc {
+    fn spawn(dir: &Path, name: &str, args: &[&str]) -> Proc {
+        let log = dir.join(format!("{name}.log"));
+        let file = std::fs::File::create(&log).expect("log file");
+        let child = Command::new(HAMMER)
+            .args(args)
+            .env("HAMMER_LOG", "info")
+            .env_remove("HAMMER_TOKEN")
+            .stdin(Stdio::null())
+            .stdout(file.try_clone().expect("log file"))
+            .stderr(file)
+            .spawn()
+            .expect("start hammer");
+        Proc {
+            child: Some(child),
+            name: name.to_owned(),
+            log,
+        }
+    }
+
+    /// The exit code, failing the test after `limit`.
+    fn wait(&mut self, limit: Duration) -> i32 {
+        let deadline = Instant::now() + limit;
+        let child = self.child.as_mut().expect("process already reaped");
+        loop {
+            if let Some(status) = child.try_wait().expect("try_wait") {
+                self.child = None;
+                return status.code().unwrap_or(-1);
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{} did not exit within {limit:?}; log:\n{}",
+                self.name,
+                self.log_text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn openssl(dir: &Path, args: &[&str]) {
+    let output = Command::new("openssl")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run openssl");
+    assert!(
+        output.status.success(),
+        "openssl {args:?} failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A self-signed CA named `name`: `NAME.pem` and `NAME.key` in `dir`.
+fn make_ca(dir: &Path, name: &str) {
+    let (pem, key, subject) = (
+        format!("{name}.pem"),
+        format!("{name}.key"),
+        format!("/CN=hammer test {name}"),
+    );
+    openssl(
+        dir,
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            &key,
+            "-out",
+            &pem,
+            "-days",
+            "2",
+            "-subj",
+            &subject,
+            "-addext",
+            "basicConstraints=critical,CA:TRUE",
+            "-addext",
+            "keyUsage=critical,keyCertSign,cRLSign",
+        ],
+    );
+}
+
+/// `server.pem` and `server.key`, for `localhost` and 127.0.0.1, signed by CA `ca`.
+fn make_server_cert(dir: &Path, ca: &str) {
+    std::fs::write(
+        dir.join("server.ext"),
+        "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n\
+         keyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n",
+    )
+    .expect("write extensions");
+    openssl(
+        dir,
+        &[
+            "req",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=localhost",
+        ],
+    );
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            &format!("{ca}.pem"),
+            "-CAkey",
+            &format!("{ca}.key"),
+            "-CAcreateserial",
+            "-out",
+            "server.pem",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+        ],
+    );
+}
+
+fn have_openssl() -> bool {
+    let found = Command::new("openssl")
+        .arg("version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found {
+        assert!(
+            std::env::var("HAMMER_REQUIRE_OPENSSL").as_deref() != Ok("1"),
+            "HAMMER_REQUIRE_OPENSSL=1 but the openssl command is not installed"
+        );
+        println!("skipped: the openssl command is not installed");
+    }
+    found
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port()
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+#[test]
+fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
+    if !have_openssl() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    make_ca(d, "ca");
+    make_ca(d, "other-ca");
+    make_server_cert(d, "ca");
+    std::fs::write(d.join("sweep.toml"), TINY).expect("write sweep");
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let out = d.join("out");
+    let mut coordinator = Proc::spawn(
+        d,
+        "coordinator",
+        &[
+            "coordinator",
+            "--sweep",
+            s(&d.join("sweep.toml")),
+            "--out",
+            s(&out),
+            "--listen",
+            &listen,
+            "--tls-cert",
+            s(&d.join("server.pem")),
+            "--tls-key",
+            s(&d.join("server.key")),
+            "--linger-secs",
+            "3",
+        ],
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !coordinator.log_text().contains("listening on") {
+        assert!(
+            Instant::now() < deadline,
+            "the coordinator did not start: {}",
+            coordinator.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        coordinator
+            .log_text()
+            .contains(&format!("https://{listen}")),
+        "a TLS coordinator announces an https URL: {}",
+        coordinator.log_text()
+    );
+
+    let https = format!("https://127.0.0.1:{port}");
+    let http = format!("http://127.0.0.1:{port}");
+    // Each refused client must fail fast (no retrying for --give-up-after-secs) and say
+    // what is wrong.
+    let refused = |name: &str, args: &[&str], expected: &[&str]| {
+        let started = Instant::now();
+        let mut worker = Proc::spawn(d, name, args);
+        let code = worker.wait(Duration::from_secs(30));
+        let log = worker.log_text();
+        assert_ne!(code, 0, "{name} must be refused: {log}");
+        for text in expected {
+            assert!(log.contains(text), "{name}: expected {text:?} in:\n{log}");
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{name} was not refused at once: {log}"
+        );
+    };
+    refused(
+        "plaintext",
+        &[
+            "worker",
+            "--coordinator",
+            &http,
+            "--threads",
+            "1",
+            "--give-up-after-secs",
+            "60",
+        ],
+        &["TLS", "https://"],
+    );
+    // `hammer status` makes one attempt; which of the plaintext failures it meets varies
+    // ("transport error", "operation was canceled", "h2 protocol error"), so only the
+    // refusal is checked.
+    refused("plaintext-status", &["status", "--coordinator", &http], &[]);
+    refused(
+        "untrusting",
+        &[
+            "worker",
+            "--coordinator",
+            &https,
+            "--tls-ca",
+            s(&d.join("other-ca.pem")),
+            "--tls-domain",
+            "localhost",
+            "--threads",
+            "1",
+            "--give-up-after-secs",
+            "60",
+        ],
+        &["certificate", "--tls-ca"],
+    );
+    refused(
+        "no-ca",
+        &["worker", "--coordinator", &https, "--threads", "1"],
+        &["needs --tls-ca"],
+    );
+    assert!(
+        !out.exists() || read_dataset(&out).map_or(true, |rows| rows.is_empty()),
+        "nothing is written for refused clients"
+    );
+
+    // Trusting the CA, by IP address with --tls-domain, then `hammer status` by name.
+    let mut worker = Proc::spawn(
+        d,
+        "worker",
+        &[
+            "worker",
+            "--coordinator",
+            &https,
+            "--tls-ca",
+            s(&d.join("ca.pem")),
+            "--tls-domain",
+            "localhost",
+            "--threads",
+            "1",
+            "--name",
+            "tls-worker",
+        ],
+    );
+    assert_eq!(
+        worker.wait(Duration::from_secs(120)),
+        0,
+        "{}",
+        worker.log_text()
+    );
+    assert_eq!(
+        coordinator.wait(Duration::from_secs(60)),
+        0,
+        "{}",
+        coordinator.log_text()
+    );
+    let sweep = Sweep::parse(TINY, "test").expect("sweep parses");
+    let rows = read_dataset(&out).expect("the dataset opens");
+    let keys: BTreeSet<_> = rows.iter().map(|r| r.key()).collect();
+    assert_eq!(rows.len() as u64, sweep.total_games());
+    assert_eq!(keys.len(), rows.len(), "every key exactly once");
+    assert!(rows.iter().all(|r| r.worker.starts_with("tls-worker")));
+}
+
+#[test]
+fn tls_status_works_by_ip_address() {
+    if !have_openssl() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    make_ca(d, "ca");
+    make_server_cert(d, "ca");
+    std::fs::write(d.join("sweep.toml"), TINY).expect("write sweep");
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let _coordinator = Proc::spawn(
+        d,
+        "coordinator",
+        &[
+            "coordinator",
+            "--sweep",
+            s(&d.join("sweep.toml")),
+            "--out",
+            s(&d.join("out")),
+            "--listen",
+            &listen,
+            "--tls-cert",
+            s(&d.join("server.pem")),
+            "--tls-key",
+            s(&d.join("server.key")),
+        ],
+    );
+    let url = format!("https://127.0.0.1:{port}");
+    let ca = d.join("ca.pem");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let output = Command::new(HAMMER)
+            .args(["status", "--coordinator", &url, "--tls-ca", s(&ca)])
+            .env_remove("HAMMER_TOKEN")
+            .stdin(Stdio::null())
+            .output()
+            .expect("run hammer status");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        if output.status.success() {
+            assert!(stdout.contains("sweep tls-tiny"), "{stdout}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "hammer status over TLS failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
