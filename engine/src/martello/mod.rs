@@ -13,7 +13,8 @@ pub use moves::Move;
 pub use notation::ParseError;
 pub use state::{MAX_N, State, Stone};
 
-use crate::Puzzle;
+use crate::{Puzzle, Successor};
+use state::{remove_at, row_hash, set_at};
 
 /// The Martello rules as a [`Puzzle`]. The board size lives in each [`State`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -76,6 +77,18 @@ impl Puzzle for Martello {
     }
 
     #[inline]
+    fn successors(
+        &self,
+        state: &State,
+        bound: u32,
+        fp: u128,
+        _moves: &mut Vec<Move>,
+        out: &mut Vec<Successor<Move>>,
+    ) {
+        successors(state, bound, fp, out);
+    }
+
+    #[inline]
     fn fingerprint(&self, state: &State) -> u128 {
         state.fingerprint()
     }
@@ -84,4 +97,91 @@ impl Puzzle for Martello {
     fn child_fingerprint(&self, parent: &State, parent_fp: u128, mv: Move, child: &State) -> u128 {
         parent.child_fingerprint(parent_fp, mv, child)
     }
+}
+
+/// [`Puzzle::successors`] for Martello: the work that depends only on the parent (its
+/// row hashes, its zones, which stones are bridges) is done once per parent instead of
+/// once per move, and no child state is built except where a move cuts the board.
+fn successors(state: &State, bound: u32, fp: u128, out: &mut Vec<Successor<Move>>) {
+    out.clear();
+    let n = state.n as usize;
+    let mut hashes = [0u128; MAX_N as usize];
+    for (r, h) in hashes.iter_mut().enumerate().take(n) {
+        *h = row_hash(r, state.rows[r]);
+    }
+    // The stones each row shares a zone with.
+    let mut zone = [state.present; MAX_N as usize];
+    let cut = bound::has_cut(state);
+    if cut {
+        for (from, to) in bound::zones(state) {
+            let stones = bound::stones_of_rows(state, from, to);
+            zone[from..to].fill(stones);
+        }
+    }
+    // Whether eating a stone splits its component, computed once per eaten stone.
+    let (mut known, mut split) = (0u64, 0u64);
+    moves::for_each(state, |mv| {
+        let (xr, yr) = (mv.eater_row as usize, mv.eaten_row as usize);
+        let child_fp;
+        if xr == yr {
+            let word = remove_at(state.rows[yr], mv.eaten_pos as usize);
+            child_fp = fp ^ hashes[yr] ^ row_hash(yr, word);
+        } else {
+            let y_word = set_at(state.rows[yr], mv.eaten_pos as usize, mv.eater.0 + 1);
+            let x_word = remove_at(state.rows[xr], mv.eater_pos as usize);
+            child_fp = fp ^ hashes[yr] ^ hashes[xr] ^ row_hash(yr, y_word) ^ row_hash(xr, x_word);
+            if x_word == 0
+                && let Some(gap) = new_cut(state, xr)
+            {
+                // The eater's zone splits at the gap; the other zones keep their count.
+                let zone = zone[xr & 7];
+                let child = state.apply(mv);
+                let upper = bound::stones_of_rows(&child, 0, gap) & zone;
+                let lower = zone & !upper & !(1u64 << mv.eaten.0);
+                let before = if cut {
+                    bound::components(zone, state.n)
+                } else {
+                    bound
+                };
+                out.push(Successor {
+                    mv,
+                    bound: bound - before
+                        + bound::components(upper, state.n)
+                        + bound::components(lower, state.n),
+                    fp: child_fp,
+                });
+                return;
+            }
+        }
+        let bit = 1u64 << mv.eaten.0;
+        if known & bit == 0 {
+            known |= bit;
+            if bound::splits(zone[yr & 7], state.n, mv.eaten) {
+                split |= bit;
+            }
+        }
+        out.push(Successor {
+            mv,
+            bound: bound + (split & bit != 0) as u32,
+            fp: child_fp,
+        });
+    });
+}
+
+/// Whether emptying row `xr` of `state` (by a vertical move out of it, so every other
+/// row keeps its emptiness) makes a new pair of empty rows with stones on both sides;
+/// if so, the first row of the pair.
+#[inline]
+fn new_cut(state: &State, xr: usize) -> Option<usize> {
+    let n = state.n as usize;
+    let rows = &state.rows;
+    let gap = if xr > 0 && rows[xr - 1] == 0 {
+        xr - 1
+    } else if xr + 1 < n && rows[xr + 1] == 0 {
+        xr
+    } else {
+        return None;
+    };
+    let split = rows[..gap].iter().any(|&w| w != 0) && rows[gap + 2..n].iter().any(|&w| w != 0);
+    split.then_some(gap)
 }
