@@ -68,18 +68,21 @@ pub trait Puzzle {
 
     /// Clears `out` and pushes every successor of `state` (whose lower bound is `bound`
     /// and fingerprint `fp`), in the order of [`Puzzle::moves`], each with the child's
-    /// lower bound and fingerprint. It must agree with `moves`, `apply`,
-    /// `child_lower_bound` and `child_fingerprint`, which is what the default does;
-    /// puzzles override it to share work between the successors of one state.
+    /// lower bound and fingerprint. A successor whose bound is `cutoff` or more will be
+    /// pruned, so its fingerprint may be left 0. It must otherwise agree with `moves`,
+    /// `apply`, `child_lower_bound` and `child_fingerprint`, which is what the default
+    /// does; puzzles override it to share work between the successors of one state.
     #[inline]
     fn successors(
         &self,
         state: &Self::State,
         bound: u32,
         fp: u128,
+        cutoff: u32,
         moves: &mut Vec<Self::Move>,
         out: &mut Vec<Successor<Self::Move>>,
     ) {
+        let _ = cutoff;
         self.moves(state, moves);
         out.clear();
         for &mv in moves.iter() {

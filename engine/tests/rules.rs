@@ -241,7 +241,7 @@ proptest! {
         let state = walk(n, index, steps, &choice);
         let (bound, fp) = (Martello.lower_bound(&state), Martello.fingerprint(&state));
         let (mut moves, mut succs) = (Vec::new(), Vec::new());
-        Martello.successors(&state, bound, fp, &mut moves, &mut succs);
+        Martello.successors(&state, bound, fp, u32::MAX, &mut moves, &mut succs);
         Martello.moves(&state, &mut moves);
         prop_assert_eq!(succs.len(), moves.len());
         for (succ, mv) in succs.iter().zip(&moves) {
@@ -250,6 +250,17 @@ proptest! {
             prop_assert_eq!(succ.bound, Martello.lower_bound(&child), "{} after {}", state, mv.notation(n));
             prop_assert_eq!(succ.bound, Martello.child_lower_bound(&state, bound, *mv, &child));
             prop_assert_eq!(succ.fp, Martello.fingerprint(&child));
+        }
+        // With a cutoff, successors bounded below it keep their fingerprints.
+        let cutoff = bound + 1;
+        let mut cut_succs = Vec::new();
+        Martello.successors(&state, bound, fp, cutoff, &mut moves, &mut cut_succs);
+        prop_assert_eq!(cut_succs.len(), succs.len());
+        for (a, b) in cut_succs.iter().zip(&succs) {
+            prop_assert_eq!((a.mv, a.bound), (b.mv, b.bound));
+            if a.bound < cutoff {
+                prop_assert_eq!(a.fp, b.fp);
+            }
         }
     }
 }

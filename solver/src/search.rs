@@ -172,7 +172,7 @@ impl<P: Puzzle> Search<P> {
         // memo buckets prefetched so that the cache misses overlap; then search them.
         let mut moves = std::mem::take(&mut self.bufs[depth]);
         let mut children = std::mem::take(&mut self.children[depth]);
-        puzzle.successors(state, bound, fp, &mut moves, &mut children);
+        puzzle.successors(state, bound, fp, self.best, &mut moves, &mut children);
         self.order(puzzle, state, &mut children, depth, order, rng);
         for child in &children {
             if child.bound < self.best {

@@ -82,10 +82,11 @@ impl Puzzle for Martello {
         state: &State,
         bound: u32,
         fp: u128,
+        cutoff: u32,
         _moves: &mut Vec<Move>,
         out: &mut Vec<Successor<Move>>,
     ) {
-        successors(state, bound, fp, out);
+        successors(state, bound, fp, cutoff, out);
     }
 
     #[inline]
@@ -101,14 +102,26 @@ impl Puzzle for Martello {
 
 /// [`Puzzle::successors`] for Martello: the work that depends only on the parent (its
 /// row hashes, its zones, which stones are bridges) is done once per parent instead of
-/// once per move, and no child state is built except where a move cuts the board.
-fn successors(state: &State, bound: u32, fp: u128, out: &mut Vec<Successor<Move>>) {
+/// once per move, no child state is built except where a move cuts the board, and
+/// successors that will be pruned get no fingerprint.
+fn successors(
+    state: &State,
+    bound: u32,
+    fp: u128,
+    cutoff: u32,
+    out: &mut Vec<Successor<Move>>,
+) {
     out.clear();
-    let n = state.n as usize;
+    // The parent's row hashes, computed when first needed.
     let mut hashes = [0u128; MAX_N as usize];
-    for (r, h) in hashes.iter_mut().enumerate().take(n) {
-        *h = row_hash(r, state.rows[r]);
-    }
+    let mut hashed = 0u32;
+    let mut hash = |r: usize| {
+        if hashed >> r & 1 == 0 {
+            hashed |= 1 << r;
+            hashes[r & 7] = row_hash(r, state.rows[r & 7]);
+        }
+        hashes[r & 7]
+    };
     // The stones each row shares a zone with.
     let mut zone = [state.present; MAX_N as usize];
     let cut = bound::has_cut(state);
@@ -122,47 +135,52 @@ fn successors(state: &State, bound: u32, fp: u128, out: &mut Vec<Successor<Move>
     let (mut known, mut split) = (0u64, 0u64);
     moves::for_each(state, |mv| {
         let (xr, yr) = (mv.eater_row as usize, mv.eaten_row as usize);
-        let child_fp;
+        let child_bound;
+        let (y_word, x_word);
         if xr == yr {
-            let word = remove_at(state.rows[yr], mv.eaten_pos as usize);
-            child_fp = fp ^ hashes[yr] ^ row_hash(yr, word);
+            y_word = remove_at(state.rows[yr], mv.eaten_pos as usize);
+            x_word = y_word;
         } else {
-            let y_word = set_at(state.rows[yr], mv.eaten_pos as usize, mv.eater.0 + 1);
-            let x_word = remove_at(state.rows[xr], mv.eater_pos as usize);
-            child_fp = fp ^ hashes[yr] ^ hashes[xr] ^ row_hash(yr, y_word) ^ row_hash(xr, x_word);
-            if x_word == 0
-                && let Some(gap) = new_cut(state, xr)
-            {
-                // The eater's zone splits at the gap; the other zones keep their count.
-                let zone = zone[xr & 7];
-                let child = state.apply(mv);
-                let upper = bound::stones_of_rows(&child, 0, gap) & zone;
-                let lower = zone & !upper & !(1u64 << mv.eaten.0);
-                let before = if cut {
-                    bound::components(zone, state.n)
-                } else {
-                    bound
-                };
-                out.push(Successor {
-                    mv,
-                    bound: bound - before
-                        + bound::components(upper, state.n)
-                        + bound::components(lower, state.n),
-                    fp: child_fp,
-                });
-                return;
-            }
+            y_word = set_at(state.rows[yr], mv.eaten_pos as usize, mv.eater.0 + 1);
+            x_word = remove_at(state.rows[xr], mv.eater_pos as usize);
         }
-        let bit = 1u64 << mv.eaten.0;
-        if known & bit == 0 {
-            known |= bit;
-            if bound::splits(zone[yr & 7], state.n, mv.eaten) {
-                split |= bit;
+        if xr != yr
+            && x_word == 0
+            && let Some(gap) = new_cut(state, xr)
+        {
+            // The eater's zone splits at the gap; the other zones keep their count.
+            let zone = zone[xr & 7];
+            let child = state.apply(mv);
+            let upper = bound::stones_of_rows(&child, 0, gap) & zone;
+            let lower = zone & !upper & !(1u64 << mv.eaten.0);
+            let before = if cut {
+                bound::components(zone, state.n)
+            } else {
+                bound
+            };
+            child_bound = bound - before
+                + bound::components(upper, state.n)
+                + bound::components(lower, state.n);
+        } else {
+            let bit = 1u64 << mv.eaten.0;
+            if known & bit == 0 {
+                known |= bit;
+                if bound::splits(zone[yr & 7], state.n, mv.eaten) {
+                    split |= bit;
+                }
             }
+            child_bound = bound + (split & bit != 0) as u32;
         }
+        let child_fp = if child_bound >= cutoff {
+            0
+        } else if xr == yr {
+            fp ^ hash(yr) ^ row_hash(yr, y_word)
+        } else {
+            fp ^ hash(yr) ^ hash(xr) ^ row_hash(yr, y_word) ^ row_hash(xr, x_word)
+        };
         out.push(Successor {
             mv,
-            bound: bound + (split & bit != 0) as u32,
+            bound: child_bound,
             fp: child_fp,
         });
     });
