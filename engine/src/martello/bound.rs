@@ -120,44 +120,128 @@ pub(crate) fn stones_of_rows(state: &State, from: usize, to: usize) -> u64 {
     stones
 }
 
-/// The zones of the board as half-open row ranges, split at pairs of empty rows.
-pub(crate) fn zones(state: &State) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let n = state.n as usize;
-    let mut start = 0;
-    std::iter::from_fn(move || {
-        while start < n {
-            let from = start;
-            let mut r = from;
-            while r < n && !(r + 1 < n && state.rows[r] == 0 && state.rows[r + 1] == 0) {
+/// The fewest stones a row can be brought down to by horizontal moves alone, which is
+/// all a row can do once no other row of its zone holds a stone.
+///
+/// In a line, each stone on the board stands for a contiguous run of the original
+/// stones (itself and those it ate, directly or not), and a move joins two neighbouring
+/// runs. So `reach[i][j]`, the positions whose stone can be the last one of the run
+/// `i..=j`, comes from the splits of `i..=j` into two runs whose last stones are
+/// compatible; the answer is the fewest runs that each shrink to one stone.
+pub(crate) fn row_min(word: u64, n: u8) -> u32 {
+    let len = row_len(word);
+    if len <= 1 {
+        return len as u32;
+    }
+    let compat = &super::moves::COMPAT[n as usize & 15];
+    let stone = |i: usize| (byte_at(word, i) - 1) as usize;
+    // `partners[i]`: the positions whose stones are compatible with position i's.
+    let mut partners = [0u8; 8];
+    for (i, p) in partners.iter_mut().enumerate().take(len) {
+        for j in 0..len {
+            *p |= ((compat[stone(i)] >> stone(j) & 1) as u8) << j;
+        }
+    }
+    let mut reach = [[0u8; 8]; 8];
+    for (i, row) in reach.iter_mut().enumerate().take(len) {
+        row[i] = 1 << i;
+    }
+    for width in 1..len {
+        for i in 0..len - width {
+            let j = i + width;
+            let mut last = 0u8;
+            for m in i..j {
+                let (left, right) = (reach[i][m], reach[m + 1][j]);
+                let mut rest = left;
+                while rest != 0 {
+                    let a = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    let eaten = partners[a] & right;
+                    if eaten != 0 {
+                        last |= (1 << a) | eaten;
+                    }
+                }
+            }
+            reach[i][j] = last;
+        }
+    }
+    // fewest[j]: the fewest runs covering positions 0..j.
+    let mut fewest = [u32::MAX; 9];
+    fewest[0] = 0;
+    for j in 1..=len {
+        for i in 0..j {
+            if reach[i][j - 1] != 0 && fewest[i] + 1 < fewest[j] {
+                fewest[j] = fewest[i] + 1;
+            }
+        }
+    }
+    fewest[len]
+}
+
+/// The bound of one zone, rows `from..to` of `rows`: its components, or the row's own
+/// minimum when a single row holds all its stones (no vertical move can ever happen
+/// in it again).
+pub(crate) fn zone_bound(rows: &[u64; 8], from: usize, to: usize, n: u8) -> u32 {
+    let mut filled = rows[from..to].iter().filter(|&&w| w != 0);
+    match (filled.next(), filled.next()) {
+        (None, _) => 0,
+        (Some(&word), None) => row_min(word, n),
+        _ => {
+            let mut stones = 0u64;
+            for &word in &rows[from..to] {
+                for i in 0..row_len(word) {
+                    stones |= 1u64 << (byte_at(word, i) - 1);
+                }
+            }
+            components(stones, n)
+        }
+    }
+}
+
+/// Calls `f(from, to)` for each zone of the rows `from..to`: the runs of rows between
+/// pairs of empty rows.
+#[inline]
+pub(crate) fn for_each_zone(
+    rows: &[u64; 8],
+    from: usize,
+    to: usize,
+    mut f: impl FnMut(usize, usize),
+) {
+    let mut start = from;
+    let mut r = from;
+    while r < to {
+        if r + 1 < to && rows[r] == 0 && rows[r + 1] == 0 {
+            if start < r {
+                f(start, r);
+            }
+            while r < to && rows[r] == 0 {
                 r += 1;
             }
-            start = r + 2;
-            if r > from || (r == from && r < n && state.rows[r] != 0) {
-                return Some((from, r.min(n)));
-            }
-        }
-        None
-    })
-}
-
-/// The stones that share a zone with row `row`.
-pub(crate) fn zone_of_row(state: &State, row: usize) -> u64 {
-    for (from, to) in zones(state) {
-        if (from..to).contains(&row) {
-            return stones_of_rows(state, from, to);
+            start = r;
+        } else {
+            r += 1;
         }
     }
-    0
+    if start < to {
+        f(start, to);
+    }
 }
 
-/// The lower bound of a state: the sum over zones of their component counts.
+/// The sum of the zone bounds of the rows `from..to`, which share no zone with rows
+/// outside them.
+pub(crate) fn range_bound(rows: &[u64; 8], from: usize, to: usize, n: u8) -> u32 {
+    let mut total = 0;
+    for_each_zone(rows, from, to, |a, b| total += zone_bound(rows, a, b, n));
+    total
+}
+
+/// The lower bound of a state: the sum over zones of their bounds.
 pub(crate) fn lower_bound(state: &State) -> u32 {
-    if !has_cut(state) {
+    let n = state.n as usize;
+    if !has_cut(state) && state.rows[..n].iter().filter(|&&w| w != 0).count() > 1 {
         return components(state.present, state.n);
     }
-    zones(state)
-        .map(|(from, to)| components(stones_of_rows(state, from, to), state.n))
-        .sum()
+    range_bound(&state.rows, 0, n, state.n)
 }
 
 /// Whether eating `stone` splits its component, given that it has a partner (the
@@ -234,12 +318,15 @@ mod tests {
         // One empty row between them can be jumped.
         let jump = State::parse("A1//A2/").unwrap();
         assert_eq!(super::lower_bound(&jump), 1);
-        let zones: Vec<_> = super::zones(&State::parse("A1B1//C1/D1/").unwrap()).collect();
-        assert_eq!(zones, [(0, 5)]);
-        let zones: Vec<_> = super::zones(&State::parse("A1B1///C1D2/E5/").unwrap()).collect();
-        assert_eq!(zones, [(0, 1), (3, 6)]);
-        let zones: Vec<_> = super::zones(&State::parse("///A1").unwrap()).collect();
-        assert_eq!(zones, [(2, 4)]);
+        let zones = |text: &str| {
+            let state = State::parse(text).unwrap();
+            let mut zones = Vec::new();
+            super::for_each_zone(&state.rows, 0, state.n as usize, |a, b| zones.push((a, b)));
+            zones
+        };
+        assert_eq!(zones("A1B1//C1/D1/"), [(0, 5)]);
+        assert_eq!(zones("A1B1///C1D2/E5/"), [(0, 1), (3, 6)]);
+        assert_eq!(zones("///A1"), [(3, 4)]);
     }
 
     /// Components counted the plain way: stones linked when they share a colour or a
@@ -294,6 +381,68 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The fewest stones of a row by horizontal moves, by trying every move.
+    fn brute_row_min(stones: &[u8], n: u8) -> u32 {
+        let mut best = stones.len() as u32;
+        for i in 1..stones.len() {
+            let (a, b) = (stones[i - 1], stones[i]);
+            if a / n == b / n || a % n == b % n {
+                for eaten in [i - 1, i] {
+                    let mut rest = stones.to_vec();
+                    rest.remove(eaten);
+                    best = best.min(brute_row_min(&rest, n));
+                }
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn row_min_agrees_with_trying_every_move() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..4_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for n in [3u8, 4, 6, 8] {
+                // A row of up to n distinct stones of an n x n board.
+                let len = (x % (n as u64 + 1)) as usize;
+                let mut stones: Vec<u8> = Vec::new();
+                let mut y = x;
+                while stones.len() < len {
+                    y = y.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(1);
+                    // Few colours and symbols in play, so that moves are likely.
+                    let s = ((y >> 40) % 3) as u8 * n + ((y >> 50) % 3) as u8;
+                    if !stones.contains(&s) {
+                        stones.push(s);
+                    }
+                }
+                let word = stones
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |w, (i, &s)| w | ((s as u64 + 1) << (8 * i)));
+                assert_eq!(
+                    super::row_min(word, n),
+                    brute_row_min(&stones, n),
+                    "n {n}, {stones:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_row_alone_in_its_zone_counts_its_own_minimum() {
+        use super::super::State;
+        // C6 D4 F6 can never meet another row: C6-D4 and D4-F6 share nothing, so three
+        // stones stay although C6 and F6 share a symbol (two components).
+        // Below, {B3, F3} and {C2, C5} are two components.
+        let alone = State::parse("C6D4F6///B3/C2F3C5/").unwrap();
+        assert_eq!(super::lower_bound(&alone), 3 + 2);
+        // One empty row can be jumped: a single zone of two components ({D4} alone).
+        let joined = State::parse("C6D4F6//B3/C2F3C5//").unwrap();
+        assert_eq!(super::lower_bound(&joined), 2);
     }
 
     #[test]

@@ -45,38 +45,6 @@ impl Puzzle for Martello {
     }
 
     #[inline]
-    fn child_lower_bound(&self, parent: &State, parent_bound: u32, mv: Move, child: &State) -> u32 {
-        // A vertical move that empties the eater's row next to an empty row cuts the
-        // board: count afresh. Otherwise only the eaten stone's zone can change.
-        let xr = mv.eater_row as usize;
-        let n = parent.n() as usize;
-        if xr != mv.eaten_row as usize && child.rows[xr] == 0 {
-            // The new pair of empty rows, if any, starts at row `gap`; it only matters
-            // when stones stand on both sides of it.
-            let gap = if xr > 0 && child.rows[xr - 1] == 0 {
-                Some(xr - 1)
-            } else if xr + 1 < n && child.rows[xr + 1] == 0 {
-                Some(xr)
-            } else {
-                None
-            };
-            if let Some(g) = gap {
-                let above = child.rows[..g].iter().any(|&w| w != 0);
-                let below = child.rows[g + 2..n].iter().any(|&w| w != 0);
-                if above && below {
-                    return bound::lower_bound(child);
-                }
-            }
-        }
-        let zone = if bound::has_cut(parent) {
-            bound::zone_of_row(parent, mv.eaten_row as usize)
-        } else {
-            parent.present()
-        };
-        parent_bound + bound::splits(zone, parent.n(), mv.eaten) as u32
-    }
-
-    #[inline]
     fn successors(
         &self,
         state: &State,
@@ -102,8 +70,8 @@ impl Puzzle for Martello {
 
 /// [`Puzzle::successors`] for Martello: the work that depends only on the parent (its
 /// row hashes, its zones, which stones are bridges) is done once per parent instead of
-/// once per move, no child state is built except where a move cuts the board, and
-/// successors that will be pruned get no fingerprint.
+/// once per move, no child state is built, and successors that will be pruned get no
+/// fingerprint.
 fn successors(
     state: &State,
     bound: u32,
@@ -122,15 +90,28 @@ fn successors(
         }
         hashes[r & 7]
     };
-    // The stones each row shares a zone with.
-    let mut zone = [state.present; MAX_N as usize];
+    // Each row's zone: its rows, its stones, and whether one row holds them all (then
+    // only that row's own minimum counts; see `bound::zone_bound`).
+    let n = state.n as usize;
+    let rows = &state.rows;
+    let mut zone_rows = [(0u8, n as u8); MAX_N as usize];
+    let mut zone_stones = [state.present; MAX_N as usize];
+    let mut single = 0u32;
     let cut = bound::has_cut(state);
     if cut {
-        for (from, to) in bound::zones(state) {
+        bound::for_each_zone(rows, 0, n, |from, to| {
             let stones = bound::stones_of_rows(state, from, to);
-            zone[from..to].fill(stones);
-        }
+            let filled = rows[from..to].iter().filter(|&&w| w != 0).count();
+            for r in from..to {
+                zone_rows[r] = (from as u8, to as u8);
+                zone_stones[r] = stones;
+                single |= ((filled == 1) as u32) << r;
+            }
+        });
+    } else if rows[..n].iter().filter(|&&w| w != 0).count() == 1 {
+        single = u32::MAX;
     }
+    let mut row_mins = [u32::MAX; MAX_N as usize];
     // Whether eating a stone splits its component, computed once per eaten stone.
     let (mut known, mut split) = (0u64, 0u64);
     moves::for_each(state, |mv| {
@@ -138,34 +119,36 @@ fn successors(
         let child_bound;
         let (y_word, x_word);
         if xr == yr {
-            y_word = remove_at(state.rows[yr], mv.eaten_pos as usize);
+            y_word = remove_at(rows[yr], mv.eaten_pos as usize);
             x_word = y_word;
         } else {
-            y_word = set_at(state.rows[yr], mv.eaten_pos as usize, mv.eater.0 + 1);
-            x_word = remove_at(state.rows[xr], mv.eater_pos as usize);
+            y_word = set_at(rows[yr], mv.eaten_pos as usize, mv.eater.0 + 1);
+            x_word = remove_at(rows[xr], mv.eater_pos as usize);
         }
-        if xr != yr
-            && x_word == 0
-            && let Some(gap) = new_cut(state, xr)
-        {
-            // The eater's zone splits at the gap; the other zones keep their count.
-            let zone = zone[xr & 7];
-            let child = state.apply(mv);
-            let upper = bound::stones_of_rows(&child, 0, gap) & zone;
-            let lower = zone & !upper & !(1u64 << mv.eaten.0);
+        if xr == yr && single >> yr & 1 == 1 {
+            // A zone of one row: only the row's own minimum changes.
+            if row_mins[yr & 7] == u32::MAX {
+                row_mins[yr & 7] = bound::row_min(rows[yr], state.n);
+            }
+            child_bound = bound - row_mins[yr & 7] + bound::row_min(y_word, state.n);
+        } else if xr != yr && x_word == 0 {
+            // The eater's row empties: its zone may split in two or shrink to one row.
+            // Recount that zone; the others keep their bounds.
+            let (from, to) = (zone_rows[xr].0 as usize, zone_rows[xr].1 as usize);
+            let mut child_rows = *rows;
+            child_rows[yr & 7] = y_word;
+            child_rows[xr & 7] = 0;
             let before = if cut {
-                bound::components(zone, state.n)
+                bound::zone_bound(rows, from, to, state.n)
             } else {
                 bound
             };
-            child_bound = bound - before
-                + bound::components(upper, state.n)
-                + bound::components(lower, state.n);
+            child_bound = bound - before + bound::range_bound(&child_rows, from, to, state.n);
         } else {
             let bit = 1u64 << mv.eaten.0;
             if known & bit == 0 {
                 known |= bit;
-                if bound::splits(zone[yr & 7], state.n, mv.eaten) {
+                if bound::splits(zone_stones[yr & 7], state.n, mv.eaten) {
                     split |= bit;
                 }
             }
@@ -184,22 +167,4 @@ fn successors(
             fp: child_fp,
         });
     });
-}
-
-/// Whether emptying row `xr` of `state` (by a vertical move out of it, so every other
-/// row keeps its emptiness) makes a new pair of empty rows with stones on both sides;
-/// if so, the first row of the pair.
-#[inline]
-fn new_cut(state: &State, xr: usize) -> Option<usize> {
-    let n = state.n as usize;
-    let rows = &state.rows;
-    let gap = if xr > 0 && rows[xr - 1] == 0 {
-        xr - 1
-    } else if xr + 1 < n && rows[xr + 1] == 0 {
-        xr
-    } else {
-        return None;
-    };
-    let split = rows[..gap].iter().any(|&w| w != 0) && rows[gap + 2..n].iter().any(|&w| w != 0);
-    split.then_some(gap)
 }
