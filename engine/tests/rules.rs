@@ -231,6 +231,8 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
     /// The fused successor list equals the moves, each with its child's lower bound and
     /// fingerprint computed afresh. Long walks reach boards cut into several zones.
     #[test]

@@ -130,10 +130,37 @@ pub(crate) fn stones_of_rows(state: &State, from: usize, to: usize) -> u64 {
 /// compatible; the answer is the fewest runs that each shrink to one stone.
 pub(crate) fn row_min(word: u64, n: u8) -> u32 {
     let len = row_len(word);
-    if len <= 1 {
-        return len as u32;
-    }
     let compat = &super::moves::COMPAT[n as usize & 15];
+    if len <= 2 {
+        let pair =
+            len == 2 && compat[(word as u8 - 1) as usize & 63] >> ((word >> 8) as u8 - 1) & 1 == 1;
+        return len as u32 - pair as u32;
+    }
+    // The same rows come back again and again in one search: remember recent answers
+    // (a pure function of the row, so the cache changes no result).
+    let slot = (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize;
+    if let Some(hit) = ROW_MINS.with_borrow(|cache| {
+        let (k, v) = cache.get(slot).copied().unwrap_or((0, 0));
+        (k == word && v >> 8 == n as u32).then_some(v & 0xff)
+    }) {
+        return hit;
+    }
+    let min = row_min_uncached(word, len, compat);
+    ROW_MINS.with_borrow_mut(|cache| {
+        if cache.is_empty() {
+            cache.resize(1 << 12, (0, 0));
+        }
+        cache[slot] = (word, (n as u32) << 8 | min);
+    });
+    min
+}
+
+thread_local! {
+    /// Recent `row_min` answers: (row word, board side << 8 | minimum), 4,096 slots.
+    static ROW_MINS: std::cell::RefCell<Vec<(u64, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn row_min_uncached(word: u64, len: usize, compat: &[u64; 64]) -> u32 {
     let stone = |i: usize| (byte_at(word, i) - 1) as usize;
     // `partners[i]`: the positions whose stones are compatible with position i's.
     let mut partners = [0u8; 8];

@@ -72,13 +72,7 @@ impl Puzzle for Martello {
 /// row hashes, its zones, which stones are bridges) is done once per parent instead of
 /// once per move, no child state is built, and successors that will be pruned get no
 /// fingerprint.
-fn successors(
-    state: &State,
-    bound: u32,
-    fp: u128,
-    cutoff: u32,
-    out: &mut Vec<Successor<Move>>,
-) {
+fn successors(state: &State, bound: u32, fp: u128, cutoff: u32, out: &mut Vec<Successor<Move>>) {
     out.clear();
     // The parent's row hashes, computed when first needed.
     let mut hashes = [0u128; MAX_N as usize];
@@ -131,9 +125,10 @@ fn successors(
                 row_mins[yr & 7] = bound::row_min(rows[yr], state.n);
             }
             child_bound = bound - row_mins[yr & 7] + bound::row_min(y_word, state.n);
-        } else if xr != yr && x_word == 0 {
-            // The eater's row empties: its zone may split in two or shrink to one row.
-            // Recount that zone; the others keep their bounds.
+        } else if xr != yr && x_word == 0 && recount(rows, zone_rows[xr & 7], xr) {
+            // The eater's row empties next to an empty row, or leaves a single filled
+            // row: the zone may split in two or shrink to one row. Recount that zone;
+            // the others keep their bounds.
             let (from, to) = (zone_rows[xr].0 as usize, zone_rows[xr].1 as usize);
             let mut child_rows = *rows;
             child_rows[yr & 7] = y_word;
@@ -167,4 +162,16 @@ fn successors(
             fp: child_fp,
         });
     });
+}
+
+/// Whether emptying row `xr`, in the zone of rows `zone`, can change the zone's shape:
+/// a neighbouring row of the zone is empty too (a new cut, perhaps), or `xr` was one
+/// of only two filled rows (one row is left). Otherwise the zone keeps two or more
+/// filled rows and no new pair of empty rows, and only its components can change.
+#[inline]
+fn recount(rows: &[u64; 8], zone: (u8, u8), xr: usize) -> bool {
+    let (from, to) = (zone.0 as usize, zone.1 as usize);
+    (xr > from && rows[xr - 1] == 0)
+        || (xr + 1 < to && rows[xr + 1] == 0)
+        || rows[from..to].iter().filter(|&&w| w != 0).count() <= 2
 }
