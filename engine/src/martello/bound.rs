@@ -64,7 +64,7 @@ fn components_n<const N: usize>(present: u64) -> u32 {
     count
 }
 
-fn splits_n<const N: usize>(present: u64, stone: u8) -> bool {
+pub(crate) fn splits_n<const N: usize>(present: u64, stone: u8) -> bool {
     let (c, s) = (stone as usize / N, stone as usize % N);
     let rows = colour_rows::<N>(present & !(1u64 << stone));
     let all_symbols = rows.iter().fold(0, |acc, &row| acc | row);
@@ -282,7 +282,7 @@ pub(crate) fn lower_bound(state: &State) -> u32 {
 /// A pendant edge (the only stone of its colour or of its symbol) never splits
 /// anything. Otherwise grow from colour c's other symbols, colour by colour, until
 /// symbol s is reached (no split) or nothing grows (a split).
-#[inline]
+#[cfg(test)]
 pub(crate) fn splits(present: u64, n: u8, stone: super::Stone) -> bool {
     by_side!(n, splits_n(present, stone.0))
 }

@@ -54,7 +54,16 @@ impl Puzzle for Martello {
         _moves: &mut Vec<Move>,
         out: &mut Vec<Successor<Move>>,
     ) {
-        successors(state, bound, fp, cutoff, out);
+        match state.n {
+            1 => successors::<1>(state, bound, fp, cutoff, out),
+            2 => successors::<2>(state, bound, fp, cutoff, out),
+            3 => successors::<3>(state, bound, fp, cutoff, out),
+            4 => successors::<4>(state, bound, fp, cutoff, out),
+            5 => successors::<5>(state, bound, fp, cutoff, out),
+            6 => successors::<6>(state, bound, fp, cutoff, out),
+            7 => successors::<7>(state, bound, fp, cutoff, out),
+            _ => successors::<8>(state, bound, fp, cutoff, out),
+        }
     }
 
     #[inline]
@@ -72,7 +81,13 @@ impl Puzzle for Martello {
 /// row hashes, its zones, which stones are bridges) is done once per parent instead of
 /// once per move, no child state is built, and successors that will be pruned get no
 /// fingerprint.
-fn successors(state: &State, bound: u32, fp: u128, cutoff: u32, out: &mut Vec<Successor<Move>>) {
+fn successors<const N: usize>(
+    state: &State,
+    bound: u32,
+    fp: u128,
+    cutoff: u32,
+    out: &mut Vec<Successor<Move>>,
+) {
     out.clear();
     // The parent's row hashes, computed when first needed.
     let mut hashes = [0u128; MAX_N as usize];
@@ -86,7 +101,7 @@ fn successors(state: &State, bound: u32, fp: u128, cutoff: u32, out: &mut Vec<Su
     };
     // Each row's zone: its rows, its stones, and whether one row holds them all (then
     // only that row's own minimum counts; see `bound::zone_bound`).
-    let n = state.n as usize;
+    let n = N;
     let rows = &state.rows;
     let mut zone_rows = [(0u8, n as u8); MAX_N as usize];
     let mut zone_stones = [state.present; MAX_N as usize];
@@ -108,7 +123,7 @@ fn successors(state: &State, bound: u32, fp: u128, cutoff: u32, out: &mut Vec<Su
     let mut row_mins = [u32::MAX; MAX_N as usize];
     // Whether eating a stone splits its component, computed once per eaten stone.
     let (mut known, mut split) = (0u64, 0u64);
-    moves::for_each(state, |mv| {
+    moves::for_each::<N>(state, |mv| {
         let (xr, yr) = (mv.eater_row as usize, mv.eaten_row as usize);
         let child_bound;
         let (y_word, x_word);
@@ -143,7 +158,7 @@ fn successors(state: &State, bound: u32, fp: u128, cutoff: u32, out: &mut Vec<Su
             let bit = 1u64 << mv.eaten.0;
             if known & bit == 0 {
                 known |= bit;
-                if bound::splits(zone_stones[yr & 7], state.n, mv.eaten) {
+                if bound::splits_n::<N>(zone_stones[yr & 7], mv.eaten.0) {
                     split |= bit;
                 }
             }

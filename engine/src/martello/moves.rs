@@ -91,14 +91,26 @@ fn push_pair(
 pub(crate) fn generate(state: &State, out: &mut Vec<Move>) {
     out.clear();
     out.reserve(4 * state.n as usize * state.n as usize);
-    for_each(state, |mv| out.push(mv));
+    let push = |mv| out.push(mv);
+    match state.n {
+        1 => for_each::<1>(state, push),
+        2 => for_each::<2>(state, push),
+        3 => for_each::<3>(state, push),
+        4 => for_each::<4>(state, push),
+        5 => for_each::<5>(state, push),
+        6 => for_each::<6>(state, push),
+        7 => for_each::<7>(state, push),
+        _ => for_each::<8>(state, push),
+    }
 }
 
-/// Calls `out` with every legal move of `state` once, in the standard order.
+/// Calls `out` with every legal move of `state`, whose side is `N`, once, in the
+/// standard order. The side is a constant so that the loops over rows unroll.
 #[inline(always)]
-pub(crate) fn for_each(state: &State, mut out: impl FnMut(Move)) {
+pub(crate) fn for_each<const N: usize>(state: &State, mut out: impl FnMut(Move)) {
+    debug_assert_eq!(state.n as usize, N);
     let out = &mut out;
-    let n = (state.n as usize).min(MAX_N as usize);
+    let n = N.min(MAX_N as usize);
     let compat = &COMPAT[n];
     let mut lens = [0usize; MAX_N as usize];
     for (r, len) in lens.iter_mut().enumerate().take(n) {
