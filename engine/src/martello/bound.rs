@@ -120,109 +120,15 @@ pub(crate) fn stones_of_rows(state: &State, from: usize, to: usize) -> u64 {
     stones
 }
 
-/// The fewest stones a row can be brought down to by horizontal moves alone, which is
-/// all a row can do once no other row of its zone holds a stone.
-///
-/// In a line, each stone on the board stands for a contiguous run of the original
-/// stones (itself and those it ate, directly or not), and a move joins two neighbouring
-/// runs. So `reach[i][j]`, the positions whose stone can be the last one of the run
-/// `i..=j`, comes from the splits of `i..=j` into two runs whose last stones are
-/// compatible; the answer is the fewest runs that each shrink to one stone.
-pub(crate) fn row_min(word: u64, n: u8) -> u32 {
-    let len = row_len(word);
-    let compat = &super::moves::COMPAT[n as usize & 15];
-    if len <= 2 {
-        let pair =
-            len == 2 && compat[(word as u8 - 1) as usize & 63] >> ((word >> 8) as u8 - 1) & 1 == 1;
-        return len as u32 - pair as u32;
-    }
-    // The same rows come back again and again in one search: remember recent answers
-    // (a pure function of the row, so the cache changes no result).
-    let slot = (word.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 52) as usize;
-    if let Some(hit) = ROW_MINS.with_borrow(|cache| {
-        let (k, v) = cache.get(slot).copied().unwrap_or((0, 0));
-        (k == word && v >> 8 == n as u32).then_some(v & 0xff)
-    }) {
-        return hit;
-    }
-    let min = row_min_uncached(word, len, compat);
-    ROW_MINS.with_borrow_mut(|cache| {
-        if cache.is_empty() {
-            cache.resize(1 << 12, (0, 0));
-        }
-        cache[slot] = (word, (n as u32) << 8 | min);
-    });
-    min
-}
-
-thread_local! {
-    /// Recent `row_min` answers: (row word, board side << 8 | minimum), 4,096 slots.
-    static ROW_MINS: std::cell::RefCell<Vec<(u64, u32)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-fn row_min_uncached(word: u64, len: usize, compat: &[u64; 64]) -> u32 {
-    let stone = |i: usize| (byte_at(word, i) - 1) as usize;
-    // `partners[i]`: the positions whose stones are compatible with position i's.
-    let mut partners = [0u8; 8];
-    for (i, p) in partners.iter_mut().enumerate().take(len) {
-        for j in 0..len {
-            *p |= ((compat[stone(i)] >> stone(j) & 1) as u8) << j;
-        }
-    }
-    let mut reach = [[0u8; 8]; 8];
-    for (i, row) in reach.iter_mut().enumerate().take(len) {
-        row[i] = 1 << i;
-    }
-    for width in 1..len {
-        for i in 0..len - width {
-            let j = i + width;
-            let mut last = 0u8;
-            for m in i..j {
-                let (left, right) = (reach[i][m], reach[m + 1][j]);
-                let mut rest = left;
-                while rest != 0 {
-                    let a = rest.trailing_zeros() as usize;
-                    rest &= rest - 1;
-                    let eaten = partners[a] & right;
-                    if eaten != 0 {
-                        last |= (1 << a) | eaten;
-                    }
-                }
-            }
-            reach[i][j] = last;
-        }
-    }
-    // fewest[j]: the fewest runs covering positions 0..j.
-    let mut fewest = [u32::MAX; 9];
-    fewest[0] = 0;
-    for j in 1..=len {
-        for i in 0..j {
-            if reach[i][j - 1] != 0 && fewest[i] + 1 < fewest[j] {
-                fewest[j] = fewest[i] + 1;
-            }
-        }
-    }
-    fewest[len]
-}
-
-/// The bound of one zone, rows `from..to` of `rows`: its components, or the row's own
-/// minimum when a single row holds all its stones (no vertical move can ever happen
-/// in it again).
+/// The bound of one zone, rows `from..to` of `rows`: its components.
 pub(crate) fn zone_bound(rows: &[u64; 8], from: usize, to: usize, n: u8) -> u32 {
-    let mut filled = rows[from..to].iter().filter(|&&w| w != 0);
-    match (filled.next(), filled.next()) {
-        (None, _) => 0,
-        (Some(&word), None) => row_min(word, n),
-        _ => {
-            let mut stones = 0u64;
-            for &word in &rows[from..to] {
-                for i in 0..row_len(word) {
-                    stones |= 1u64 << (byte_at(word, i) - 1);
-                }
-            }
-            components(stones, n)
+    let mut stones = 0u64;
+    for &word in &rows[from..to] {
+        for i in 0..row_len(word) {
+            stones |= 1u64 << (byte_at(word, i) - 1);
         }
     }
+    components(stones, n)
 }
 
 /// Calls `f(from, to)` for each zone of the rows `from..to`: the runs of rows between
@@ -264,11 +170,10 @@ pub(crate) fn range_bound(rows: &[u64; 8], from: usize, to: usize, n: u8) -> u32
 
 /// The lower bound of a state: the sum over zones of their bounds.
 pub(crate) fn lower_bound(state: &State) -> u32 {
-    let n = state.n as usize;
-    if !has_cut(state) && state.rows[..n].iter().filter(|&&w| w != 0).count() > 1 {
+    if !has_cut(state) {
         return components(state.present, state.n);
     }
-    range_bound(&state.rows, 0, n, state.n)
+    range_bound(&state.rows, 0, state.n as usize, state.n)
 }
 
 /// Whether eating `stone` splits its component, given that it has a partner (the
@@ -408,68 +313,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// The fewest stones of a row by horizontal moves, by trying every move.
-    fn brute_row_min(stones: &[u8], n: u8) -> u32 {
-        let mut best = stones.len() as u32;
-        for i in 1..stones.len() {
-            let (a, b) = (stones[i - 1], stones[i]);
-            if a / n == b / n || a % n == b % n {
-                for eaten in [i - 1, i] {
-                    let mut rest = stones.to_vec();
-                    rest.remove(eaten);
-                    best = best.min(brute_row_min(&rest, n));
-                }
-            }
-        }
-        best
-    }
-
-    #[test]
-    fn row_min_agrees_with_trying_every_move() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        for _ in 0..4_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            for n in [3u8, 4, 6, 8] {
-                // A row of up to n distinct stones of an n x n board.
-                let len = (x % (n as u64 + 1)) as usize;
-                let mut stones: Vec<u8> = Vec::new();
-                let mut y = x;
-                while stones.len() < len {
-                    y = y.wrapping_mul(0x2545_f491_4f6c_dd1d).wrapping_add(1);
-                    // Few colours and symbols in play, so that moves are likely.
-                    let s = ((y >> 40) % 3) as u8 * n + ((y >> 50) % 3) as u8;
-                    if !stones.contains(&s) {
-                        stones.push(s);
-                    }
-                }
-                let word = stones
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |w, (i, &s)| w | ((s as u64 + 1) << (8 * i)));
-                assert_eq!(
-                    super::row_min(word, n),
-                    brute_row_min(&stones, n),
-                    "n {n}, {stones:?}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_row_alone_in_its_zone_counts_its_own_minimum() {
-        use super::super::State;
-        // C6 D4 F6 can never meet another row: C6-D4 and D4-F6 share nothing, so three
-        // stones stay although C6 and F6 share a symbol (two components).
-        // Below, {B3, F3} and {C2, C5} are two components.
-        let alone = State::parse("C6D4F6///B3/C2F3C5/").unwrap();
-        assert_eq!(super::lower_bound(&alone), 3 + 2);
-        // One empty row can be jumped: a single zone of two components ({D4} alone).
-        let joined = State::parse("C6D4F6//B3/C2F3C5//").unwrap();
-        assert_eq!(super::lower_bound(&joined), 2);
     }
 
     #[test]

@@ -99,28 +99,21 @@ fn successors<const N: usize>(
         }
         hashes[r & 7]
     };
-    // Each row's zone: its rows, its stones, and whether one row holds them all (then
-    // only that row's own minimum counts; see `bound::zone_bound`).
+    // Each row's zone: its rows and its stones.
     let n = N;
     let rows = &state.rows;
     let mut zone_rows = [(0u8, n as u8); MAX_N as usize];
     let mut zone_stones = [state.present; MAX_N as usize];
-    let mut single = 0u32;
     let cut = bound::has_cut(state);
     if cut {
         bound::for_each_zone(rows, 0, n, |from, to| {
             let stones = bound::stones_of_rows(state, from, to);
-            let filled = rows[from..to].iter().filter(|&&w| w != 0).count();
             for r in from..to {
                 zone_rows[r] = (from as u8, to as u8);
                 zone_stones[r] = stones;
-                single |= ((filled == 1) as u32) << r;
             }
         });
-    } else if rows[..n].iter().filter(|&&w| w != 0).count() == 1 {
-        single = u32::MAX;
     }
-    let mut row_mins = [u32::MAX; MAX_N as usize];
     // Whether eating a stone splits its component, computed once per eaten stone.
     let (mut known, mut split) = (0u64, 0u64);
     moves::for_each::<N>(state, |mv| {
@@ -134,16 +127,9 @@ fn successors<const N: usize>(
             y_word = set_at(rows[yr], mv.eaten_pos as usize, mv.eater.0 + 1);
             x_word = remove_at(rows[xr], mv.eater_pos as usize);
         }
-        if xr == yr && single >> yr & 1 == 1 {
-            // A zone of one row: only the row's own minimum changes.
-            if row_mins[yr & 7] == u32::MAX {
-                row_mins[yr & 7] = bound::row_min(rows[yr], state.n);
-            }
-            child_bound = bound - row_mins[yr & 7] + bound::row_min(y_word, state.n);
-        } else if xr != yr && x_word == 0 && recount(rows, zone_rows[xr & 7], xr) {
-            // The eater's row empties next to an empty row, or leaves a single filled
-            // row: the zone may split in two or shrink to one row. Recount that zone;
-            // the others keep their bounds.
+        if xr != yr && x_word == 0 && recount(rows, zone_rows[xr & 7], xr) {
+            // The eater's row empties next to an empty row: the zone may split in two.
+            // Recount that zone; the others keep their bounds.
             let (from, to) = (zone_rows[xr].0 as usize, zone_rows[xr].1 as usize);
             let mut child_rows = *rows;
             child_rows[yr & 7] = y_word;
@@ -179,14 +165,11 @@ fn successors<const N: usize>(
     });
 }
 
-/// Whether emptying row `xr`, in the zone of rows `zone`, can change the zone's shape:
-/// a neighbouring row of the zone is empty too (a new cut, perhaps), or `xr` was one
-/// of only two filled rows (one row is left). Otherwise the zone keeps two or more
-/// filled rows and no new pair of empty rows, and only its components can change.
+/// Whether emptying row `xr`, in the zone of rows `zone`, can cut the zone: a
+/// neighbouring row of the zone is empty too. Otherwise the zone keeps its stones
+/// together (less the eaten one) and only its components can change.
 #[inline]
 fn recount(rows: &[u64; 8], zone: (u8, u8), xr: usize) -> bool {
     let (from, to) = (zone.0 as usize, zone.1 as usize);
-    (xr > from && rows[xr - 1] == 0)
-        || (xr + 1 < to && rows[xr + 1] == 0)
-        || rows[from..to].iter().filter(|&&w| w != 0).count() <= 2
+    (xr > from && rows[xr - 1] == 0) || (xr + 1 < to && rows[xr + 1] == 0)
 }
