@@ -9,4 +9,4 @@ mod puzzle;
 pub mod seeded;
 
 pub use martello::{MAX_N, Martello, Move, ParseError, State, Stone};
-pub use puzzle::Puzzle;
+pub use puzzle::{Puzzle, Successor};

@@ -1,3 +1,13 @@
+/// A successor as the search keeps it: the move, the child's lower bound and its
+/// fingerprint. The child state itself is rebuilt with [`Puzzle::apply`] only when the
+/// search visits it, which is rare: most successors are pruned or found in the memo.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Successor<M> {
+    pub mv: M,
+    pub bound: u32,
+    pub fp: u128,
+}
+
 /// What a solver needs to know about a one-person elimination puzzle.
 ///
 /// Solvers are generic over this trait and monomorphised, so the rules cost nothing
@@ -54,5 +64,34 @@ pub trait Puzzle {
     ) -> u128 {
         let _ = (parent, parent_fp, mv);
         self.fingerprint(child)
+    }
+
+    /// Clears `out` and pushes every successor of `state` (whose lower bound is `bound`
+    /// and fingerprint `fp`), in the order of [`Puzzle::moves`], each with the child's
+    /// lower bound and fingerprint. A successor whose bound is `cutoff` or more will be
+    /// pruned, so its fingerprint may be left 0. It must otherwise agree with `moves`,
+    /// `apply`, `child_lower_bound` and `child_fingerprint`, which is what the default
+    /// does; puzzles override it to share work between the successors of one state.
+    #[inline]
+    fn successors(
+        &self,
+        state: &Self::State,
+        bound: u32,
+        fp: u128,
+        cutoff: u32,
+        moves: &mut Vec<Self::Move>,
+        out: &mut Vec<Successor<Self::Move>>,
+    ) {
+        let _ = cutoff;
+        self.moves(state, moves);
+        out.clear();
+        for &mv in moves.iter() {
+            let child = self.apply(state, mv);
+            out.push(Successor {
+                mv,
+                bound: self.child_lower_bound(state, bound, mv, &child),
+                fp: self.child_fingerprint(state, fp, mv, &child),
+            });
+        }
     }
 }

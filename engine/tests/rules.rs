@@ -229,3 +229,40 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// The fused successor list equals the moves, each with its child's lower bound and
+    /// fingerprint computed afresh. Long walks reach boards cut into several zones.
+    #[test]
+    fn successors_match_moves_bounds_and_fingerprints(
+        n in 1u8..=8, index in 0u64..1000, steps in 0usize..64,
+        choice in proptest::collection::vec(any::<u16>(), 64),
+    ) {
+        let state = walk(n, index, steps, &choice);
+        let (bound, fp) = (Martello.lower_bound(&state), Martello.fingerprint(&state));
+        let (mut moves, mut succs) = (Vec::new(), Vec::new());
+        Martello.successors(&state, bound, fp, u32::MAX, &mut moves, &mut succs);
+        Martello.moves(&state, &mut moves);
+        prop_assert_eq!(succs.len(), moves.len());
+        for (succ, mv) in succs.iter().zip(&moves) {
+            let child = Martello.apply(&state, *mv);
+            prop_assert_eq!(succ.mv, *mv);
+            prop_assert_eq!(succ.bound, Martello.lower_bound(&child), "{} after {}", state, mv.notation(n));
+            prop_assert_eq!(succ.bound, Martello.child_lower_bound(&state, bound, *mv, &child));
+            prop_assert_eq!(succ.fp, Martello.fingerprint(&child));
+        }
+        // With a cutoff, successors bounded below it keep their fingerprints.
+        let cutoff = bound + 1;
+        let mut cut_succs = Vec::new();
+        Martello.successors(&state, bound, fp, cutoff, &mut moves, &mut cut_succs);
+        prop_assert_eq!(cut_succs.len(), succs.len());
+        for (a, b) in cut_succs.iter().zip(&succs) {
+            prop_assert_eq!((a.mv, a.bound), (b.mv, b.bound));
+            if a.bound < cutoff {
+                prop_assert_eq!(a.fp, b.fp);
+            }
+        }
+    }
+}

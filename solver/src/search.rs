@@ -12,8 +12,8 @@
 //! The search stops as soon as the best score reaches the start state's lower bound:
 //! nothing can beat that, so the result is proven.
 
-use hammer_engine::Puzzle;
 use hammer_engine::seeded::bounded;
+use hammer_engine::{Puzzle, Successor};
 use rand_chacha::ChaCha8Rng;
 
 use crate::memo::Memo;
@@ -24,13 +24,7 @@ enum Flow {
     Stop,
 }
 
-/// A successor waiting to be searched.
-struct Child<P: Puzzle> {
-    mv: P::Move,
-    state: P::State,
-    bound: u32,
-    fp: u128,
-}
+type Child<P> = Successor<<P as Puzzle>::Move>;
 
 /// Counters of one solve.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,6 +45,7 @@ pub(crate) struct Search<P: Puzzle> {
     bufs: Vec<Vec<P::Move>>,
     children: Vec<Vec<Child<P>>>,
     scratch: Vec<P::Move>,
+    reordered: Vec<Child<P>>,
     keys: Vec<(i64, u32)>,
     pub path: Vec<P::Move>,
     pub best_path: Vec<P::Move>,
@@ -80,6 +75,7 @@ impl<P: Puzzle> Search<P> {
             bufs: Vec::new(),
             children: Vec::new(),
             scratch: Vec::new(),
+            reordered: Vec::new(),
             keys: Vec::new(),
             path: Vec::new(),
             best_path: Vec::new(),
@@ -172,38 +168,27 @@ impl<P: Puzzle> Search<P> {
         }
         self.attempt_expansions += 1;
 
+        // Successors with their bounds and fingerprints, in the chosen order, their
+        // memo buckets prefetched so that the cache misses overlap; then search them.
         let mut moves = std::mem::take(&mut self.bufs[depth]);
-        puzzle.moves(state, &mut moves);
-        self.order(puzzle, state, &mut moves, depth, order, rng);
-
-        // First pass: successors, their bounds and fingerprints, with the memo buckets
-        // prefetched; second pass: search them in order.
         let mut children = std::mem::take(&mut self.children[depth]);
-        children.clear();
-        for &mv in &moves {
-            let child = puzzle.apply(state, mv);
-            let child_bound = puzzle.child_lower_bound(state, bound, mv, &child);
-            if child_bound >= self.best && puzzle.score(&child) >= self.best {
-                continue;
+        puzzle.successors(state, bound, fp, self.best, &mut moves, &mut children);
+        self.order(puzzle, state, &mut children, depth, order, rng);
+        for child in &children {
+            if child.bound < self.best {
+                self.memo.prefetch(child.fp);
             }
-            let child_fp = puzzle.child_fingerprint(state, fp, mv, &child);
-            self.memo.prefetch(child_fp);
-            children.push(Child {
-                mv,
-                state: child,
-                bound: child_bound,
-                fp: child_fp,
-            });
         }
         let mut flow = Flow::Go;
         for child in &children {
-            if (child.bound >= self.best && puzzle.score(&child.state) >= self.best)
-                || self.memo.contains(child.fp)
-            {
+            // A bound never exceeds the score of its own state, so a child whose bound
+            // reaches the best score cannot beat it, nor can anything below it.
+            if child.bound >= self.best || self.memo.contains(child.fp) {
                 continue;
             }
+            let next = puzzle.apply(state, child.mv);
             self.path.push(child.mv);
-            flow = self.visit(puzzle, &child.state, child.bound, child.fp, depth + 1, rng);
+            flow = self.visit(puzzle, &next, child.bound, child.fp, depth + 1, rng);
             self.path.pop();
             if let Flow::Stop = flow {
                 break;
@@ -221,7 +206,7 @@ impl<P: Puzzle> Search<P> {
         &mut self,
         puzzle: &P,
         state: &P::State,
-        moves: &mut [P::Move],
+        moves: &mut [Child<P>],
         depth: usize,
         order: Order,
         rng: &mut ChaCha8Rng,
@@ -231,8 +216,8 @@ impl<P: Puzzle> Search<P> {
             Order::Random => shuffle(moves, rng),
             Order::MostOptions => {
                 self.keys.clear();
-                for (i, &mv) in moves.iter().enumerate() {
-                    let child = puzzle.apply(state, mv);
+                for (i, succ) in moves.iter().enumerate() {
+                    let child = puzzle.apply(state, succ.mv);
                     puzzle.moves(&child, &mut self.scratch);
                     self.counters.heuristic_steps += 1;
                     self.keys.push((-(self.scratch.len() as i64), i as u32));
@@ -244,8 +229,8 @@ impl<P: Puzzle> Search<P> {
                     return;
                 }
                 self.keys.clear();
-                for (i, &mv) in moves.iter().enumerate() {
-                    let child = puzzle.apply(state, mv);
+                for (i, succ) in moves.iter().enumerate() {
+                    let child = puzzle.apply(state, succ.mv);
                     let mut low = u32::MAX;
                     for _ in 0..playouts {
                         let (score, steps) = playout(puzzle, &child, &mut self.scratch, rng);
@@ -260,12 +245,12 @@ impl<P: Puzzle> Search<P> {
     }
 
     /// Reorders `moves` by `self.keys` (key, original index), ties in original order.
-    fn apply_keys(&mut self, moves: &mut [P::Move]) {
+    fn apply_keys(&mut self, moves: &mut [Child<P>]) {
         self.keys.sort_unstable();
-        self.scratch.clear();
-        self.scratch
+        self.reordered.clear();
+        self.reordered
             .extend(self.keys.iter().map(|&(_, i)| moves[i as usize]));
-        moves.copy_from_slice(&self.scratch);
+        moves.copy_from_slice(&self.reordered);
     }
 }
 

@@ -106,3 +106,50 @@ fn restarts_keep_finished_work() {
     assert_eq!(out.min_score, exact.min_score);
     assert!(out.counters.attempts > 1);
 }
+
+/// The exact minimum stone count by plain exhaustive search, without bounds.
+fn brute_min(state: &State, seen: &mut std::collections::HashMap<State, u32>) -> u32 {
+    use hammer_engine::Puzzle;
+    if let Some(&m) = seen.get(state) {
+        return m;
+    }
+    let mut moves = Vec::new();
+    Martello.moves(state, &mut moves);
+    let mut best = Martello.score(state);
+    for mv in moves {
+        best = best.min(brute_min(&Martello.apply(state, mv), seen));
+    }
+    seen.insert(*state, best);
+    best
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The lower bound never exceeds the exact minimum, and the solver finds that
+    /// minimum, on mid-game states (where empty rows cut boards into zones).
+    #[test]
+    fn lower_bound_is_sound_and_results_exact_mid_game(
+        n in 3u8..=7, index in 0u64..100_000, left in 4u32..11,
+        choice in proptest::collection::vec(any::<u16>(), 64),
+    ) {
+        use hammer_engine::Puzzle;
+        let mut state = seeded::game(11, n, index).unwrap();
+        let mut buf = Vec::new();
+        for &c in &choice {
+            if Martello.score(&state) <= left {
+                break;
+            }
+            Martello.moves(&state, &mut buf);
+            if buf.is_empty() {
+                break;
+            }
+            state = Martello.apply(&state, buf[c as usize % buf.len()]);
+        }
+        let exact = brute_min(&state, &mut Default::default());
+        prop_assert!(Martello.lower_bound(&state) <= exact, "{state}: bound {} > {exact}", Martello.lower_bound(&state));
+        let out = Solver::new(Martello).solve(&state, &Config::default(), 1);
+        prop_assert!(out.exhaustive);
+        prop_assert_eq!(out.min_score, exact, "{}", state);
+    }
+}

@@ -14,75 +14,89 @@
 //! rows. So two neighbouring empty rows cut the board for good into zones whose stones
 //! never meet, and the bound is the sum over zones of their components.
 
-/// `MASKS[n].colour[set]`: every cell of an n x n board whose colour is in `set`;
-/// `.symbol[set]` likewise for symbols. Built at compile time, 4 KiB per size.
-struct Masks {
-    colour: [u64; 256],
-    symbol: [u64; 256],
-}
-
-static MASKS: [Masks; 9] = build_masks();
-
-const fn build_masks() -> [Masks; 9] {
-    let mut all = [const {
-        Masks {
-            colour: [0; 256],
-            symbol: [0; 256],
-        }
-    }; 9];
-    let mut n = 1;
-    while n <= 8 {
-        let mut set = 0;
-        while set < 256 {
-            let mut stone = 0;
-            while stone < n * n {
-                if set >> (stone / n) & 1 == 1 {
-                    all[n].colour[set] |= 1u64 << stone;
-                }
-                if set >> (stone % n) & 1 == 1 {
-                    all[n].symbol[set] |= 1u64 << stone;
-                }
-                stone += 1;
-            }
-            set += 1;
-        }
-        n += 1;
-    }
-    all
-}
-
-/// Number of connected components among the stones in `present` on an `n` x `n` board.
+/// `rows[c]`: the symbols of colour `c` among `stones` (bit s for stone (c, s)).
 ///
-/// Grows one component at a time from its lowest stone: all stones sharing a colour or
-/// a symbol with the component so far join it, until nothing changes.
-#[inline]
-pub(crate) fn components(present: u64, n: u8) -> u32 {
-    let n = n as usize;
-    let masks = &MASKS[n];
-    let block = (1u64 << n) - 1;
-    let mut rest = present;
+/// Two colours are linked when their rows share a symbol, and the stones of one colour
+/// are linked through it, so components of stones are components of this small graph
+/// on at most 8 colours. The functions below take the board side as a constant so
+/// that their loops unroll into a few branch-free mask operations.
+#[inline(always)]
+fn colour_rows<const N: usize>(stones: u64) -> [u8; 8] {
+    let block = (1u64 << N) - 1;
+    let mut rows = [0u8; 8];
+    for (c, row) in rows.iter_mut().enumerate().take(N) {
+        *row = ((stones >> (c * N)) & block) as u8;
+    }
+    rows
+}
+
+/// The symbols and colours reachable from the symbols `symbols`, stopping early once a
+/// symbol of `target` is reached.
+#[inline(always)]
+fn reach<const N: usize>(rows: &[u8; 8], mut symbols: u8, target: u8) -> (u8, u8) {
+    loop {
+        let mut next = symbols;
+        let mut colours = 0u8;
+        for (c, &row) in rows.iter().enumerate().take(N) {
+            let hit = (row & next != 0) as u8;
+            next |= row & hit.wrapping_neg();
+            colours |= hit << c;
+        }
+        if next == symbols || next & target != 0 {
+            return (next, colours);
+        }
+        symbols = next;
+    }
+}
+
+fn components_n<const N: usize>(present: u64) -> u32 {
+    let rows = colour_rows::<N>(present);
+    let mut rest = 0u8;
+    for (c, &row) in rows.iter().enumerate().take(N) {
+        rest |= ((row != 0) as u8) << c;
+    }
     let mut count = 0;
     while rest != 0 {
         count += 1;
-        let first = rest.trailing_zeros() as usize;
-        let mut comp = rest & (masks.colour[1 << (first / n)] | masks.symbol[1 << (first % n)]);
-        loop {
-            let mut colours = 0usize;
-            let mut symbols = 0u64;
-            for c in 0..n {
-                let part = (comp >> (c * n)) & block;
-                colours |= ((part != 0) as usize) << c;
-                symbols |= part;
-            }
-            let grown = rest & (masks.colour[colours] | masks.symbol[symbols as usize]);
-            if grown == comp {
-                break;
-            }
-            comp = grown;
-        }
-        rest &= !comp;
+        let c = rest.trailing_zeros() as usize;
+        rest &= !reach::<N>(&rows, rows[c & 7], 0).1;
     }
     count
+}
+
+pub(crate) fn splits_n<const N: usize>(present: u64, stone: u8) -> bool {
+    let (c, s) = (stone as usize / N, stone as usize % N);
+    let rows = colour_rows::<N>(present & !(1u64 << stone));
+    let all_symbols = rows.iter().fold(0, |acc, &row| acc | row);
+    let own = rows[c & 7];
+    // A pendant edge (colour c or symbol s has no other stone) splits nothing.
+    if own == 0 || all_symbols >> s & 1 == 0 {
+        return false;
+    }
+    let target = 1u8 << s;
+    reach::<N>(&rows, own, target).0 & target == 0
+}
+
+/// Calls `$f::<n>($args)` with the board side as a constant.
+macro_rules! by_side {
+    ($n:expr, $f:ident($($arg:expr),*)) => {
+        match $n {
+            1 => $f::<1>($($arg),*),
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            _ => $f::<8>($($arg),*),
+        }
+    };
+}
+
+/// Number of connected components among the stones in `present` on an `n` x `n` board.
+#[inline]
+pub(crate) fn components(present: u64, n: u8) -> u32 {
+    by_side!(n, components_n(present))
 }
 
 use super::state::{State, byte_at, row_len};
@@ -95,7 +109,7 @@ pub(crate) fn has_cut(state: &State) -> bool {
 }
 
 /// The stones of the rows `from..to`.
-fn stones_of_rows(state: &State, from: usize, to: usize) -> u64 {
+pub(crate) fn stones_of_rows(state: &State, from: usize, to: usize) -> u64 {
     let mut stones = 0u64;
     for r in from..to {
         let word = state.rows[r];
@@ -106,44 +120,60 @@ fn stones_of_rows(state: &State, from: usize, to: usize) -> u64 {
     stones
 }
 
-/// The zones of the board as half-open row ranges, split at pairs of empty rows.
-fn zones(state: &State) -> impl Iterator<Item = (usize, usize)> + '_ {
-    let n = state.n as usize;
-    let mut start = 0;
-    std::iter::from_fn(move || {
-        while start < n {
-            let from = start;
-            let mut r = from;
-            while r < n && !(r + 1 < n && state.rows[r] == 0 && state.rows[r + 1] == 0) {
-                r += 1;
-            }
-            start = r + 2;
-            if r > from || (r == from && r < n && state.rows[r] != 0) {
-                return Some((from, r.min(n)));
-            }
-        }
-        None
-    })
-}
-
-/// The stones that share a zone with row `row`.
-pub(crate) fn zone_of_row(state: &State, row: usize) -> u64 {
-    for (from, to) in zones(state) {
-        if (from..to).contains(&row) {
-            return stones_of_rows(state, from, to);
+/// The bound of one zone, rows `from..to` of `rows`: its components.
+pub(crate) fn zone_bound(rows: &[u64; 8], from: usize, to: usize, n: u8) -> u32 {
+    let mut stones = 0u64;
+    for &word in &rows[from..to] {
+        for i in 0..row_len(word) {
+            stones |= 1u64 << (byte_at(word, i) - 1);
         }
     }
-    0
+    components(stones, n)
 }
 
-/// The lower bound of a state: the sum over zones of their component counts.
+/// Calls `f(from, to)` for each zone of the rows `from..to`: the runs of rows between
+/// pairs of empty rows.
+#[inline]
+pub(crate) fn for_each_zone(
+    rows: &[u64; 8],
+    from: usize,
+    to: usize,
+    mut f: impl FnMut(usize, usize),
+) {
+    let mut start = from;
+    let mut r = from;
+    while r < to {
+        if r + 1 < to && rows[r] == 0 && rows[r + 1] == 0 {
+            if start < r {
+                f(start, r);
+            }
+            while r < to && rows[r] == 0 {
+                r += 1;
+            }
+            start = r;
+        } else {
+            r += 1;
+        }
+    }
+    if start < to {
+        f(start, to);
+    }
+}
+
+/// The sum of the zone bounds of the rows `from..to`, which share no zone with rows
+/// outside them.
+pub(crate) fn range_bound(rows: &[u64; 8], from: usize, to: usize, n: u8) -> u32 {
+    let mut total = 0;
+    for_each_zone(rows, from, to, |a, b| total += zone_bound(rows, a, b, n));
+    total
+}
+
+/// The lower bound of a state: the sum over zones of their bounds.
 pub(crate) fn lower_bound(state: &State) -> u32 {
     if !has_cut(state) {
         return components(state.present, state.n);
     }
-    zones(state)
-        .map(|(from, to)| components(stones_of_rows(state, from, to), state.n))
-        .sum()
+    range_bound(&state.rows, 0, state.n as usize, state.n)
 }
 
 /// Whether eating `stone` splits its component, given that it has a partner (the
@@ -155,38 +185,11 @@ pub(crate) fn lower_bound(state: &State) -> u32 {
 /// one exactly when this returns true, and the search never recounts from scratch.
 ///
 /// A pendant edge (the only stone of its colour or of its symbol) never splits
-/// anything. Otherwise search from colour c without the edge, symbol by symbol, until
+/// anything. Otherwise grow from colour c's other symbols, colour by colour, until
 /// symbol s is reached (no split) or nothing grows (a split).
-#[inline]
+#[cfg(test)]
 pub(crate) fn splits(present: u64, n: u8, stone: super::Stone) -> bool {
-    let nn = n as usize;
-    let masks = &MASKS[nn];
-    let block = (1u64 << nn) - 1;
-    let (c, s) = (stone.0 as usize / nn, stone.0 as usize % nn);
-    let after = present & !(1u64 << stone.0);
-    let mut symbols = (after >> (c * nn)) & block;
-    if symbols == 0 || after & masks.symbol[1 << s] == 0 {
-        return false;
-    }
-    loop {
-        if symbols >> s & 1 == 1 {
-            return false;
-        }
-        let reached = after & masks.symbol[symbols as usize];
-        let mut colours = 0usize;
-        for c2 in 0..nn {
-            colours |= ((((reached >> (c2 * nn)) & block) != 0) as usize) << c2;
-        }
-        let stones = after & masks.colour[colours];
-        let mut grown = 0u64;
-        for c2 in 0..nn {
-            grown |= (stones >> (c2 * nn)) & block;
-        }
-        if grown == symbols {
-            return true;
-        }
-        symbols = grown;
-    }
+    by_side!(n, splits_n(present, stone.0))
 }
 
 #[cfg(test)]
@@ -247,12 +250,69 @@ mod tests {
         // One empty row between them can be jumped.
         let jump = State::parse("A1//A2/").unwrap();
         assert_eq!(super::lower_bound(&jump), 1);
-        let zones: Vec<_> = super::zones(&State::parse("A1B1//C1/D1/").unwrap()).collect();
-        assert_eq!(zones, [(0, 5)]);
-        let zones: Vec<_> = super::zones(&State::parse("A1B1///C1D2/E5/").unwrap()).collect();
-        assert_eq!(zones, [(0, 1), (3, 6)]);
-        let zones: Vec<_> = super::zones(&State::parse("///A1").unwrap()).collect();
-        assert_eq!(zones, [(2, 4)]);
+        let zones = |text: &str| {
+            let state = State::parse(text).unwrap();
+            let mut zones = Vec::new();
+            super::for_each_zone(&state.rows, 0, state.n as usize, |a, b| zones.push((a, b)));
+            zones
+        };
+        assert_eq!(zones("A1B1//C1/D1/"), [(0, 5)]);
+        assert_eq!(zones("A1B1///C1D2/E5/"), [(0, 1), (3, 6)]);
+        assert_eq!(zones("///A1"), [(3, 4)]);
+    }
+
+    /// Components counted the plain way: stones linked when they share a colour or a
+    /// symbol, grown one stone at a time.
+    fn naive_components(present: u64, n: u8) -> u32 {
+        let mut rest = present;
+        let mut count = 0;
+        while rest != 0 {
+            count += 1;
+            let mut comp = 1u64 << rest.trailing_zeros();
+            loop {
+                let mut grown = comp;
+                for a in (0..64).filter(|a| comp >> a & 1 == 1) {
+                    for b in (0..64).filter(|b| rest >> b & 1 == 1) {
+                        if a / n == b / n || a % n == b % n {
+                            grown |= 1u64 << b;
+                        }
+                    }
+                }
+                if grown == comp {
+                    break;
+                }
+                comp = grown;
+            }
+            rest &= !comp;
+        }
+        count
+    }
+
+    #[test]
+    fn components_agree_with_the_plain_count() {
+        for present in 0..(1u64 << 9) {
+            assert_eq!(components(present, 3), naive_components(present, 3));
+        }
+        let mut x = 0x0123_4567_89ab_cdefu64;
+        for _ in 0..3_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            for n in 1..=8u8 {
+                let all = if n == 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (n * n)) - 1
+                };
+                // Sparse sets, where several components are likely.
+                let set = x & (x >> 11) & (x >> 23) & all;
+                assert_eq!(
+                    components(set, n),
+                    naive_components(set, n),
+                    "n {n}, {set:#x}"
+                );
+            }
+        }
     }
 
     #[test]

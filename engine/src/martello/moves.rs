@@ -60,7 +60,7 @@ fn compatible(compat: &[u64; 64], a: u8, b: u8) -> bool {
 /// Pushes both directions of a pair of neighbouring cells, given as (row, pos, byte).
 #[inline(always)]
 fn push_pair(
-    out: &mut Vec<Move>,
+    out: &mut impl FnMut(Move),
     compat: &[u64; 64],
     p: (usize, usize, u8),
     q: (usize, usize, u8),
@@ -69,7 +69,7 @@ fn push_pair(
     if !compatible(compat, a, b) {
         return;
     }
-    out.push(Move {
+    out(Move {
         eater: Stone(a),
         eaten: Stone(b),
         eater_row: p.0 as u8,
@@ -77,7 +77,7 @@ fn push_pair(
         eaten_row: q.0 as u8,
         eaten_pos: q.1 as u8,
     });
-    out.push(Move {
+    out(Move {
         eater: Stone(b),
         eaten: Stone(a),
         eater_row: q.0 as u8,
@@ -90,9 +90,28 @@ fn push_pair(
 /// Clears `out` and pushes every legal move of `state` once, in the standard order.
 pub(crate) fn generate(state: &State, out: &mut Vec<Move>) {
     out.clear();
-    let n = (state.n as usize).min(MAX_N as usize);
+    out.reserve(4 * state.n as usize * state.n as usize);
+    let push = |mv| out.push(mv);
+    match state.n {
+        1 => for_each::<1>(state, push),
+        2 => for_each::<2>(state, push),
+        3 => for_each::<3>(state, push),
+        4 => for_each::<4>(state, push),
+        5 => for_each::<5>(state, push),
+        6 => for_each::<6>(state, push),
+        7 => for_each::<7>(state, push),
+        _ => for_each::<8>(state, push),
+    }
+}
+
+/// Calls `out` with every legal move of `state`, whose side is `N`, once, in the
+/// standard order. The side is a constant so that the loops over rows unroll.
+#[inline(always)]
+pub(crate) fn for_each<const N: usize>(state: &State, mut out: impl FnMut(Move)) {
+    debug_assert_eq!(state.n as usize, N);
+    let out = &mut out;
+    let n = N.min(MAX_N as usize);
     let compat = &COMPAT[n];
-    out.reserve(4 * n * n);
     let mut lens = [0usize; MAX_N as usize];
     for (r, len) in lens.iter_mut().enumerate().take(n) {
         *len = row_len(state.rows[r]);
@@ -116,7 +135,7 @@ pub(crate) fn generate(state: &State, out: &mut Vec<Move>) {
             let left_wins = i >= 2 && compatible(compat, stone(i - 2), a) && stone(i - 2) > b;
             let (r8, i8) = (r as u8, i as u8);
             if !right_wins {
-                out.push(Move {
+                out(Move {
                     eater: Stone(a),
                     eaten: Stone(b),
                     eater_row: r8,
@@ -126,7 +145,7 @@ pub(crate) fn generate(state: &State, out: &mut Vec<Move>) {
                 });
             }
             if !left_wins {
-                out.push(Move {
+                out(Move {
                     eater: Stone(b),
                     eaten: Stone(a),
                     eater_row: r8,
@@ -161,7 +180,7 @@ pub(crate) fn generate(state: &State, out: &mut Vec<Move>) {
     }
     #[inline(always)]
     fn pair(
-        out: &mut Vec<Move>,
+        out: &mut impl FnMut(Move),
         compat: &[u64; 64],
         cells: &[(u8, u8); MAX_N as usize],
         r: usize,

@@ -234,7 +234,7 @@ const KEYS_B: [u64; 8] = [
 /// bijective finalizer (MurmurHash3's fmix64 and Evensen's rrmxmx) of the word keyed
 /// by the row. XORed over rows it is a Zobrist-style fingerprint.
 #[inline(always)]
-fn row_hash(r: usize, word: u64) -> u128 {
+pub(crate) fn row_hash(r: usize, word: u64) -> u128 {
     let mut a = word ^ KEYS_A[r & 7];
     a ^= a >> 33;
     a = a.wrapping_mul(0xff51_afd7_ed55_8ccd);
