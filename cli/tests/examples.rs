@@ -7,27 +7,10 @@
 //! tests. This test guards the wiring between the example files and the analysis, which
 //! a renamed experiment or a changed configuration would break.
 
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn hammer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hammer"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("hammer runs")
-}
-
-#[track_caller]
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use support::{hammer, ok};
 
 fn examples() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");

@@ -2,30 +2,12 @@
 //! validation sweep on fresh games, and the tuned schedule used by `hammer solve` and by
 //! a sweep file.
 
+mod support;
+
 use std::path::Path;
-use std::process::{Command, Output};
+use support::{hammer, ok};
 
 use hammer_dataset::read_dataset;
-
-fn hammer(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_hammer"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("hammer runs")
-}
-
-#[track_caller]
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "exit {:?}\nstdout: {}\nstderr: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()

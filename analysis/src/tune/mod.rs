@@ -433,6 +433,35 @@ fn families_figure(t: &Tuning) -> Figure {
     f
 }
 
+/// Horizontal lines at the predicted means of the named references, across the x range
+/// the other series span, so a cost curve reads against them.
+fn reference_lines(t: &Tuning, series: &mut Vec<Series>, names: &[&str]) {
+    let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
+    let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    if !(lo.is_finite() && hi.is_finite()) {
+        return;
+    }
+    for p in t.predictions.iter().skip(1) {
+        if names.contains(&p.name.as_str()) {
+            series.push(Series {
+                name: p.name.clone(),
+                kind: SeriesKind::Report,
+                points: [lo, hi]
+                    .into_iter()
+                    .map(|x| Point {
+                        x,
+                        y: p.mean.value,
+                        low: None,
+                        high: None,
+                    })
+                    .collect(),
+            });
+        }
+    }
+}
+
 fn curve_figure(t: &Tuning) -> Figure {
     let mut f = Figure::new(
         "tune-curve",
@@ -469,34 +498,7 @@ fn curve_figure(t: &Tuning) -> Figure {
             points,
         });
     }
-    let xs: Vec<f64> = series
-        .iter()
-        .flat_map(|s| s.points.iter().map(|p| p.x))
-        .collect();
-    let (lo, hi) = xs
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-            (a.min(x), b.max(x))
-        });
-    if lo.is_finite() && hi.is_finite() {
-        for p in t.predictions.iter().skip(1) {
-            if p.name == "paper" || p.name == "plain DFS" {
-                series.push(Series {
-                    name: p.name.clone(),
-                    kind: SeriesKind::Report,
-                    points: vec![lo, hi]
-                        .into_iter()
-                        .map(|x| Point {
-                            x,
-                            y: p.mean.value,
-                            low: None,
-                            high: None,
-                        })
-                        .collect(),
-                });
-            }
-        }
-    }
+    reference_lines(t, &mut series, &["paper", "plain DFS"]);
     f.tables.push(table);
     f.charts.push(Chart {
         name: "tune_curve".to_owned(),
@@ -577,29 +579,7 @@ fn refine_figure(t: &Tuning, r: &refine::Refinement) -> Figure {
             }),
         }
     }
-    if let Some(p) = t.predictions.iter().find(|p| p.name == "plain DFS") {
-        let xs: Vec<f64> = series
-            .iter()
-            .flat_map(|s| s.points.iter().map(|p| p.x))
-            .collect();
-        let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
-        let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        if lo.is_finite() && hi.is_finite() {
-            series.push(Series {
-                name: "plain DFS".to_owned(),
-                kind: SeriesKind::Report,
-                points: [lo, hi]
-                    .into_iter()
-                    .map(|x| Point {
-                        x,
-                        y: p.mean.value,
-                        low: None,
-                        high: None,
-                    })
-                    .collect(),
-            });
-        }
-    }
+    reference_lines(t, &mut series, &["plain DFS"]);
     f.tables.push(table);
     f.charts.push(Chart {
         name: "tune_refine".to_owned(),

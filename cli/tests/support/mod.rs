@@ -1,4 +1,5 @@
-//! Helpers shared by the deployment tests (`deploy.rs`, `metrics.rs`, `multihost.rs`):
+//! Helpers shared by the end-to-end tests (`deploy.rs`, `metrics.rs`, `multihost.rs`,
+//! `examples.rs`, `tune.rs`): running `hammer` to the end,
 //! child processes that die with the test, free ports, reading a dataset back with the
 //! exactly-once checks, and a raw HTTP GET.
 //!
@@ -195,4 +196,29 @@ pub fn http(method: &str, addr: SocketAddr, path: &str) -> std::io::Result<HttpR
         headers,
         body: body.to_owned(),
     })
+}
+
+/// Runs `hammer ARGS` to the end and returns its output (no token from the caller's
+/// environment, plain output).
+pub fn hammer(args: &[&str]) -> std::process::Output {
+    Command::new(HAMMER)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("HAMMER_TOKEN")
+        .output()
+        .expect("hammer runs")
+}
+
+/// The stdout of a run that must have succeeded; otherwise fails with its exit code and
+/// both streams.
+#[track_caller]
+pub fn ok(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "exit {:?}\nstdout: {}\nstderr: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
