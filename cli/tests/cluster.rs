@@ -3,13 +3,13 @@
 //! moments. Every test has its own temporary directories and ports, and the sweeps are
 //! small enough to finish in seconds.
 
-use std::collections::BTreeMap;
-use std::net::TcpListener;
+mod support;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use hammer_dataset::{ResultRow, RowKey, list_parts, read_dataset};
+use hammer_dataset::{ResultRow, list_parts, read_dataset};
 use hammer_engine::Martello;
 use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
@@ -19,8 +19,7 @@ use hammer_proto::v1::{
 use hammer_solver::Solver;
 use hammer_sweep::Sweep;
 use hammer_worker::ConnectOptions;
-
-const HAMMER: &str = env!("CARGO_BIN_EXE_hammer");
+use support::{HAMMER, Proc, free_port, hammer};
 
 /// Fast games: sizes 4 and 5, two orders, 24 units.
 const SMALL: &str = r#"
@@ -50,67 +49,6 @@ orders = ["standard"]
 schedules = ["exact"]
 unit_games = 50
 "#;
-
-/// A child process that is killed when the test ends, passing or failing.
-struct Proc {
-    child: Option<Child>,
-    name: String,
-    log: PathBuf,
-}
-
-impl Proc {
-    fn pid(&self) -> u32 {
-        self.child.as_ref().map_or(0, Child::id)
-    }
-
-    fn kill9(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            child.kill().expect("SIGKILL");
-            child.wait().expect("wait after SIGKILL");
-        }
-    }
-
-    fn sigterm(&self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.pid().to_string()])
-            .status()
-            .expect("run kill");
-        assert!(status.success());
-    }
-
-    /// Waits for the exit code, failing the test after `limit`.
-    fn wait(&mut self, limit: Duration) -> i32 {
-        let deadline = Instant::now() + limit;
-        let child = self.child.as_mut().expect("process already reaped");
-        loop {
-            if let Some(status) = child.try_wait().expect("try_wait") {
-                self.child = None;
-                return status.code().unwrap_or(-1);
-            }
-            if Instant::now() > deadline {
-                panic!(
-                    "{} did not exit within {limit:?}; log:\n{}",
-                    self.name,
-                    self.log_text()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn log_text(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
 
 struct Cluster {
     dir: tempfile::TempDir,
@@ -144,27 +82,7 @@ impl Cluster {
 
     fn spawn(&self, name: &str, args: &[&str], env: &[(&str, &str)]) -> Proc {
         let log = self.path(&format!("{name}.log"));
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&log)
-            .expect("log file");
-        let mut command = Command::new(HAMMER);
-        command
-            .args(args)
-            .env("HAMMER_LOG", "info")
-            .env_remove("HAMMER_TOKEN")
-            .stdin(Stdio::null())
-            .stdout(file.try_clone().expect("log file"))
-            .stderr(file);
-        for (k, v) in env {
-            command.env(k, v);
-        }
-        Proc {
-            child: Some(command.spawn().expect("start hammer")),
-            name: name.to_owned(),
-            log,
-        }
+        Proc::spawn(name, HAMMER, &support::s(args), env, log)
     }
 
     fn coordinator(&self, extra: &[&str], env: &[(&str, &str)]) -> Proc {
@@ -247,13 +165,6 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("tokio runtime")
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("free port")
-        .port()
-}
-
 /// A row without the columns that legitimately differ between runs.
 fn normalized(mut rows: Vec<ResultRow>) -> Vec<ResultRow> {
     for row in &mut rows {
@@ -264,31 +175,10 @@ fn normalized(mut rows: Vec<ResultRow>) -> Vec<ResultRow> {
     rows
 }
 
-/// Reads the dataset, checking every part opens and every key is there exactly once.
+/// Reads the dataset with the exactly-once checks of `support::read_checked`,
+/// normalized for comparison.
 fn read_checked(out: &Path, sweep: &Sweep) -> Vec<ResultRow> {
-    let rows = read_dataset(out).expect("every part file opens");
-    let mut counts: BTreeMap<RowKey, usize> = BTreeMap::new();
-    for row in &rows {
-        *counts.entry(row.key()).or_default() += 1;
-    }
-    let dupes: Vec<_> = counts.iter().filter(|&(_, &c)| c > 1).collect();
-    assert!(dupes.is_empty(), "keys written more than once: {dupes:?}");
-    assert_eq!(
-        rows.len() as u64,
-        sweep.total_games(),
-        "every key exactly once"
-    );
-    // One part per unit, named by the unit.
-    let parts = list_parts(out).expect("list parts");
-    assert_eq!(parts.len(), sweep.units().len());
-    for part in &parts {
-        assert!(
-            sweep.unit_by_id(&part.part_id).is_some(),
-            "stray part {}",
-            part.part_id
-        );
-    }
-    normalized(rows)
+    normalized(support::read_checked(out, sweep))
 }
 
 /// `hammer run` of the same sweep into a fresh directory: the single-process reference.
@@ -297,7 +187,7 @@ fn reference_run(sweep_text: &str) -> Vec<ResultRow> {
     let sweep_path = dir.path().join("sweep.toml");
     std::fs::write(&sweep_path, sweep_text).expect("write sweep");
     let out = dir.path().join("out");
-    let output = run_hammer(&[
+    let output = hammer(&[
         "run",
         sweep_path.to_str().unwrap(),
         "--out",
@@ -312,15 +202,6 @@ fn reference_run(sweep_text: &str) -> Vec<ResultRow> {
     );
     let sweep = Sweep::parse(sweep_text, "test").expect("sweep parses");
     read_checked(&out, &sweep)
-}
-
-fn run_hammer(args: &[&str]) -> Output {
-    Command::new(HAMMER)
-        .args(args)
-        .env_remove("HAMMER_TOKEN")
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hammer")
 }
 
 #[test]
@@ -493,7 +374,7 @@ fn a_malformed_sweep_is_refused_with_its_location_and_nothing_is_written() {
 
     let out = cluster.out();
     let sweep = cluster.path("sweep.toml");
-    let output = run_hammer(&[
+    let output = hammer(&[
         "run",
         sweep.to_str().unwrap(),
         "--out",
@@ -707,7 +588,7 @@ fn python_readers_read_a_dataset_made_by_hammer_run() {
     let sweep_path = dir.path().join("sweep.toml");
     std::fs::write(&sweep_path, SMALL).unwrap();
     let out = dir.path().join("out");
-    let output = run_hammer(&[
+    let output = hammer(&[
         "run",
         sweep_path.to_str().unwrap(),
         "--out",

@@ -6,16 +6,16 @@
 //! Skipped (with a message) when `openssl` is not installed, unless
 //! `HAMMER_REQUIRE_OPENSSL=1`.
 
+mod support;
+
 use std::collections::BTreeSet;
-use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hammer_dataset::read_dataset;
 use hammer_sweep::Sweep;
-
-const HAMMER: &str = env!("CARGO_BIN_EXE_hammer");
+use support::{HAMMER, Proc, free_port};
 
 const TINY: &str = r#"
 name = "tls-tiny"
@@ -30,64 +30,10 @@ schedules = ["exact"]
 unit_games = 10
 "#;
 
-/// A child process killed when the test ends, passing or failing.
-struct Proc {
-    child: Option<Child>,
-    name: String,
-    log: PathBuf,
-}
-
-impl Proc {
-    fn spawn(dir: &Path, name: &str, args: &[&str]) -> Proc {
-        let log = dir.join(format!("{name}.log"));
-        let file = std::fs::File::create(&log).expect("log file");
-        let child = Command::new(HAMMER)
-            .args(args)
-            .env("HAMMER_LOG", "info")
-            .env_remove("HAMMER_TOKEN")
-            .stdin(Stdio::null())
-            .stdout(file.try_clone().expect("log file"))
-            .stderr(file)
-            .spawn()
-            .expect("start hammer");
-        Proc {
-            child: Some(child),
-            name: name.to_owned(),
-            log,
-        }
-    }
-
-    /// The exit code, failing the test after `limit`.
-    fn wait(&mut self, limit: Duration) -> i32 {
-        let deadline = Instant::now() + limit;
-        let child = self.child.as_mut().expect("process already reaped");
-        loop {
-            if let Some(status) = child.try_wait().expect("try_wait") {
-                self.child = None;
-                return status.code().unwrap_or(-1);
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{} did not exit within {limit:?}; log:\n{}",
-                self.name,
-                self.log_text()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn log_text(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-}
-
-impl Drop for Proc {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
+/// Starts `hammer ARGS`, logging to `dir/NAME.log`; killed when the test ends.
+fn spawn(dir: &Path, name: &str, args: &[&str]) -> Proc {
+    let log = dir.join(format!("{name}.log"));
+    Proc::spawn(name, HAMMER, &support::s(args), &[], log)
 }
 
 fn openssl(dir: &Path, args: &[&str]) {
@@ -201,13 +147,6 @@ fn have_openssl() -> bool {
     found
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("free port")
-        .port()
-}
-
 fn s(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
 }
@@ -226,7 +165,7 @@ fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
     let port = free_port();
     let listen = format!("127.0.0.1:{port}");
     let out = d.join("out");
-    let mut coordinator = Proc::spawn(
+    let mut coordinator = spawn(
         d,
         "coordinator",
         &[
@@ -268,7 +207,7 @@ fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
     // what is wrong.
     let refused = |name: &str, args: &[&str], expected: &[&str]| {
         let started = Instant::now();
-        let mut worker = Proc::spawn(d, name, args);
+        let mut worker = spawn(d, name, args);
         let code = worker.wait(Duration::from_secs(30));
         let log = worker.log_text();
         assert_ne!(code, 0, "{name} must be refused: {log}");
@@ -325,7 +264,7 @@ fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
     );
 
     // Trusting the CA, by IP address with --tls-domain, then `hammer status` by name.
-    let mut worker = Proc::spawn(
+    let mut worker = spawn(
         d,
         "worker",
         &[
@@ -374,7 +313,7 @@ fn tls_status_works_by_ip_address() {
     std::fs::write(d.join("sweep.toml"), TINY).expect("write sweep");
     let port = free_port();
     let listen = format!("127.0.0.1:{port}");
-    let _coordinator = Proc::spawn(
+    let _coordinator = spawn(
         d,
         "coordinator",
         &[

@@ -30,10 +30,12 @@ fn main() {
         let mut solver = Solver::new(Martello);
         let started = Instant::now();
         let (mut expansions, mut exact, mut sum, mut unsolved_exp) = (0u64, 0u64, 0u64, 0u64);
+        let mut logs = 0f64;
         for (i, board) in boards.iter().enumerate() {
             let seed = seeded::run_seed(2013, 6, i as u64, 0);
             let out = solver.solve(board, &config, seed);
             expansions += out.counters.expansions;
+            logs += (out.counters.expansions as f64 + 1.0).ln();
             exact += out.exhaustive as u64;
             sum = sum.wrapping_mul(31).wrapping_add(out.min_score as u64);
             if out.min_score > 1 {
@@ -42,10 +44,11 @@ fn main() {
         }
         let secs = started.elapsed().as_secs_f64();
         println!(
-            "{text}: {:.1} games/s, {:.0} exp/s, mean expansions {:.1}, unsolvable share {:.3}, exact {exact}/{games}, checksum {sum:x}",
+            "{text}: {:.1} games/s, {:.0} exp/s, mean expansions {:.1}, geometric mean {:.1}, unsolvable share {:.3}, exact {exact}/{games}, checksum {sum:x}",
             games as f64 / secs,
             expansions as f64 / secs,
             expansions as f64 / games as f64,
+            (logs / games as f64).exp(),
             unsolved_exp as f64 / expansions.max(1) as f64,
         );
     }

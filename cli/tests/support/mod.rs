@@ -1,5 +1,5 @@
-//! Helpers shared by the end-to-end tests (`deploy.rs`, `metrics.rs`, `multihost.rs`,
-//! `examples.rs`, `tune.rs`): running `hammer` to the end,
+//! Helpers shared by the end-to-end tests (`cluster.rs`, `tls.rs`, `deploy.rs`,
+//! `metrics.rs`, `multihost.rs`, `examples.rs`, `tune.rs`): running `hammer` to the end,
 //! child processes that die with the test, free ports, reading a dataset back with the
 //! exactly-once checks, and a raw HTTP GET.
 //!
