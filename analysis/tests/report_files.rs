@@ -1,5 +1,6 @@
 //! Golden checks of the report directory: every table and chart is there, in every format,
-//! the HTML page parses and loads nothing from outside, and rewriting is atomic and careful.
+//! the HTML page parses, loads nothing from outside and renders in a real browser
+//! (headless Chromium), and rewriting is atomic and careful.
 //!
 //! `HAMMER_KEEP_REPORT=/some/new/dir` also writes the report of the test dataset there, and
 //! `HAMMER_KEEP_DATASET=/some/new/dir` the dataset itself, to look at by hand.
@@ -179,6 +180,125 @@ fn html_parses_with_python() {
         v["svg"].as_u64(),
         Some(f.report.charts().count() as u64),
         "one inline svg per chart"
+    );
+}
+
+/// The browser to load the page in: `HAMMER_CHROMIUM`, else `chromium` on the PATH. Without
+/// one the test is skipped with a message, unless `HAMMER_REQUIRE_BROWSER=1` (CI).
+fn chromium() -> Option<PathBuf> {
+    let candidate = std::env::var_os("HAMMER_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|dir| dir.join("chromium"))
+                    .find(|p| p.is_file())
+            })
+        });
+    if candidate.is_none() {
+        assert!(
+            std::env::var("HAMMER_REQUIRE_BROWSER").as_deref() != Ok("1"),
+            "HAMMER_REQUIRE_BROWSER=1 but no chromium on the PATH and no HAMMER_CHROMIUM"
+        );
+        eprintln!("skipped: no chromium (set HAMMER_CHROMIUM or install chromium)");
+    }
+    candidate
+}
+
+/// Runs headless Chromium on `page` with `args`, as the machine's network is closed and CI
+/// runs as root: no sandbox, no background connections, a fresh profile. Gives up after
+/// two minutes (coreutils `timeout`), so a hung browser fails the test instead of CI.
+fn run_chromium(
+    browser: &Path,
+    profile: &Path,
+    page: &Path,
+    args: &[&str],
+) -> std::process::Output {
+    std::process::Command::new("timeout")
+        .arg("120")
+        .arg(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .output()
+        .expect("run chromium")
+}
+
+#[test]
+fn html_loads_and_renders_in_chromium() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let f = fixture();
+    let page = f.out.join("index.html");
+    let tmp = TempDir::new().expect("temp dir");
+
+    // The DOM the browser built: every figure, chart and table is in it, each chart an
+    // inline SVG element.
+    let out = run_chromium(&browser, &tmp.path().join("p1"), &page, &["--dump-dom"]);
+    assert!(
+        out.status.success(),
+        "chromium --dump-dom failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dom = String::from_utf8_lossy(&out.stdout);
+    assert!(dom.contains("<body"), "no document: {dom:.300}");
+    for c in f.report.charts() {
+        let id = format!("id=\"chart-{}\"", c.name);
+        let start = dom
+            .find(&id)
+            .unwrap_or_else(|| panic!("chart {} not in the DOM", c.name));
+        let end = start
+            + dom[start..]
+                .find("</figure>")
+                .expect("figure end in the DOM");
+        assert!(
+            dom[start..end].contains("<svg"),
+            "chart {} has no svg element",
+            c.name
+        );
+    }
+    for t in f.report.tables() {
+        assert!(
+            dom.contains(&format!("id=\"table-{}\"", t.name)),
+            "table {}",
+            t.name
+        );
+    }
+    assert_eq!(dom.matches("<svg").count(), f.report.charts().count());
+
+    // And it paints: a screenshot of the page is a real PNG with more than one colour.
+    let shot = tmp.path().join("page.png");
+    let out = run_chromium(
+        &browser,
+        &tmp.path().join("p2"),
+        &page,
+        &[
+            "--window-size=1280,2000",
+            &format!("--screenshot={}", shot.display()),
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "chromium --screenshot failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let png = fs::read(&shot).expect("screenshot written");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "screenshot is a PNG");
+    assert!(
+        png.len() > 20_000,
+        "a blank page compresses to a few KB: {} bytes",
+        png.len()
     );
 }
 
