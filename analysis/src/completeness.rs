@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::prepare::Prepared;
-use crate::report::Completeness;
+use crate::report::{Completeness, SweepState};
 
 /// Name of the coordinator state directory inside a dataset; hidden, so readers skip it.
 pub const STATE_DIR: &str = ".hammer-state";
@@ -19,8 +19,13 @@ pub const STATE_DIR: &str = ".hammer-state";
 /// (config, n) -> game indices of one experiment.
 type Groups = BTreeMap<(u32, i32), Vec<i64>>;
 
-/// Checks the rows and the state directory; returns the summary and warnings.
-pub fn check(p: &Prepared, dir: &Path) -> (Completeness, Vec<String>) {
+/// Checks the rows and the state directory; returns the summary and warnings. `state` is
+/// what the caller read from the state directory (`None`: not read).
+pub fn check(
+    p: &Prepared,
+    dir: &Path,
+    state: Option<Result<SweepState, String>>,
+) -> (Completeness, Vec<String>) {
     let mut warnings = Vec::new();
     // (sweep, experiment) -> (config, n) -> game indices.
     let mut groups: BTreeMap<(u32, u32), Groups> = BTreeMap::new();
@@ -103,32 +108,93 @@ pub fn check(p: &Prepared, dir: &Path) -> (Completeness, Vec<String>) {
             warnings.push(text);
         }
     }
-    let state = dir.join(STATE_DIR);
-    if state.is_dir() {
+    let state_dir = dir.join(STATE_DIR);
+    if state_dir.is_dir() {
         summary.coordinator_state = true;
-        let mut files: Vec<String> = std::fs::read_dir(&state)
-            .map(|entries| {
-                entries
-                    .filter_map(|e| e.ok())
-                    .map(|e| e.file_name().to_string_lossy().into_owned())
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        warnings.push(format!(
-            "{} exists: a coordinator ran on this dataset and may still be writing it or may \
-             have stopped before the end (state files: {}). This analysis covers only the {} \
-             rows committed so far ({:.1}% of what the rows themselves imply); re-run it when \
-             the sweep has finished.",
-            state.display(),
-            if files.is_empty() {
-                "none".to_owned()
-            } else {
-                files.join(", ")
-            },
-            summary.rows_present,
-            100.0 * summary.rows_present as f64 / summary.rows_expected.max(1) as f64
-        ));
+        match state {
+            Some(Ok(state)) => {
+                warnings.extend(state_warnings(&state, &state_dir, summary.rows_present));
+                summary.sweep_state = Some(state);
+            }
+            Some(Err(why)) => warnings.push(format!(
+                "{} cannot be read ({why}), so how much of the sweep is done is unknown. {}",
+                state_dir.display(),
+                unknown_state(&summary)
+            )),
+            None => warnings.push(format!(
+                "{} exists: a coordinator ran on this dataset and may still be writing it or \
+                 may have stopped before the end (state files: {}). {}",
+                state_dir.display(),
+                state_files(&state_dir),
+                unknown_state(&summary)
+            )),
+        }
     }
     (summary, warnings)
+}
+
+fn state_files(state_dir: &Path) -> String {
+    let mut files: Vec<String> = std::fs::read_dir(state_dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    if files.is_empty() {
+        "none".to_owned()
+    } else {
+        files.join(", ")
+    }
+}
+
+fn unknown_state(summary: &Completeness) -> String {
+    format!(
+        "This analysis covers only the {} rows committed so far ({:.1}% of what the rows \
+         themselves imply); re-run it when the sweep has finished.",
+        summary.rows_present,
+        100.0 * summary.rows_present as f64 / summary.rows_expected.max(1) as f64
+    )
+}
+
+/// The warnings a readable state directory calls for: none for a finished sweep whose
+/// rows are all there.
+fn state_warnings(state: &SweepState, state_dir: &Path, rows_present: u64) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let done = format!(
+        "{} of {} units committed ({} of {} games, {:.1}%)",
+        state.units_committed,
+        state.units,
+        state.games_committed,
+        state.games,
+        100.0 * state.games_committed as f64 / state.games.max(1) as f64
+    );
+    if state.running {
+        warnings.push(format!(
+            "a coordinator is running on this dataset right now (it holds the lock in {}): \
+             sweep {:?} has {done}. This analysis covers the committed units; re-run it when \
+             the sweep has finished.",
+            state_dir.display(),
+            state.sweep
+        ));
+    } else if state.units_committed < state.units {
+        warnings.push(format!(
+            "sweep {:?} is unfinished: {done}, and no coordinator is running. This analysis \
+             covers the committed units; run the same `hammer run` (or `hammer coordinator`) \
+             command again to finish the sweep.",
+            state.sweep
+        ));
+    }
+    if rows_present < state.games_committed {
+        warnings.push(format!(
+            "the journal in {} lists {} committed games but the dataset holds only {} \
+             distinct rows: part files were removed or moved after the sweep wrote them",
+            state_dir.display(),
+            state.games_committed,
+            rows_present
+        ));
+    }
+    warnings
 }

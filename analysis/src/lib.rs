@@ -36,7 +36,7 @@ pub use load::{Data, READ_COLUMNS, Row, load};
 pub use output::{MARKER, csv, html, markdown};
 pub use prepare::schedule_is_complete;
 pub use report::{
-    Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, Table,
+    Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, SweepState, Table,
 };
 
 /// The heading of `hammer analyze`'s page.
@@ -50,11 +50,25 @@ pub fn analyze(dir: &Path) -> Result<Report> {
     Ok(analyze_data(load::load(dir)?))
 }
 
+/// [`analyze`], told what the dataset's coordinator state directory ([`STATE_DIR`]) says,
+/// or why it could not be read. With it the report states exactly how complete the sweep
+/// is, and a finished sweep gets no warning.
+pub fn analyze_with_state(
+    dir: &Path,
+    state: std::result::Result<SweepState, String>,
+) -> Result<Report> {
+    Ok(analyze_rows(load::load(dir)?, Some(state)))
+}
+
 /// The analysis of rows already loaded.
-pub fn analyze_data(mut data: Data) -> Report {
+pub fn analyze_data(data: Data) -> Report {
+    analyze_rows(data, None)
+}
+
+fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, String>>) -> Report {
     let duplicates = prepare::dedupe(&mut data.rows);
     let p = prepare::Prepared::new(&data, duplicates);
-    let (completeness, completeness_warnings) = completeness::check(&p, &data.dir);
+    let (completeness, completeness_warnings) = completeness::check(&p, &data.dir, state);
     let mut warnings = p.warnings.clone();
     warnings.extend(completeness_warnings);
 

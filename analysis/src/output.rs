@@ -90,10 +90,27 @@ fn summary_lines(report: &Report) -> Vec<String> {
             report.completeness.groups,
             report.completeness.groups_with_gaps,
             report.completeness.duplicate_rows,
-            if report.completeness.coordinator_state {
-                "; a coordinator state directory is present"
-            } else {
-                ""
+            match (
+                &report.completeness.sweep_state,
+                report.completeness.coordinator_state
+            ) {
+                (Some(s), _) => format!(
+                    "; the coordinator's journal: sweep {:?} {}, {} of {} units ({} of {} games)",
+                    s.sweep,
+                    if s.running {
+                        "running"
+                    } else if s.units_committed == s.units {
+                        "complete"
+                    } else {
+                        "unfinished"
+                    },
+                    s.units_committed,
+                    s.units,
+                    s.games_committed,
+                    s.games
+                ),
+                (None, true) => "; a coordinator state directory is present".to_owned(),
+                (None, false) => String::new(),
             }
         ),
         format!(

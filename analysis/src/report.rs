@@ -235,6 +235,23 @@ pub struct Completeness {
     pub duplicate_rows: u64,
     /// The coordinator state directory (`DATASET/.hammer-state`) exists.
     pub coordinator_state: bool,
+    /// What that directory says about the sweep, when the caller could read it.
+    pub sweep_state: Option<SweepState>,
+}
+
+/// What the coordinator's state directory says about the sweep behind a dataset: the
+/// exact answer to "is it finished?", which the rows alone cannot give. Read by the
+/// caller (the command line reads it with `hammer-coordinator`, which this crate does not
+/// depend on).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SweepState {
+    pub sweep: String,
+    pub units: u64,
+    pub units_committed: u64,
+    pub games: u64,
+    pub games_committed: u64,
+    /// A coordinator holds the state directory's lock right now.
+    pub running: bool,
 }
 
 /// The whole analysis.

@@ -45,7 +45,25 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     // The library's messages already start with the offending file and end with the
     // cause; keeping only the message stops `{:#}` from printing the cause twice.
     let flat = |e: hammer_analysis::Error| anyhow!("{e}");
-    let report = hammer_analysis::analyze(&args.dataset).map_err(flat)?;
+    // The coordinator's state directory, when there is one, says exactly how much of the
+    // sweep is done; the analysis warns only about an unfinished or running sweep.
+    let state_dir = args.dataset.join(hammer_analysis::STATE_DIR);
+    let report = if state_dir.is_dir() {
+        let state = hammer_coordinator::StateDir::inspect(&state_dir)
+            .map(|s| hammer_analysis::SweepState {
+                sweep: s.sweep_name,
+                units: s.units,
+                units_committed: s.units_committed,
+                games: s.games,
+                games_committed: s.games_committed,
+                running: s.running,
+            })
+            .map_err(|e| e.to_string());
+        hammer_analysis::analyze_with_state(&args.dataset, state)
+    } else {
+        hammer_analysis::analyze(&args.dataset)
+    }
+    .map_err(flat)?;
     // Warnings go to stderr so that `--format json` output stays machine-readable.
     for warning in &report.warnings {
         eprintln!("warning: {warning}");

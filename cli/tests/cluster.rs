@@ -627,3 +627,86 @@ fn python_readers_read_a_dataset_made_by_hammer_run() {
         assert_eq!(s["n_values"], serde_json::json!([4, 5]), "{s}");
     }
 }
+
+/// `hammer analyze --format json` on `out`: (the report's JSON, stderr).
+fn analyze_json(out: &Path) -> (serde_json::Value, String) {
+    let output = hammer(&["analyze", out.to_str().unwrap(), "--format", "json"]);
+    let stdout = support::ok(&output);
+    let json = serde_json::from_str(&stdout).expect("analyze prints JSON");
+    (json, String::from_utf8_lossy(&output.stderr).into_owned())
+}
+
+#[test]
+fn analyze_reads_the_coordinators_journal_to_say_how_complete_the_sweep_is() {
+    let cluster = Cluster::new(SMALL);
+    let out = cluster.out();
+    let sweep_path = cluster.path("sweep.toml");
+    support::ok(&hammer(&[
+        "run",
+        sweep_path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]));
+    let sweep = Sweep::parse(SMALL, "test").unwrap();
+    let units = sweep.units().len() as u64;
+
+    // Finished: the journal says so, and there is nothing to warn about.
+    let (json, stderr) = analyze_json(&out);
+    let state = &json["completeness"]["sweep_state"];
+    assert_eq!(state["sweep"], "cluster-small");
+    assert_eq!(state["units"], units);
+    assert_eq!(state["units_committed"], units);
+    assert_eq!(state["games_committed"], sweep.total_games());
+    assert_eq!(state["running"], false);
+    assert!(!stderr.contains("warning"), "{stderr}");
+
+    // A coordinator holding the state directory: the sweep may be running.
+    let state_dir = out.join(".hammer-state");
+    let mut coordinator = cluster.spawn(
+        "coordinator",
+        &[
+            "coordinator",
+            "--sweep",
+            sweep_path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--state",
+            state_dir.to_str().unwrap(),
+            "--listen",
+            &cluster.listen,
+            "--stay-after-complete",
+        ],
+        &[],
+    );
+    cluster.wait_status("the coordinator", |s| s.complete);
+    let (json, stderr) = analyze_json(&out);
+    assert_eq!(json["completeness"]["sweep_state"]["running"], true);
+    assert!(stderr.contains("a coordinator is running"), "{stderr}");
+    coordinator.sigterm();
+    assert_eq!(coordinator.wait(Duration::from_secs(30)), 0);
+
+    // A journal cut back to its header and 5 commits, as after an interrupted run: an
+    // unfinished sweep, with the exact count.
+    let journal = out.join(".hammer-state/journal.log");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let kept: String = text.lines().take(6).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&journal, kept).unwrap();
+    let (json, stderr) = analyze_json(&out);
+    assert_eq!(json["completeness"]["sweep_state"]["units_committed"], 5);
+    assert!(
+        stderr.contains(&format!("is unfinished: 5 of {units} units committed")),
+        "{stderr}"
+    );
+
+    // Part files gone after the sweep wrote them: the journal says more than the rows.
+    std::fs::write(&journal, &text).unwrap();
+    let part = list_parts(&out).unwrap().remove(0);
+    std::fs::remove_file(&part.path).unwrap();
+    let (_, stderr) = analyze_json(&out);
+    assert!(
+        stderr.contains("part files were removed or moved"),
+        "{stderr}"
+    );
+}

@@ -32,7 +32,7 @@ use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tracing::{info, warn};
 
 pub use crate::core::Timing;
-pub use crate::state::{CommitEntry, StateDir, StateError};
+pub use crate::state::{CommitEntry, StateDir, StateError, StateSummary};
 
 /// Takes the core's lock, ignoring poisoning: the core's invariants are restored by every
 /// method before it can panic, and refusing all further calls would lose more.

@@ -300,6 +300,67 @@ impl StateDir {
 }
 
 /// The entries of the journal, the length of its valid prefix, and whether it existed.
+/// What a state directory says about its sweep, read without taking it over: the sweep,
+/// how much of it is committed, and whether a coordinator holds it right now. `hammer
+/// analyze` uses it to tell a finished dataset from one still being written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateSummary {
+    pub sweep_name: String,
+    pub units: u64,
+    pub units_committed: u64,
+    pub games: u64,
+    pub games_committed: u64,
+    /// A coordinator holds the lock: the sweep may be running right now.
+    pub running: bool,
+}
+
+impl StateDir {
+    /// Reads the state directory at `path` without locking or changing it. The sweep comes
+    /// from the copy of its text kept in the directory, checked against its digest; a torn
+    /// last journal line is ignored, as a coordinator would drop it.
+    pub fn inspect(path: &Path) -> Result<StateSummary, StateError> {
+        let text_path = path.join(TEXT);
+        let text = fs::read_to_string(&text_path).map_err(io_error(&text_path, "cannot read"))?;
+        let sweep = Sweep::parse(&text, &text_path.display().to_string()).map_err(|e| {
+            StateError::Corrupt {
+                path: text_path.clone(),
+                line: 0,
+                reason: format!("the sweep kept in the state directory does not parse: {e}"),
+            }
+        })?;
+        let meta_path = path.join(META);
+        let meta = fs::read_to_string(&meta_path).map_err(io_error(&meta_path, "cannot read"))?;
+        let digest = meta
+            .lines()
+            .find_map(|l| l.strip_prefix("digest "))
+            .unwrap_or("");
+        if digest != sweep.digest {
+            return Err(StateError::Corrupt {
+                path: meta_path,
+                line: 0,
+                reason: format!(
+                    "digest {digest:?} is not the digest {} of the sweep text beside it",
+                    sweep.digest
+                ),
+            });
+        }
+        let (entries, _, _) = read_journal(&path.join(JOURNAL), &sweep)?;
+        let lock_path = path.join(LOCK);
+        let running = match File::open(&lock_path) {
+            Ok(lock) => matches!(lock.try_lock_shared(), Err(fs::TryLockError::WouldBlock)),
+            Err(_) => false,
+        };
+        Ok(StateSummary {
+            sweep_name: sweep.name.clone(),
+            units: sweep.units().len() as u64,
+            units_committed: entries.len() as u64,
+            games: sweep.total_games(),
+            games_committed: entries.iter().map(|e| e.games).sum(),
+            running,
+        })
+    }
+}
+
 fn read_journal(path: &Path, sweep: &Sweep) -> Result<(Vec<CommitEntry>, u64, bool), StateError> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
