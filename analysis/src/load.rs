@@ -12,10 +12,10 @@ use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
-use arrow::array::{Array, AsArray, BooleanArray, RecordBatch};
-use arrow::datatypes::{DataType, Int32Type, Int64Type, Schema};
+use arrow::array::RecordBatch;
+use arrow::datatypes::{DataType, Schema};
 use hammer_dataset::{
-    ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo, non_null as column, wrong_type as wrong,
+    ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo, booleans, for_each_str, int32s, int64s,
 };
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -265,55 +265,14 @@ fn read_part(part: &PartInfo, data: &mut Data) -> Result<()> {
     Ok(())
 }
 
-fn ints32<'a>(batch: &'a RecordBatch, name: &'static str) -> Result<&'a [i32], ColumnError> {
-    let array = column(batch, name)?;
-    array
-        .as_primitive_opt::<Int32Type>()
-        .map(|a| a.values().as_ref())
-        .ok_or_else(|| wrong(name, DataType::Int32, array))
-}
-
-fn ints64<'a>(batch: &'a RecordBatch, name: &'static str) -> Result<&'a [i64], ColumnError> {
-    let array = column(batch, name)?;
-    array
-        .as_primitive_opt::<Int64Type>()
-        .map(|a| a.values().as_ref())
-        .ok_or_else(|| wrong(name, DataType::Int64, array))
-}
-
-fn bools<'a>(batch: &'a RecordBatch, name: &'static str) -> Result<&'a BooleanArray, ColumnError> {
-    let array = column(batch, name)?;
-    array
-        .as_boolean_opt()
-        .ok_or_else(|| wrong(name, DataType::Boolean, array))
-}
-
 /// Interned ids of a string column.
 fn string_ids(
     batch: &RecordBatch,
     name: &'static str,
     names: &mut Names,
 ) -> Result<Vec<u32>, ColumnError> {
-    let array = column(batch, name)?;
-    let mut ids = Vec::with_capacity(array.len());
-    match array.data_type() {
-        DataType::Utf8 => {
-            for v in array.as_string::<i32>().iter() {
-                ids.push(names.id(v.unwrap_or_default()));
-            }
-        }
-        DataType::LargeUtf8 => {
-            for v in array.as_string::<i64>().iter() {
-                ids.push(names.id(v.unwrap_or_default()));
-            }
-        }
-        DataType::Utf8View => {
-            for v in array.as_string_view().iter() {
-                ids.push(names.id(v.unwrap_or_default()));
-            }
-        }
-        _ => return Err(wrong(name, DataType::Utf8, array)),
-    }
+    let mut ids = Vec::with_capacity(batch.num_rows());
+    for_each_str(batch, name, |v| ids.push(names.id(v)))?;
     Ok(ids)
 }
 
@@ -330,17 +289,17 @@ fn append_batch(
     let config = string_ids(batch, "config", names)?;
     let order = string_ids(batch, "order", names)?;
     let schedule = string_ids(batch, "schedule", names)?;
-    let game_index = ints64(batch, "game_index")?;
-    let seed = ints64(batch, "seed")?;
-    let prefix = ints32(batch, "prefix")?;
-    let budget = ints64(batch, "budget")?;
-    let trial = ints32(batch, "trial")?;
-    let min_stones = ints32(batch, "min_stones")?;
-    let solvable = bools(batch, "solvable")?;
-    let exhaustive = bools(batch, "exhaustive")?;
-    let expansions = ints64(batch, "expansions")?;
-    let attempts = ints32(batch, "attempts")?;
-    let wall_ns = ints64(batch, "wall_ns")?;
+    let game_index = int64s(batch, "game_index")?;
+    let seed = int64s(batch, "seed")?;
+    let prefix = int32s(batch, "prefix")?;
+    let budget = int64s(batch, "budget")?;
+    let trial = int32s(batch, "trial")?;
+    let min_stones = int32s(batch, "min_stones")?;
+    let solvable = booleans(batch, "solvable")?;
+    let exhaustive = booleans(batch, "exhaustive")?;
+    let expansions = int64s(batch, "expansions")?;
+    let attempts = int32s(batch, "attempts")?;
+    let wall_ns = int64s(batch, "wall_ns")?;
     // Every array of a record batch has the batch's length; zipping keeps the loop free of
     // indexing that could panic if that ever did not hold.
     let rows = sweep
@@ -398,7 +357,7 @@ fn check_stored_partition(
         }
     }
     if batch.column_by_name("n").is_some() {
-        let ns = ints32(batch, "n")?;
+        let ns = int32s(batch, "n")?;
         if let Some(i) = ns.iter().position(|&n| n != part.n) {
             return Err(FileProblem::PartitionMismatch {
                 column: "n",

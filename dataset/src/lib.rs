@@ -19,7 +19,7 @@ pub use layout::{
 };
 pub use read::{read_dataset, read_part, remove_stale_temp_files};
 pub use row::{
-    COLUMNS, PARTITION_COLUMNS, ResultRow, RowKey, RowRef, batch_to_rows, file_schema, non_null,
-    rows_to_batch, schema, wrong_type,
+    COLUMNS, PARTITION_COLUMNS, ResultRow, RowKey, RowRef, batch_to_rows, booleans, file_schema,
+    for_each_str, int32s, int64s, non_null, rows_to_batch, schema, wrong_type,
 };
 pub use write::{write_part, write_part_refs};

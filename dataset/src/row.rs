@@ -414,17 +414,39 @@ pub fn wrong_type(column: &'static str, expected: DataType, array: &ArrayRef) ->
 }
 
 fn strings(batch: &RecordBatch, column: &'static str) -> Result<Vec<String>, ColumnError> {
-    let array = non_null(batch, column)?;
-    let owned = |v: Option<&str>| v.unwrap_or_default().to_owned();
-    match array.data_type() {
-        DataType::Utf8 => Ok(array.as_string::<i32>().iter().map(owned).collect()),
-        DataType::LargeUtf8 => Ok(array.as_string::<i64>().iter().map(owned).collect()),
-        DataType::Utf8View => Ok(array.as_string_view().iter().map(owned).collect()),
-        _ => Err(wrong_type(column, DataType::Utf8, array)),
-    }
+    let mut out = Vec::with_capacity(batch.num_rows());
+    for_each_str(batch, column, |v| out.push(v.to_owned()))?;
+    Ok(out)
 }
 
-fn int32s<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a [i32], ColumnError> {
+/// Calls `f` with each value of a string column, whichever of Arrow's three string
+/// layouts the writer chose (pyarrow, polars and DuckDB each have their favourite).
+pub fn for_each_str(
+    batch: &RecordBatch,
+    column: &'static str,
+    mut f: impl FnMut(&str),
+) -> Result<(), ColumnError> {
+    let array = non_null(batch, column)?;
+    match array.data_type() {
+        DataType::Utf8 => array
+            .as_string::<i32>()
+            .iter()
+            .for_each(|v| f(v.unwrap_or_default())),
+        DataType::LargeUtf8 => array
+            .as_string::<i64>()
+            .iter()
+            .for_each(|v| f(v.unwrap_or_default())),
+        DataType::Utf8View => array
+            .as_string_view()
+            .iter()
+            .for_each(|v| f(v.unwrap_or_default())),
+        _ => return Err(wrong_type(column, DataType::Utf8, array)),
+    }
+    Ok(())
+}
+
+/// The values of an Int32 column without nulls.
+pub fn int32s<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a [i32], ColumnError> {
     let array = non_null(batch, column)?;
     array
         .as_primitive_opt::<Int32Type>()
@@ -432,7 +454,8 @@ fn int32s<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a [i32],
         .ok_or_else(|| wrong_type(column, DataType::Int32, array))
 }
 
-fn int64s<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a [i64], ColumnError> {
+/// The values of an Int64 column without nulls.
+pub fn int64s<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a [i64], ColumnError> {
     let array = non_null(batch, column)?;
     array
         .as_primitive_opt::<Int64Type>()
@@ -440,7 +463,8 @@ fn int64s<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a [i64],
         .ok_or_else(|| wrong_type(column, DataType::Int64, array))
 }
 
-fn booleans<'a>(
+/// A Boolean column without nulls.
+pub fn booleans<'a>(
     batch: &'a RecordBatch,
     column: &'static str,
 ) -> Result<&'a BooleanArray, ColumnError> {
