@@ -245,6 +245,14 @@ pub fn fig08(p: &Prepared) -> Figure {
             ));
         }
     }
+    if !theirs.is_empty() {
+        fig.notes.push(
+            "The report gives no sample size per board size (only its 2,918,608 6x6 games), so \
+             its values carry sampling error of their own: with a large sample here, a report \
+             value just outside our interval need not be a real disagreement."
+                .to_owned(),
+        );
+    }
     let mut c = chart(
         "fig08_solvable_ratio",
         "Solvable ratio by board size",
@@ -477,6 +485,12 @@ pub fn fig07(p: &Prepared) -> Figure {
             "report_share",
             "report_within_ci",
         ],
+    );
+    fig.notes.push(
+        "The report used \"several thousand solvable games\", so its own values carry about \
+         one percentage point of sampling error (95%) at five moves: a report value just \
+         outside our interval need not be a real disagreement."
+            .to_owned(),
     );
     let mut c = chart(
         "fig07_random_prefix",
