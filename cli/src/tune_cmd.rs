@@ -44,9 +44,11 @@ pub struct TuneArgs {
     /// Writes DIR/refine.toml and runs it into DIR/refine-DIGEST/.
     #[arg(long)]
     pub refine: bool,
-    /// Tuning games the refinement runs on (the first ones of the tuning set).
-    #[arg(long, default_value_t = 400)]
-    pub refine_games: u64,
+    /// Tuning games the refinement runs on (the first ones of the tuning set). Default:
+    /// all of them; on 6x6, 400 of 800 picked a schedule that measured 1.91x on fresh
+    /// games where all 800 picked one that measured 2.07x (docs/benchmarks.md).
+    #[arg(long)]
+    pub refine_games: Option<u64>,
     /// Write the validation sweep to DIR/validate.toml, run it on this machine, and
     /// compare measured costs with the predictions.
     #[arg(long)]
@@ -115,12 +117,16 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
             .chars()
             .take(100)
             .collect();
-        let text = tune::refine::sweep_text(&tuning, &name, args.refine_games.max(1))
-            .ok_or_else(|| {
-                anyhow!(
-                    "--refine: the tuning games are not consecutive indices, so no sweep can name them"
-                )
-            })?;
+        let text = tune::refine::sweep_text(
+            &tuning,
+            &name,
+            args.refine_games.unwrap_or(u64::MAX).max(1),
+        )
+        .ok_or_else(|| {
+            anyhow!(
+                "--refine: the tuning games are not consecutive indices, so no sweep can name them"
+            )
+        })?;
         let sweep_path = args.out.join("refine.toml");
         write_atomic(&sweep_path, &text)?;
         eprintln!("refinement sweep: {}", sweep_path.display());
