@@ -102,15 +102,6 @@ fn verdict(report: Option<f64>, why_not: Option<String>, low: f64, high: f64) ->
     }
 }
 
-fn point(x: f64, y: f64, low: f64, high: f64) -> Point {
-    Point {
-        x,
-        y,
-        low: low.is_finite().then_some(low),
-        high: high.is_finite().then_some(high),
-    }
-}
-
 fn report_grid(name: &str, title: &str, table: &[[f64; 7]; 5], digits: u8) -> Table {
     let mut columns = vec!["depth".to_owned()];
     columns.extend(paper::BUDGETS.iter().map(|b| format!("budget_{b}")));
@@ -160,7 +151,7 @@ fn cell_charts(
                     .iter()
                     .filter_map(|&b| {
                         paper::grid(table, *depth, b)
-                            .map(|v| point(b as f64, v, f64::NAN, f64::NAN))
+                            .map(|v| Point::new(b as f64, v, f64::NAN, f64::NAN))
                     })
                     .collect();
                 if !pts.is_empty() {
@@ -338,7 +329,12 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
             .or_default()
             .entry(key.depth)
             .or_default()
-            .push(point(key.budget as f64, rate.value, rate.low, rate.high));
+            .push(Point::new(
+                key.budget as f64,
+                rate.value,
+                rate.low,
+                rate.high,
+            ));
 
         // Figure 15.
         let to_success: Vec<f64> = cg
@@ -365,7 +361,7 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
                 .or_default()
                 .entry(key.depth)
                 .or_default()
-                .push(point(key.budget as f64, m15.value, m15.low, m15.high));
+                .push(Point::new(key.budget as f64, m15.value, m15.low, m15.high));
         }
 
         // Figure 16.
@@ -436,7 +432,7 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
                 .or_default()
                 .entry(key.depth)
                 .or_default()
-                .push(point(key.budget as f64, m16.value, m16.low, m16.high));
+                .push(Point::new(key.budget as f64, m16.value, m16.low, m16.high));
         }
     }
     if t14.rows.is_empty() {

@@ -51,15 +51,6 @@ fn mean_cells(m: &Mean) -> [Cell; 3] {
     ]
 }
 
-fn point(x: f64, y: f64, low: f64, high: f64) -> Point {
-    Point {
-        x,
-        y,
-        low: low.is_finite().then_some(low),
-        high: high.is_finite().then_some(high),
-    }
-}
-
 fn chart(name: &str, title: &str, x: &str, y: &str, xs: Scale, ys: Scale) -> Chart {
     Chart {
         name: name.to_owned(),
@@ -232,9 +223,9 @@ pub fn fig08(p: &Prepared) -> Figure {
             Cell::opt(report, 5),
             verdict(report, prop.low, prop.high),
         ]);
-        ours.push(point(f64::from(n), prop.value, prop.low, prop.high));
+        ours.push(Point::new(f64::from(n), prop.value, prop.low, prop.high));
         if let Some(r) = report {
-            theirs.push(point(f64::from(n), r, f64::NAN, f64::NAN));
+            theirs.push(Point::new(f64::from(n), r, f64::NAN, f64::NAN));
             fig.notes.push(format!(
                 "n={n}: {:.5} (95% CI {:.5} to {:.5}, {} games) vs the report's {r:.5}: {}.",
                 prop.value,
@@ -370,7 +361,7 @@ pub fn fig05(p: &Prepared) -> Figure {
                 Cell::opt(report, 7),
                 verdict(report, of_all.low, of_all.high),
             ]);
-            pts.push(point(f64::from(m), share.value, share.low, share.high));
+            pts.push(Point::new(f64::from(m), share.value, share.low, share.high));
         }
         fig.notes.push(format!(
             "n={n}: {} of {} games unsolvable ({:.3}%).",
@@ -514,7 +505,7 @@ pub fn fig07(p: &Prepared) -> Figure {
             Cell::Empty,
             Cell::Empty,
         ]);
-        let mut pts = vec![point(0.0, 1.0, f64::NAN, f64::NAN)];
+        let mut pts = vec![Point::new(0.0, 1.0, f64::NAN, f64::NAN)];
         let mut rep = Vec::new();
         for (&(_, prefix), &(total, solv)) in per.range((n, i32::MIN)..=(n, i32::MAX)) {
             let prop = wilson(solv, total);
@@ -538,9 +529,14 @@ pub fn fig07(p: &Prepared) -> Figure {
                 Cell::opt(report, 5),
                 verdict(report, prop.low, prop.high),
             ]);
-            pts.push(point(f64::from(prefix), prop.value, prop.low, prop.high));
+            pts.push(Point::new(
+                f64::from(prefix),
+                prop.value,
+                prop.low,
+                prop.high,
+            ));
             if let Some(r) = report {
-                rep.push(point(f64::from(prefix), r, f64::NAN, f64::NAN));
+                rep.push(Point::new(f64::from(prefix), r, f64::NAN, f64::NAN));
                 fig.notes.push(format!(
                     "n=6, I={prefix}: {:.4} (95% CI {:.4} to {:.4}, {} starts) vs the \
                      report's {r:.3}: {}.",
@@ -641,7 +637,7 @@ pub fn fig11(p: &Prepared) -> Figure {
                 verdict(report, m.low, m.high),
             ]);
             if m.value > 0.0 {
-                pts.push(point(f64::from(min), m.value, m.low, m.high));
+                pts.push(Point::new(f64::from(min), m.value, m.low, m.high));
             }
             if let Some(r) = report {
                 fig.notes.push(format!(
@@ -768,7 +764,7 @@ pub fn fig12(p: &Prepared) -> Figure {
                 ]);
                 if b >= 0 {
                     let centre = 10f64.powf((f64::from(b) + 0.5) / 4.0);
-                    pts.push(point(centre, prop.value, prop.low, prop.high));
+                    pts.push(Point::new(centre, prop.value, prop.low, prop.high));
                 }
             }
         }
@@ -1054,7 +1050,7 @@ pub fn fig13(p: &Prepared) -> Figure {
             .filter(|(_, m)| m.value > 0.0)
             .filter_map(|(label, m)| {
                 let x = labels.iter().position(|l| l == label)? as f64;
-                Some(point(x, m.value, m.low, m.high))
+                Some(Point::new(x, m.value, m.low, m.high))
             })
             .collect();
         c.series
@@ -1183,8 +1179,8 @@ pub fn meta(p: &Prepared) -> Figure {
         ));
         let x = labels.len() as f64;
         labels.push(format!("n={n} {order}"));
-        exact_pts.push(point(x, me.value, me.low, me.high));
-        paper_pts.push(point(x, mm.value, mm.low, mm.high));
+        exact_pts.push(Point::new(x, me.value, me.low, me.high));
+        paper_pts.push(Point::new(x, mm.value, mm.low, mm.high));
     }
     if t.rows.is_empty() {
         return fig.missing(

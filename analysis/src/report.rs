@@ -151,6 +151,19 @@ pub struct Point {
     pub high: Option<f64>,
 }
 
+impl Point {
+    /// A point with its interval; an end that is not finite (no interval, as with one
+    /// value) is left out rather than drawn.
+    pub fn new(x: f64, y: f64, low: f64, high: f64) -> Point {
+        Point {
+            x,
+            y,
+            low: low.is_finite().then_some(low),
+            high: high.is_finite().then_some(high),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Series {
     pub name: String,

@@ -485,12 +485,7 @@ fn curve_figure(t: &Tuning) -> Figure {
             ];
             row.extend(mean_cells(m));
             table.push(row);
-            points.push(Point {
-                x: *x as f64,
-                y: m.value,
-                low: m.low.is_finite().then_some(m.low),
-                high: m.high.is_finite().then_some(m.high),
-            });
+            points.push(Point::new(*x as f64, m.value, m.low, m.high));
         }
         series.push(Series {
             name: format!("{} (t, U or B)", family.name()),
@@ -564,12 +559,12 @@ fn refine_figure(t: &Tuning, r: &refine::Refinement) -> Figure {
             Schedule::Geometric { base, ratio } => (format!("geometric:B,{ratio}"), base),
             _ => continue,
         };
-        let point = Point {
-            x: x as f64,
-            y: m.expansions.value,
-            low: m.expansions.low.is_finite().then_some(m.expansions.low),
-            high: m.expansions.high.is_finite().then_some(m.expansions.high),
-        };
+        let point = Point::new(
+            x as f64,
+            m.expansions.value,
+            m.expansions.low,
+            m.expansions.high,
+        );
         match series.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push(point),
             None => series.push(Series {

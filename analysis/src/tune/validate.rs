@@ -259,19 +259,14 @@ pub fn figure(t: &Tuning, v: &Validation) -> Figure {
             Cell::text(within.unwrap_or_else(|| "no prediction".to_owned())),
         ]);
         categories.push(name_of(t, m));
-        measured_points.push(Point {
-            x: i as f64,
-            y: m.expansions.value,
-            low: m.expansions.low.is_finite().then_some(m.expansions.low),
-            high: m.expansions.high.is_finite().then_some(m.expansions.high),
-        });
+        measured_points.push(Point::new(
+            i as f64,
+            m.expansions.value,
+            m.expansions.low,
+            m.expansions.high,
+        ));
         if let Some(p) = p {
-            predicted_points.push(Point {
-                x: i as f64,
-                y: p.mean.value,
-                low: p.mean.low.is_finite().then_some(p.mean.low),
-                high: p.mean.high.is_finite().then_some(p.mean.high),
-            });
+            predicted_points.push(Point::new(i as f64, p.mean.value, p.mean.low, p.mean.high));
         }
     }
     f.tables.push(table);
