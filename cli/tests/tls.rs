@@ -8,14 +8,13 @@
 
 mod support;
 
-use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use hammer_dataset::read_dataset;
 use hammer_sweep::Sweep;
-use support::{HAMMER, Proc, free_port};
+use support::{HAMMER, Proc, free_port, hammer, read_checked};
 
 const TINY: &str = r#"
 name = "tls-tiny"
@@ -151,6 +150,33 @@ fn s(path: &Path) -> &str {
     path.to_str().expect("utf-8 path")
 }
 
+/// Makes the CA `ca` and a server certificate signed by it in `d`, writes the `TINY`
+/// sweep there, and starts a TLS coordinator for it on a free port with `extra`
+/// arguments. Returns the coordinator and its port.
+fn tls_coordinator(d: &Path, extra: &[&str]) -> (Proc, u16) {
+    make_ca(d, "ca");
+    make_server_cert(d, "ca");
+    std::fs::write(d.join("sweep.toml"), TINY).expect("write sweep");
+    let port = free_port();
+    let file = |name: &str| s(&d.join(name)).to_owned();
+    let mut args = vec![
+        "coordinator".to_owned(),
+        "--sweep".to_owned(),
+        file("sweep.toml"),
+        "--out".to_owned(),
+        file("out"),
+        "--listen".to_owned(),
+        format!("127.0.0.1:{port}"),
+        "--tls-cert".to_owned(),
+        file("server.pem"),
+        "--tls-key".to_owned(),
+        file("server.key"),
+    ];
+    args.extend(extra.iter().map(|a| (*a).to_owned()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    (spawn(d, "coordinator", &refs), port)
+}
+
 #[test]
 fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
     if !have_openssl() {
@@ -158,32 +184,10 @@ fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let d = dir.path();
-    make_ca(d, "ca");
     make_ca(d, "other-ca");
-    make_server_cert(d, "ca");
-    std::fs::write(d.join("sweep.toml"), TINY).expect("write sweep");
-    let port = free_port();
+    let (mut coordinator, port) = tls_coordinator(d, &["--linger-secs", "3"]);
     let listen = format!("127.0.0.1:{port}");
     let out = d.join("out");
-    let mut coordinator = spawn(
-        d,
-        "coordinator",
-        &[
-            "coordinator",
-            "--sweep",
-            s(&d.join("sweep.toml")),
-            "--out",
-            s(&out),
-            "--listen",
-            &listen,
-            "--tls-cert",
-            s(&d.join("server.pem")),
-            "--tls-key",
-            s(&d.join("server.key")),
-            "--linger-secs",
-            "3",
-        ],
-    );
     let deadline = Instant::now() + Duration::from_secs(30);
     while !coordinator.log_text().contains("listening on") {
         assert!(
@@ -294,10 +298,7 @@ fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
         coordinator.log_text()
     );
     let sweep = Sweep::parse(TINY, "test").expect("sweep parses");
-    let rows = read_dataset(&out).expect("the dataset opens");
-    let keys: BTreeSet<_> = rows.iter().map(|r| r.key()).collect();
-    assert_eq!(rows.len() as u64, sweep.total_games());
-    assert_eq!(keys.len(), rows.len(), "every key exactly once");
+    let rows = read_checked(&out, &sweep);
     assert!(rows.iter().all(|r| r.worker.starts_with("tls-worker")));
 }
 
@@ -308,38 +309,12 @@ fn tls_status_works_by_ip_address() {
     }
     let dir = tempfile::tempdir().expect("temp dir");
     let d = dir.path();
-    make_ca(d, "ca");
-    make_server_cert(d, "ca");
-    std::fs::write(d.join("sweep.toml"), TINY).expect("write sweep");
-    let port = free_port();
-    let listen = format!("127.0.0.1:{port}");
-    let _coordinator = spawn(
-        d,
-        "coordinator",
-        &[
-            "coordinator",
-            "--sweep",
-            s(&d.join("sweep.toml")),
-            "--out",
-            s(&d.join("out")),
-            "--listen",
-            &listen,
-            "--tls-cert",
-            s(&d.join("server.pem")),
-            "--tls-key",
-            s(&d.join("server.key")),
-        ],
-    );
+    let (_coordinator, port) = tls_coordinator(d, &[]);
     let url = format!("https://127.0.0.1:{port}");
     let ca = d.join("ca.pem");
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let output = Command::new(HAMMER)
-            .args(["status", "--coordinator", &url, "--tls-ca", s(&ca)])
-            .env_remove("HAMMER_TOKEN")
-            .stdin(Stdio::null())
-            .output()
-            .expect("run hammer status");
+        let output = hammer(&["status", "--coordinator", &url, "--tls-ca", s(&ca)]);
         let stdout = String::from_utf8_lossy(&output.stdout);
         if output.status.success() {
             assert!(stdout.contains("sweep tls-tiny"), "{stdout}");
