@@ -138,6 +138,26 @@ fn parse_commit(body: &str) -> Option<CommitEntry> {
     })
 }
 
+/// The digest and the sweep name of `sweep.meta`, whose text is `meta`.
+fn parse_meta(path: &Path, meta: &str) -> Result<(String, String), StateError> {
+    if meta.lines().next() != Some("hammer-state 1") {
+        return Err(StateError::Corrupt {
+            path: path.to_owned(),
+            line: 1,
+            reason: "expected `hammer-state 1`; not a hammer state directory, or one of a \
+                     newer hammer"
+                .into(),
+        });
+    }
+    let field = |key: &str| {
+        meta.lines()
+            .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+            .unwrap_or("")
+            .to_owned()
+    };
+    Ok((field("digest"), field("name")))
+}
+
 /// Makes a new directory entry durable.
 fn sync_dir(path: &Path) -> Result<(), StateError> {
     File::open(path)
@@ -194,26 +214,11 @@ impl StateDir {
         let journal_path = path.join(JOURNAL);
         match fs::read_to_string(&meta_path) {
             Ok(meta) => {
-                let field = |key: &str| {
-                    meta.lines()
-                        .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
-                        .unwrap_or("")
-                        .to_owned()
-                };
-                if meta.lines().next() != Some("hammer-state 1") {
-                    return Err(StateError::Corrupt {
-                        path: meta_path,
-                        line: 1,
-                        reason: "expected `hammer-state 1`; not a hammer state directory, or \
-                                 one of a newer hammer"
-                            .into(),
-                    });
-                }
-                let digest = field("digest");
+                let (digest, name) = parse_meta(&meta_path, &meta)?;
                 if digest != sweep.digest {
                     return Err(StateError::DifferentSweep {
                         path: path.to_owned(),
-                        state_name: field("name"),
+                        state_name: name,
                         state_digest: digest,
                         sweep_name: sweep.name.clone(),
                         sweep_digest: sweep.digest.clone(),
@@ -299,7 +304,6 @@ impl StateDir {
     }
 }
 
-/// The entries of the journal, the length of its valid prefix, and whether it existed.
 /// What a state directory says about its sweep, read without taking it over: the sweep,
 /// how much of it is committed, and whether a coordinator holds it right now. `hammer
 /// analyze` uses it to tell a finished dataset from one still being written.
@@ -330,10 +334,7 @@ impl StateDir {
         })?;
         let meta_path = path.join(META);
         let meta = fs::read_to_string(&meta_path).map_err(io_error(&meta_path, "cannot read"))?;
-        let digest = meta
-            .lines()
-            .find_map(|l| l.strip_prefix("digest "))
-            .unwrap_or("");
+        let (digest, _) = parse_meta(&meta_path, &meta)?;
         if digest != sweep.digest {
             return Err(StateError::Corrupt {
                 path: meta_path,
@@ -361,6 +362,7 @@ impl StateDir {
     }
 }
 
+/// The entries of the journal, the length of its valid prefix, and whether it existed.
 fn read_journal(path: &Path, sweep: &Sweep) -> Result<(Vec<CommitEntry>, u64, bool), StateError> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
