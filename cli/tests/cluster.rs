@@ -181,25 +181,25 @@ fn read_checked(out: &Path, sweep: &Sweep) -> Vec<ResultRow> {
     normalized(support::read_checked(out, sweep))
 }
 
-/// `hammer run` of the same sweep into a fresh directory: the single-process reference.
-fn reference_run(sweep_text: &str) -> Vec<ResultRow> {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let sweep_path = dir.path().join("sweep.toml");
-    std::fs::write(&sweep_path, sweep_text).expect("write sweep");
-    let out = dir.path().join("out");
-    let output = hammer(&[
+/// `hammer run SWEEP --out OUT --threads 1`, which must succeed.
+fn run_single_thread(sweep_path: &Path, out: &Path) {
+    support::ok(&hammer(&[
         "run",
         sweep_path.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
         "--threads",
         "1",
-    ]);
-    assert!(
-        output.status.success(),
-        "hammer run failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    ]));
+}
+
+/// `hammer run` of the same sweep into a fresh directory: the single-process reference.
+fn reference_run(sweep_text: &str) -> Vec<ResultRow> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sweep_path = dir.path().join("sweep.toml");
+    std::fs::write(&sweep_path, sweep_text).expect("write sweep");
+    let out = dir.path().join("out");
+    run_single_thread(&sweep_path, &out);
     let sweep = Sweep::parse(sweep_text, "test").expect("sweep parses");
     read_checked(&out, &sweep)
 }
@@ -641,14 +641,7 @@ fn analyze_reads_the_coordinators_journal_to_say_how_complete_the_sweep_is() {
     let cluster = Cluster::new(SMALL);
     let out = cluster.out();
     let sweep_path = cluster.path("sweep.toml");
-    support::ok(&hammer(&[
-        "run",
-        sweep_path.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--threads",
-        "1",
-    ]));
+    run_single_thread(&sweep_path, &out);
     let sweep = Sweep::parse(SMALL, "test").unwrap();
     let units = sweep.units().len() as u64;
 
