@@ -1,13 +1,6 @@
-//! Drawing a state as a board a person can read.
-
-use std::io::IsTerminal;
+//! Drawing a Martello state as a board a person can read.
 
 use hammer_engine::State;
-
-/// Whether to colour stones: stdout is a terminal and `NO_COLOR` is unset.
-pub fn use_colour() -> bool {
-    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-}
 
 const ANSI: [&str; 8] = ["31", "32", "33", "34", "35", "36", "37", "90"];
 

@@ -1,0 +1,138 @@
+//! Puzzle families: what the sweep, worker, dataset, analysis and command line see of a
+//! puzzle.
+//!
+//! A family (Martello solo, peg solitaire, Mancala's first turn, ...) has its rules in
+//! `hammer-engine` (a [`hammer_engine::Puzzle`] plus notation) and its adapter here: one
+//! module implementing [`Family`], listed once in [`registry`]. Everything above this
+//! crate goes through `dyn Family`, so adding a family touches its rules module, its
+//! adapter module, one line of the registry, and its analysis.
+//!
+//! The trait is object-safe on purpose: the cluster picks the family per experiment at
+//! run time, while inside an adapter the solver stays monomorphised on the family's
+//! `Puzzle`, so the search loop pays nothing for the indirection (it happens once per
+//! game, not once per expansion).
+
+mod error;
+mod params;
+mod registry;
+mod solved;
+mod martello_questions;
+mod martello_view;
+
+pub mod martello;
+
+pub use error::FamilyError;
+pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};
+pub use registry::{DEFAULT_FAMILY, by_name, families, names};
+pub use solved::{Cell, ColumnKind, ColumnSpec, Solved};
+
+use hammer_solver::Config;
+
+/// Which instance of a parameter point to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Instance<'a> {
+    /// Instance `index` of the point, made from the sweep seed (Martello: a seeded random
+    /// start; peg: a single-vacancy start or a seeded random position; Mancala: the start).
+    Seeded { sweep_seed: u64, index: u64 },
+    /// A position given in the family's notation (the command line's `solve BOARD`).
+    Given(&'a str),
+}
+
+/// One puzzle family, as the rest of hammer sees it.
+pub trait Family: Send + Sync + 'static {
+    /// The name in sweep files (`puzzle = "peg"`), on the command line (`--puzzle peg`)
+    /// and in the dataset's `puzzle` column. Lowercase ASCII letters.
+    fn name(&self) -> &'static str;
+
+    /// One line for `--help` and the docs.
+    fn summary(&self) -> &'static str;
+
+    /// The parameters of an instance, in canonical order. Every parameter has a default
+    /// except where the spec says otherwise, so `Point` can be built from any subset.
+    fn params(&self) -> &'static [ParamSpec];
+
+    /// Checks a complete, defaulted parameter point (one value per [`Family::params`]
+    /// entry, in that order) beyond the per-value ranges (for example a peg count that
+    /// does not fit the board), and returns it as a [`Point`].
+    fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError>;
+
+    /// The point's value of the dataset's `n` partition column: the family's notion of
+    /// size (Martello: the board side; peg: the pegs at the start; Mancala: holes per side).
+    fn size(&self, point: &Point) -> u32;
+
+    /// How many distinct instances the point has, when that is finite (peg's
+    /// single-vacancy starts: one per hole; Mancala: one). `None`: seeded, unlimited.
+    fn instance_count(&self, point: &Point) -> Option<u64>;
+
+    /// The score that counts as solved: the dataset's `solvable` is `score <= goal`.
+    /// Martello and peg: 1 (one stone or peg left); Mancala: 0 (every stone in the store).
+    fn goal(&self, point: &Point) -> u32;
+
+    /// The family's own typed dataset columns, in file order. Their names start with the
+    /// family name and an underscore (`peg_finishes`) so families never collide.
+    fn columns(&self) -> &'static [ColumnSpec];
+
+    /// A solver for one thread. It keeps its memo and buffers from one game to the next,
+    /// because they are expensive to allocate.
+    fn solver(&self) -> Box<dyn GameSolver>;
+
+    /// The start position of an instance in the family's notation.
+    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError>;
+
+    /// The legal moves of `state` (in the family's notation) with the state after each,
+    /// in the family's standard order. The command line's `hammer moves`.
+    fn moves(&self, point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError>;
+
+    /// Plays `moves` from `state` and returns every state after the first, one per move;
+    /// an illegal or malformed move is an error naming it and its position in the list.
+    fn replay(
+        &self,
+        point: &Point,
+        state: &str,
+        moves: &[&str],
+    ) -> Result<Vec<String>, FamilyError>;
+
+    /// The score of a state (what the search minimises).
+    fn score(&self, point: &Point, state: &str) -> Result<u32, FamilyError>;
+
+    /// A picture of a state for `hammer replay` (several lines of text), with ANSI
+    /// colours when `colour`.
+    fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError>;
+
+    /// Answers one question of the family's spec (`shared/spec/FAMILY.md`, "Questions"):
+    /// a JSON object with a `kind` and its inputs, answered with the JSON the spec gives.
+    /// The conformance cases and `hammer ask` come through here; a question the spec
+    /// rejects is an error naming the problem.
+    fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError>;
+
+    /// The run seed of instance `index` of `point`, try `trial`: every random choice of a
+    /// solve (prefix, move order, playouts) comes from streams keyed by it. The default
+    /// keys a stream by the family, the point's text and the index; Martello keeps the
+    /// run seeds it had before families existed.
+    fn run_seed(&self, point: &Point, sweep_seed: u64, index: u64, trial: u32) -> u64 {
+        keyed_run_seed(self.name(), point, sweep_seed, index, trial)
+    }
+}
+
+/// Solves instances of one family; one per thread.
+pub trait GameSolver: Send {
+    /// Solves one instance under `config` with run seed `run_seed`. The result is a pure
+    /// function of the arguments (see `hammer_engine::seeded`).
+    fn solve(
+        &mut self,
+        point: &Point,
+        instance: Instance<'_>,
+        config: &Config,
+        run_seed: u64,
+    ) -> Result<Solved, FamilyError>;
+}
+
+/// The default [`Family::run_seed`]: word `2 * trial` of the ChaCha20 stream labelled
+/// `hammer/FAMILY/runs/POINT` at stream `index` of the sweep seed.
+pub fn keyed_run_seed(family: &str, point: &Point, sweep_seed: u64, index: u64, trial: u32) -> u64 {
+    use hammer_engine::seeded::stream;
+    let label = format!("hammer/{family}/runs/{point}");
+    let mut rng = stream(sweep_seed, &label, index);
+    rng.set_word_pos(2 * u128::from(trial));
+    rand_core::Rng::next_u64(&mut rng)
+}

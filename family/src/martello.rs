@@ -1,0 +1,221 @@
+//! Martello solo as a family: the board side `n` is its one parameter, a seeded random
+//! permutation of the stones its instance, stones left its score.
+
+use hammer_engine::seeded::{self, MAX_INDEX};
+use hammer_engine::{MAX_N, Martello, Move, ParseError, State};
+use hammer_solver::{Config, Solver};
+
+use crate::{
+    ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec,
+    ParamValue, Point, Solved,
+};
+
+/// The Martello family.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MartelloFamily;
+
+const PARAMS: &[ParamSpec] = &[ParamSpec {
+    key: "n",
+    sweep_key: "sizes",
+    kind: ParamKind::Int {
+        min: 1,
+        max: MAX_N as i64,
+    },
+    default: Some("6"),
+    doc: "board side: n x n stones of n colours and n symbols",
+}];
+
+/// Martello's own columns (`n`, `min_stones`) predate families and stay common columns,
+/// so that existing datasets and readers keep working.
+const COLUMNS: &[ColumnSpec] = &[];
+
+fn side(point: &Point) -> u8 {
+    point.int("n").unwrap_or(6) as u8
+}
+
+fn bad_state(text: &str, e: ParseError) -> FamilyError {
+    FamilyError::BadState {
+        text: text.to_string(),
+        reason: e.to_string(),
+    }
+}
+
+/// Parses a state of the point's board. A state carries its own size; it must be the
+/// point's, so that a row never mixes boards.
+fn parse(point: &Point, text: &str) -> Result<State, FamilyError> {
+    let state = State::parse(text).map_err(|e| bad_state(text, e))?;
+    if state.n() != side(point) {
+        return Err(FamilyError::BadState {
+            text: text.to_string(),
+            reason: format!(
+                "a state of a {0}x{0} board, but the puzzle is set to n = {1}",
+                state.n(),
+                side(point)
+            ),
+        });
+    }
+    Ok(state)
+}
+
+/// Moves in the dataset's notation, space-separated (`A1xB1 C2xC3`).
+pub fn moves_text(moves: &[Move], n: u8) -> String {
+    let mut out = String::with_capacity(moves.len() * 6);
+    for (i, mv) in moves.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&mv.notation(n));
+    }
+    out
+}
+
+impl Family for MartelloFamily {
+    fn name(&self) -> &'static str {
+        "martello"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Martello solo: n x n unique stones; a stone eats a neighbour sharing its colour or symbol; leave one"
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+
+    fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError> {
+        Ok(Point::new(
+            "martello",
+            PARAMS.iter().map(|s| s.key).zip(values).collect(),
+        ))
+    }
+
+    fn size(&self, point: &Point) -> u32 {
+        u32::from(side(point))
+    }
+
+    fn instance_count(&self, _point: &Point) -> Option<u64> {
+        None
+    }
+
+    fn goal(&self, _point: &Point) -> u32 {
+        1
+    }
+
+    fn columns(&self) -> &'static [ColumnSpec] {
+        COLUMNS
+    }
+
+    fn solver(&self) -> Box<dyn GameSolver> {
+        Box::new(MartelloSolver(Solver::new(Martello)))
+    }
+
+    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
+        Ok(start(point, instance)?.to_string())
+    }
+
+    fn moves(&self, point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError> {
+        let state = parse(point, state)?;
+        let mut moves = Vec::new();
+        hammer_engine::Puzzle::moves(&Martello, &state, &mut moves);
+        Ok(moves
+            .iter()
+            .map(|mv| (mv.notation(state.n()), state.apply(*mv).to_string()))
+            .collect())
+    }
+
+    fn replay(
+        &self,
+        point: &Point,
+        state: &str,
+        moves: &[&str],
+    ) -> Result<Vec<String>, FamilyError> {
+        let mut state = parse(point, state)?;
+        let mut out = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let mv = state.parse_move(text).map_err(|e| FamilyError::BadMove {
+                text: text.to_string(),
+                index: Some(i),
+                reason: format!("{e} in {state}"),
+            })?;
+            state = state.apply(mv);
+            out.push(state.to_string());
+        }
+        Ok(out)
+    }
+
+    fn score(&self, point: &Point, state: &str) -> Result<u32, FamilyError> {
+        Ok(parse(point, state)?.stone_count())
+    }
+
+    fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError> {
+        Ok(crate::martello_view::draw(&parse(point, state)?, colour))
+    }
+
+    fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
+        crate::martello_questions::answer(question)
+    }
+
+    fn run_seed(&self, point: &Point, sweep_seed: u64, index: u64, trial: u32) -> u64 {
+        seeded::run_seed(sweep_seed, side(point), index, trial)
+    }
+}
+
+/// The start position of an instance: a seeded game, or a given board of any size (the
+/// command line infers `n` from the board; see [`MartelloFamily::point_of_board`]).
+fn start(point: &Point, instance: Instance<'_>) -> Result<State, FamilyError> {
+    match instance {
+        Instance::Seeded { sweep_seed, index } => {
+            seeded::game(sweep_seed, side(point), index).map_err(|e| match e {
+                seeded::SeededError::Index(index) => FamilyError::NoSuchInstance {
+                    index,
+                    count: MAX_INDEX + 1,
+                },
+                other => FamilyError::BadParam {
+                    key: "n".to_string(),
+                    reason: other.to_string(),
+                },
+            })
+        }
+        Instance::Given(text) => parse(point, text),
+    }
+}
+
+impl MartelloFamily {
+    /// The point of a given board: its own side. The command line uses it so that
+    /// `hammer solve BOARD` needs no `--param n=`.
+    pub fn point_of_board(text: &str) -> Result<Point, FamilyError> {
+        let state = State::parse(text).map_err(|e| bad_state(text, e))?;
+        Ok(Point::new(
+            "martello",
+            vec![("n", ParamValue::Int(i64::from(state.n())))],
+        ))
+    }
+}
+
+struct MartelloSolver(Solver<Martello>);
+
+impl GameSolver for MartelloSolver {
+    fn solve(
+        &mut self,
+        point: &Point,
+        instance: Instance<'_>,
+        config: &Config,
+        run_seed: u64,
+    ) -> Result<Solved, FamilyError> {
+        let board = start(point, instance)?;
+        let n = board.n();
+        let outcome = self.0.solve(&board, config, run_seed);
+        Ok(Solved {
+            board: board.to_string(),
+            prefix_moves: moves_text(&outcome.prefix_moves, n),
+            start: outcome.start.to_string(),
+            score: outcome.min_score,
+            lower_bound: outcome.lower_bound,
+            exhaustive: outcome.exhaustive,
+            expansions: outcome.counters.expansions,
+            attempts: outcome.counters.attempts,
+            solution: moves_text(&outcome.solution, n),
+            extra: Vec::new(),
+        })
+    }
+}
