@@ -15,6 +15,7 @@ mod budgets;
 mod chart;
 mod completeness;
 mod error;
+mod families;
 mod figures;
 mod load;
 mod output;
@@ -34,7 +35,6 @@ pub use figures::{
 };
 pub use load::{Data, READ_COLUMNS, Row, load};
 pub use output::{MARKER, csv, html, markdown};
-pub use prepare::schedule_is_complete;
 pub use report::{
     Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, SweepState, Table,
 };
@@ -65,6 +65,17 @@ pub fn analyze_data(data: Data) -> Report {
     analyze_rows(data, None)
 }
 
+/// The figures of the other puzzle families' parts of a dataset (see `families.rs`).
+fn family_figures(data: &Data) -> (Vec<Figure>, Vec<String>) {
+    if data.family_parts.is_empty() {
+        return (Vec::new(), Vec::new());
+    }
+    match families::load(&data.family_parts) {
+        Ok(by_family) => (families::figures(&by_family), Vec::new()),
+        Err(e) => (Vec::new(), vec![format!("the puzzle-family parts could not be read: {e}")]),
+    }
+}
+
 fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, String>>) -> Report {
     let duplicates = prepare::dedupe(&mut data.rows);
     let p = prepare::Prepared::new(&data, duplicates);
@@ -73,7 +84,9 @@ fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, St
     warnings.extend(completeness_warnings);
 
     let [f14, f15, f16] = budgets::figures(&p);
-    let figures = vec![
+    let (family_figures, family_warnings) = family_figures(&data);
+    warnings.extend(family_warnings);
+    let mut figures = vec![
         figures::overview(&p),
         figures::fig05(&p),
         figures::fig07(&p),
@@ -86,6 +99,7 @@ fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, St
         f16,
         figures::meta(&p),
     ];
+    figures.extend(family_figures);
     let games: BTreeSet<prepare::GameKey> = p.rows.iter().map(prepare::GameKey::of).collect();
     let sweeps: BTreeSet<&str> = p.rows.iter().map(|r| p.name(r.sweep)).collect();
     let experiments: BTreeSet<&str> = p.rows.iter().map(|r| p.name(r.experiment)).collect();

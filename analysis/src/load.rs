@@ -71,6 +71,10 @@ impl Names {
     }
 }
 
+/// Columns read when the file has them: files written before puzzle families lack them
+/// (they are Martello rows, and `schedule_complete` follows from the schedule's name).
+pub const OPTIONAL_COLUMNS: &[&str] = &["puzzle", "schedule_complete"];
+
 /// One result row, reduced to what the figures use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Row {
@@ -92,6 +96,8 @@ pub struct Row {
     pub attempts: i32,
     /// Solving time; only the tuner's validation reads it (figures count expansions).
     pub wall_ns: i64,
+    /// The schedule always ends exact, so a row that is not `exhaustive` means a problem.
+    pub schedule_complete: bool,
 }
 
 /// The rows of a dataset plus the strings their ids refer to.
@@ -101,6 +107,9 @@ pub struct Data {
     pub rows: Vec<Row>,
     pub names: Names,
     pub parts: usize,
+    /// Parts of other puzzle families than Martello: the figures of the 2013 report are
+    /// about Martello, so these rows are left to the family sections (`families.rs`).
+    pub family_parts: Vec<PathBuf>,
 }
 
 /// Reads every part of the dataset at `dir`.
@@ -242,12 +251,18 @@ fn read_part(part: &PartInfo, data: &mut Data) -> Result<()> {
         .copied()
         .filter(|c| builder.schema().column_with_name(c).is_some())
         .collect();
+    let optional: Vec<&str> = OPTIONAL_COLUMNS
+        .iter()
+        .copied()
+        .filter(|c| builder.schema().column_with_name(c).is_some())
+        .collect();
     let mask = ProjectionMask::columns(
         builder.parquet_schema(),
         READ_COLUMNS
             .iter()
             .copied()
-            .chain(stored_partition.iter().copied()),
+            .chain(stored_partition.iter().copied())
+            .chain(optional.iter().copied()),
     );
     let reader = builder
         .with_projection(mask)
@@ -258,11 +273,26 @@ fn read_part(part: &PartInfo, data: &mut Data) -> Result<()> {
     let mut row_base = 0usize;
     for batch in reader {
         let batch = batch.map_err(|e| corrupt(path, &e))?;
+        if other_family(&batch).map_err(|e| file_error(path, e.into()))? {
+            // One part is one experiment, hence one family.
+            data.family_parts.push(path.to_owned());
+            return Ok(());
+        }
         append_batch(part, experiment, row_base, &batch, data)
             .map_err(|problem| file_error(path, problem))?;
         row_base += batch.num_rows();
     }
     Ok(())
+}
+
+/// Whether the batch holds rows of another family than Martello.
+fn other_family(batch: &RecordBatch) -> Result<bool, ColumnError> {
+    if batch.column_by_name("puzzle").is_none() {
+        return Ok(false);
+    }
+    let mut other = false;
+    for_each_str(batch, "puzzle", |v| other |= v != "martello")?;
+    Ok(other)
 }
 
 /// Interned ids of a string column.
@@ -300,6 +330,21 @@ fn append_batch(
     let expansions = int64s(batch, "expansions")?;
     let attempts = int32s(batch, "attempts")?;
     let wall_ns = int64s(batch, "wall_ns")?;
+    let complete: Vec<bool> = if batch.column_by_name("schedule_complete").is_some() {
+        let b = booleans(batch, "schedule_complete")?;
+        (0..batch.num_rows()).map(|i| b.value(i)).collect()
+    } else {
+        // Older files: the schedule's meaning, from the solver's own parser.
+        schedule
+            .iter()
+            .map(|&id| {
+                names
+                    .name(id)
+                    .parse::<hammer_solver::Schedule>()
+                    .is_ok_and(|s| s.always_exact())
+            })
+            .collect()
+    };
     // Every array of a record batch has the batch's length; zipping keeps the loop free of
     // indexing that could panic if that ever did not hold.
     let rows = sweep
@@ -331,6 +376,7 @@ fn append_batch(
             expansions: *ex,
             attempts: *at,
             wall_ns: *wall,
+            schedule_complete: complete.get(i).copied().unwrap_or(false),
         });
     }
     Ok(())

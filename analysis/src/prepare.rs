@@ -39,21 +39,6 @@ impl Fact {
     }
 }
 
-/// Whether a schedule always ends with an exact result (it ends in an unlimited attempt or
-/// its budgets grow without bound). Only such rows may define the sample of Figures 5 and
-/// 8: a budgeted schedule is exhaustive exactly when it succeeded, so counting its
-/// exhaustive rows would over-represent solvable games.
-pub fn schedule_is_complete(schedule: &str) -> bool {
-    let s = schedule.trim();
-    s == "exact"
-        || s == "paper"
-        || s.starts_with("luby:")
-        || s.starts_with("geometric:")
-        || s.starts_with("fixed:")
-        || s.ends_with(",exact")
-        || s.ends_with(",inf")
-}
-
 /// Removes rows whose key (sweep, experiment, config, n, game_index) an earlier row
 /// already has, in place, and returns how many were removed.
 ///
@@ -113,7 +98,7 @@ impl<'a> Prepared<'a> {
         for row in rows {
             complete
                 .entry(row.schedule)
-                .or_insert_with(|| schedule_is_complete(names.name(row.schedule)));
+                .or_insert(row.schedule_complete);
         }
 
         let mut facts: BTreeMap<GameKey, Fact> = BTreeMap::new();

@@ -127,7 +127,7 @@ pub(crate) struct Core {
     next_lease: u64,
     workers: HashMap<String, WorkerRec>,
     next_worker: u64,
-    series: BTreeMap<(u32, u8, u32), SeriesStats>,
+    series: BTreeMap<(u32, u32, u32), SeriesStats>,
     units_committed: u32,
     games_committed: u64,
     /// Distinct results held for open units.
@@ -146,14 +146,14 @@ pub(crate) struct Core {
 impl Core {
     pub fn new(sweep: Arc<Sweep>, timing: Timing, committed: &[CommitEntry]) -> Core {
         let units = sweep.units();
-        let mut series: BTreeMap<(u32, u8, u32), SeriesStats> = BTreeMap::new();
+        let mut series: BTreeMap<(u32, u32, u32), SeriesStats> = BTreeMap::new();
         let mut slots = Vec::with_capacity(units.len());
         let mut by_id = HashMap::with_capacity(units.len());
         for (i, unit) in units.iter().enumerate() {
             let id = unit.id();
             by_id.insert(id.clone(), i as u32);
             series
-                .entry((unit.experiment, unit.n, unit.config))
+                .entry((unit.experiment, unit.point, unit.config))
                 .or_default()
                 .total += unit.games();
             slots.push(Slot {
@@ -336,9 +336,10 @@ impl Core {
                 unit_id: slot.id.clone(),
                 experiment: slot.unit.experiment,
                 config: slot.unit.config,
-                n: u32::from(slot.unit.n),
+                n: slot.unit.n,
                 start: slot.unit.start,
                 end: slot.unit.end,
+                point: slot.unit.point,
             }),
             speculative,
         }
@@ -492,34 +493,37 @@ impl Core {
             )));
         }
         let slot_index = rec.slot;
-        let (experiment, config) = self
+        let (experiment, config, point) = self
             .sweep
-            .config_of(&self.slots[slot_index as usize].unit)
+            .context_of(&self.slots[slot_index as usize].unit)
             .ok_or_else(|| Status::internal("lease of a unit outside the sweep"))?;
+        let params = point.to_string();
+        let columns = experiment.family.columns().len();
         let slot = &self.slots[slot_index as usize];
         let unit = slot.unit;
         if batch.experiment != experiment.name
             || batch.config != config.id
-            || batch.n != u32::from(unit.n)
+            || batch.n != unit.n
+            || batch.params != params
         {
             self.refused += batch.results.len() as u64;
             return Err(Status::invalid_argument(format!(
-                "results for experiment {:?}, config {:?}, n={} are outside lease {lease_id}, \
-                 which covers experiment {:?}, config {:?}, n={}, games {}..{} (unit {}); \
+                "results for experiment {:?}, config {:?}, {} are outside lease {lease_id}, \
+                 which covers experiment {:?}, config {:?}, {}, games {}..{} (unit {}); \
                  refused, nothing of this batch is written",
                 batch.experiment,
                 batch.config,
-                batch.n,
+                batch.params,
                 experiment.name,
                 config.id,
-                unit.n,
+                params,
                 unit.start,
                 unit.end,
                 slot.id
             )));
         }
         for result in &batch.results {
-            if let Err(problem) = check_result(result, &unit) {
+            if let Err(problem) = check_result(result, &unit, columns) {
                 self.refused += batch.results.len() as u64;
                 return Err(Status::invalid_argument(format!(
                     "result for game {} refused under lease {lease_id} (unit {}, games {}..{}): \
@@ -671,7 +675,7 @@ impl Core {
         self.games_committed += entry.games;
         let series = self
             .series
-            .entry((unit.experiment, unit.n, unit.config))
+            .entry((unit.experiment, unit.point, unit.config))
             .or_default();
         series.committed += entry.games;
         series.solvable += entry.solvable;
@@ -703,11 +707,16 @@ impl Core {
         let experiments = self
             .series
             .iter()
-            .map(|(&(e, n, c), s)| {
+            .map(|(&(e, p, c), s)| {
                 let experiment = self.sweep.experiments.get(e as usize);
+                let point = experiment.and_then(|x| x.points.get(p as usize));
                 ExperimentStatus {
                     experiment: experiment.map(|x| x.name.clone()).unwrap_or_default(),
-                    n: u32::from(n),
+                    n: match (experiment, point) {
+                        (Some(x), Some(p)) => x.family.size(p),
+                        _ => 0,
+                    },
+                    params: point.map(|p| p.to_string()).unwrap_or_default(),
                     config: experiment
                         .and_then(|x| x.configs.get(c as usize))
                         .map(|c| c.id.clone())
@@ -743,48 +752,43 @@ impl Core {
     }
 }
 
-/// Moves in a space-separated move list. Counts bytes rather than `split(' ')`, which
-/// compares a slice per match and showed up in profiles of ingest at 500,000 results/s.
-fn move_count(moves: &str) -> u32 {
-    if moves.is_empty() {
-        0
-    } else {
-        moves.bytes().filter(|&b| b == b' ').count() as u32 + 1
-    }
-}
 
-/// Cheap sanity checks of one result: its key lies in the unit, and its values are
-/// possible for a board of this size. (The values themselves are trusted: re-solving
-/// would double the cost of the sweep.)
-fn check_result(result: &GameResult, unit: &Unit) -> Result<(), String> {
+/// Cheap sanity checks of one result: its key lies in the unit, its values are possible
+/// for any family (a lower bound above the score, a negative counter, a family column
+/// too many), and its strings are of a sane length. (The values themselves are trusted:
+/// re-solving would double the cost of the sweep.)
+fn check_result(result: &GameResult, unit: &Unit, columns: usize) -> Result<(), String> {
+    /// Longer than any position or solution of a registered family by far.
+    const MAX_TEXT: usize = 1 << 20;
     if result.game_index < unit.start || result.game_index >= unit.end {
         return Err(format!(
             "game index {} is outside the lease's games {}..{}",
             result.game_index, unit.start, unit.end
         ));
     }
-    let cells = u32::from(unit.n) * u32::from(unit.n);
-    if result.min_stones == 0 || result.min_stones > cells {
+    if result.lower_bound > result.min_stones {
         return Err(format!(
-            "min_stones {} is impossible on a {}x{} board",
-            result.min_stones, unit.n, unit.n
+            "lower bound {} is above the score {}",
+            result.lower_bound, result.min_stones
         ));
     }
-    // Stones are two characters each, plus row separators.
-    let max_state = (cells * 3 + u32::from(unit.n)) as usize;
-    if result.board.is_empty() || result.board.len() > max_state || result.start.len() > max_state {
+    if result.board.is_empty() || result.board.len() > MAX_TEXT || result.start.len() > MAX_TEXT
+    {
         return Err("the board or start state has an impossible length".into());
     }
-    let solution_moves = move_count(&result.solution);
-    let prefix_moves = move_count(&result.prefix_moves);
-    // Every move removes one stone.
-    if solution_moves + prefix_moves + result.min_stones > cells {
+    if result.solution.len() > MAX_TEXT || result.prefix_moves.len() > MAX_TEXT {
+        return Err("the solution or prefix has an impossible length".into());
+    }
+    if result.extra.len() != columns {
         return Err(format!(
-            "{prefix_moves} prefix moves and {solution_moves} solution moves cannot leave {} stones of {cells}",
-            result.min_stones
+            "{} family column value(s), but the puzzle has {columns}",
+            result.extra.len()
         ));
     }
-    if result.wall_ns > i64::MAX as u64 || result.expansions > i64::MAX as u64 {
+    if result.wall_ns > i64::MAX as u64
+        || result.expansions > i64::MAX as u64
+        || result.min_stones > i32::MAX as u32
+    {
         return Err("a counter is out of range".into());
     }
     Ok(())
@@ -815,8 +819,5 @@ mod tests {
 
     #[test]
     fn move_lists_are_counted_by_spaces() {
-        assert_eq!(move_count(""), 0);
-        assert_eq!(move_count("A1xB1"), 1);
-        assert_eq!(move_count("A1xB1 C2xC3 D1xD2"), 3);
     }
 }

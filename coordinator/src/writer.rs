@@ -8,8 +8,9 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use hammer_dataset::{RowRef, write_part_refs};
-use hammer_sweep::Sweep;
+use hammer_dataset::{Cell, RowRef, write_part_refs};
+use hammer_proto::v1::{GameResult, cell};
+use hammer_sweep::{GameValues, Sweep, UnitRows};
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
@@ -101,54 +102,32 @@ fn commit(
     sweep: &Sweep,
     job: WriteJob,
 ) -> Result<CommitEntry, CoordinatorError> {
-    let (experiment, config) = sweep.config_of(&job.unit).ok_or_else(|| {
+    let shared = UnitRows::new(sweep, &job.unit).ok_or_else(|| {
         CoordinatorError::Internal(format!("unit {} outside the sweep", job.unit_id))
     })?;
-    let order = config.order.to_string();
-    let schedule = config.schedule.to_string();
-    let n = i32::from(job.unit.n);
+    let n = shared.n;
     let mut solvable = 0u64;
     let mut expansions = 0u64;
-    // Borrowed rows: the per-unit strings once, the per-game strings as they arrived.
-    // The slots hold the results in game order, which is the file's order, so
-    // `write_part_refs` does not sort.
-    let mut rows: Vec<RowRef<'_>> = job
+    // The per-game values as they arrived (moved, not copied), then borrowed rows: the
+    // per-unit strings once. The slots hold the results in game order, which is the
+    // file's order, so `write_part_refs` does not sort.
+    let (games, workers): (Vec<GameValues>, Vec<_>) = job
         .results
+        .into_iter()
+        .map(|stored| (from_wire(stored.result), stored.worker))
+        .unzip();
+    let mut rows: Vec<RowRef<'_>> = games
         .iter()
-        .map(|stored| {
-            let r = &stored.result;
-            solvable += u64::from(r.min_stones == 1);
-            expansions += r.expansions;
-            RowRef {
-                sweep: &sweep.name,
-                experiment: &experiment.name,
-                config: &config.id,
-                n,
-                game_index: r.game_index as i64,
-                seed: sweep.seed as i64,
-                board: &r.board,
-                prefix: config.prefix as i32,
-                prefix_moves: &r.prefix_moves,
-                start: &r.start,
-                order: &order,
-                schedule: &schedule,
-                budget: config.budget as i64,
-                trial: config.trial as i32,
-                min_stones: r.min_stones as i32,
-                solvable: r.min_stones == 1,
-                exhaustive: r.exhaustive,
-                expansions: r.expansions as i64,
-                attempts: r.attempts as i32,
-                solution: &r.solution,
-                wall_ns: r.wall_ns as i64,
-                worker: &stored.worker.id,
-                hammer_version: &stored.worker.version,
-            }
+        .zip(&workers)
+        .map(|(game, worker)| {
+            solvable += u64::from(shared.solvable(game.score));
+            expansions += game.expansions;
+            shared.row(game, &worker.id, &worker.version)
         })
         .collect();
     let games = rows.len() as u64;
     let started = std::time::Instant::now();
-    let path = write_part_refs(out, &experiment.name, n, &job.unit_id, &mut rows)?;
+    let path = write_part_refs(out, &shared.experiment.name, n, &job.unit_id, &mut rows)?;
     drop(rows);
     let entry = CommitEntry {
         unit_id: job.unit_id,
@@ -167,4 +146,31 @@ fn commit(
         "committed"
     );
     Ok(entry)
+}
+
+/// A worker's result as the row builder takes it; the inverse of the worker's `to_wire`.
+fn from_wire(r: GameResult) -> GameValues {
+    GameValues {
+        game_index: r.game_index,
+        board: r.board,
+        prefix_moves: r.prefix_moves,
+        start: r.start,
+        score: r.min_stones,
+        lower_bound: r.lower_bound,
+        exhaustive: r.exhaustive,
+        expansions: r.expansions,
+        attempts: r.attempts,
+        solution: r.solution,
+        wall_ns: r.wall_ns,
+        extra: r
+            .extra
+            .into_iter()
+            .map(|c| match c.value {
+                Some(cell::Value::Int(v)) => Cell::Int(v),
+                Some(cell::Value::Text(v)) => Cell::Text(v),
+                Some(cell::Value::Boolean(v)) => Cell::Bool(v),
+                None => Cell::Null,
+            })
+            .collect(),
+    }
 }

@@ -10,7 +10,8 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::error::{ColumnError, Error, FileProblem, Result};
 use crate::layout::{is_hidden, list_parts, partition_of_path};
-use crate::row::{PARTITION_COLUMNS, ResultRow, check_schema, rows_from_batch};
+use crate::row::{ResultRow, rows_from_batch};
+use crate::schema::{PARTITION_COLUMNS, check_schema};
 
 const MAGIC: &[u8; 4] = b"PAR1";
 

@@ -1,11 +1,18 @@
-use std::sync::{Arc, LazyLock};
+//! A result row, owned ([`ResultRow`]) and borrowed ([`RowRef`]), and its conversion to
+//! and from Arrow record batches.
+
+use std::sync::Arc;
 
 use arrow::array::{
-    Array, ArrayRef, AsArray, BooleanArray, Int32Array, Int64Array, RecordBatch, StringBuilder,
+    Array, ArrayRef, BooleanArray, BooleanBuilder, Int32Array, Int32Builder, Int64Array,
+    Int64Builder, RecordBatch, StringBuilder, new_null_array,
 };
-use arrow::datatypes::{DataType, Field, Int32Type, Int64Type, Schema, SchemaRef};
+use arrow::datatypes::DataType;
+use hammer_family::{Cell, ColumnKind};
 
+use crate::columns::{booleans, int32s, int64s, strings};
 use crate::error::{ColumnError, Result};
+use crate::schema::{arrow_type, check_schema, col, family_columns, file_schema, schema};
 
 /// One finished game: the unit the cluster produces and the analysis consumes.
 ///
@@ -16,6 +23,7 @@ pub struct ResultRow {
     pub sweep: String,
     pub experiment: String,
     pub config: String,
+    /// The family's size of the instance (Martello: the board side).
     pub n: i32,
     pub game_index: i64,
     pub seed: i64,
@@ -27,7 +35,9 @@ pub struct ResultRow {
     pub schedule: String,
     pub budget: i64,
     pub trial: i32,
+    /// The score under Martello's old name: equal to `score` in every row.
     pub min_stones: i32,
+    /// `score <= the family's goal` (Martello: one stone left).
     pub solvable: bool,
     pub exhaustive: bool,
     pub expansions: i64,
@@ -36,6 +46,20 @@ pub struct ResultRow {
     pub wall_ns: i64,
     pub worker: String,
     pub hammer_version: String,
+    /// The puzzle family (`martello`, `peg`, ...).
+    pub puzzle: String,
+    /// The instance's parameter point, canonical (`n=6`, `h=6;s=4;...`).
+    pub params: String,
+    /// The lowest score found: exact when `exhaustive`, else an upper bound.
+    pub score: i32,
+    /// A sound lower bound on the score of `start`.
+    pub lower_bound: i32,
+    /// Whether the configuration's schedule always ends exact (it ends in an unlimited
+    /// attempt or its budgets grow without bound), so that a row that is not
+    /// `exhaustive` under it means a problem, not a budget that ran out.
+    pub schedule_complete: bool,
+    /// The family's own columns, in the order of its `Family::columns`.
+    pub extra: Vec<Cell>,
 }
 
 /// Identity of a row: a sweep produces exactly one row per key, so the key is what
@@ -45,7 +69,7 @@ pub struct RowKey {
     pub sweep: String,
     pub experiment: String,
     pub config: String,
-    pub n: i32,
+    pub params: String,
     pub game_index: i64,
 }
 
@@ -55,142 +79,11 @@ impl ResultRow {
             sweep: self.sweep.clone(),
             experiment: self.experiment.clone(),
             config: self.config.clone(),
-            n: self.n,
+            params: self.params.clone(),
             game_index: self.game_index,
         }
     }
-}
 
-/// Column names in file order; external readers and the docs rely on this order.
-pub const COLUMNS: &[&str] = &[
-    "sweep",
-    "experiment",
-    "config",
-    "n",
-    "game_index",
-    "seed",
-    "board",
-    "prefix",
-    "prefix_moves",
-    "start",
-    "order",
-    "schedule",
-    "budget",
-    "trial",
-    "min_stones",
-    "solvable",
-    "exhaustive",
-    "expansions",
-    "attempts",
-    "solution",
-    "wall_ns",
-    "worker",
-    "hammer_version",
-];
-
-/// Arrow type of each column in [`COLUMNS`]; kept next to it so the two cannot drift apart.
-const TYPES: &[DataType] = &[
-    DataType::Utf8,    // sweep
-    DataType::Utf8,    // experiment
-    DataType::Utf8,    // config
-    DataType::Int32,   // n
-    DataType::Int64,   // game_index
-    DataType::Int64,   // seed
-    DataType::Utf8,    // board
-    DataType::Int32,   // prefix
-    DataType::Utf8,    // prefix_moves
-    DataType::Utf8,    // start
-    DataType::Utf8,    // order
-    DataType::Utf8,    // schedule
-    DataType::Int64,   // budget
-    DataType::Int32,   // trial
-    DataType::Int32,   // min_stones
-    DataType::Boolean, // solvable
-    DataType::Boolean, // exhaustive
-    DataType::Int64,   // expansions
-    DataType::Int32,   // attempts
-    DataType::Utf8,    // solution
-    DataType::Int64,   // wall_ns
-    DataType::Utf8,    // worker
-    DataType::Utf8,    // hammer_version
-];
-
-static SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
-    let fields: Vec<Field> = COLUMNS
-        .iter()
-        .zip(TYPES)
-        .map(|(name, ty)| Field::new(*name, ty.clone(), false))
-        .collect();
-    Arc::new(Schema::new(fields))
-});
-
-/// Columns whose value is stored only in the directory names (`experiment=NAME/n=N`), not
-/// inside the part files.
-///
-/// Storing them in the files as well breaks `pandas.read_parquet(DIR)`: pyarrow infers the
-/// hive partition fields as dictionaries and then refuses to merge them with the plain string
-/// column from the file. [`crate::read_part`] restores them from the path.
-pub const PARTITION_COLUMNS: &[&str] = &["experiment", "n"];
-
-static FILE_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
-    let fields: Vec<Field> = SCHEMA
-        .fields()
-        .iter()
-        .filter(|f| !PARTITION_COLUMNS.contains(&f.name().as_str()))
-        .map(|f| (**f).clone())
-        .collect();
-    Arc::new(Schema::new(fields))
-});
-
-/// The Arrow schema of a [`ResultRow`], and of what readers see once they add the partition
-/// columns from the path.
-///
-/// Every column is non-nullable and of a plain type (Utf8, Int32, Int64, Boolean): no
-/// dictionaries, views or timestamps, so pandas, polars, DuckDB and pyarrow all read the files
-/// without type mapping surprises.
-pub fn schema() -> SchemaRef {
-    Arc::clone(&SCHEMA)
-}
-
-/// The schema stored inside a part file: [`schema`] without [`PARTITION_COLUMNS`].
-pub fn file_schema() -> SchemaRef {
-    Arc::clone(&FILE_SCHEMA)
-}
-
-/// A borrowed [`ResultRow`]: every column's value, with the strings borrowed.
-///
-/// The coordinator holds the per-game values as they arrived and the per-unit values
-/// (sweep, config, order, ...) once; building an owned `ResultRow` per game would clone
-/// seven strings per row only to copy them again into Arrow buffers. [`crate::write_part_refs`]
-/// takes these instead.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RowRef<'a> {
-    pub sweep: &'a str,
-    pub experiment: &'a str,
-    pub config: &'a str,
-    pub n: i32,
-    pub game_index: i64,
-    pub seed: i64,
-    pub board: &'a str,
-    pub prefix: i32,
-    pub prefix_moves: &'a str,
-    pub start: &'a str,
-    pub order: &'a str,
-    pub schedule: &'a str,
-    pub budget: i64,
-    pub trial: i32,
-    pub min_stones: i32,
-    pub solvable: bool,
-    pub exhaustive: bool,
-    pub expansions: i64,
-    pub attempts: i32,
-    pub solution: &'a str,
-    pub wall_ns: i64,
-    pub worker: &'a str,
-    pub hammer_version: &'a str,
-}
-
-impl ResultRow {
     /// The row with its strings borrowed.
     pub fn row_ref(&self) -> RowRef<'_> {
         RowRef {
@@ -208,7 +101,6 @@ impl ResultRow {
             schedule: &self.schedule,
             budget: self.budget,
             trial: self.trial,
-            min_stones: self.min_stones,
             solvable: self.solvable,
             exhaustive: self.exhaustive,
             expansions: self.expansions,
@@ -217,6 +109,87 @@ impl ResultRow {
             wall_ns: self.wall_ns,
             worker: &self.worker,
             hammer_version: &self.hammer_version,
+            puzzle: &self.puzzle,
+            params: &self.params,
+            score: self.score,
+            lower_bound: self.lower_bound,
+            schedule_complete: self.schedule_complete,
+            extra: &self.extra,
+        }
+    }
+}
+
+/// A borrowed [`ResultRow`]: every column's value, with the strings borrowed.
+///
+/// The coordinator holds the per-game values as they arrived and the per-unit values
+/// (sweep, config, order, ...) once; building an owned `ResultRow` per game would clone
+/// a dozen strings per row only to copy them again into Arrow buffers.
+/// [`crate::write_part_refs`] takes these instead. `min_stones` is not here: it is `score`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowRef<'a> {
+    pub sweep: &'a str,
+    pub experiment: &'a str,
+    pub config: &'a str,
+    pub n: i32,
+    pub game_index: i64,
+    pub seed: i64,
+    pub board: &'a str,
+    pub prefix: i32,
+    pub prefix_moves: &'a str,
+    pub start: &'a str,
+    pub order: &'a str,
+    pub schedule: &'a str,
+    pub budget: i64,
+    pub trial: i32,
+    pub solvable: bool,
+    pub exhaustive: bool,
+    pub expansions: i64,
+    pub attempts: i32,
+    pub solution: &'a str,
+    pub wall_ns: i64,
+    pub worker: &'a str,
+    pub hammer_version: &'a str,
+    pub puzzle: &'a str,
+    pub params: &'a str,
+    pub score: i32,
+    pub lower_bound: i32,
+    pub schedule_complete: bool,
+    pub extra: &'a [Cell],
+}
+
+impl RowRef<'_> {
+    /// The owned row.
+    pub fn to_owned_row(&self) -> ResultRow {
+        ResultRow {
+            sweep: self.sweep.to_owned(),
+            experiment: self.experiment.to_owned(),
+            config: self.config.to_owned(),
+            n: self.n,
+            game_index: self.game_index,
+            seed: self.seed,
+            board: self.board.to_owned(),
+            prefix: self.prefix,
+            prefix_moves: self.prefix_moves.to_owned(),
+            start: self.start.to_owned(),
+            order: self.order.to_owned(),
+            schedule: self.schedule.to_owned(),
+            budget: self.budget,
+            trial: self.trial,
+            min_stones: self.score,
+            solvable: self.solvable,
+            exhaustive: self.exhaustive,
+            expansions: self.expansions,
+            attempts: self.attempts,
+            solution: self.solution.to_owned(),
+            wall_ns: self.wall_ns,
+            worker: self.worker.to_owned(),
+            hammer_version: self.hammer_version.to_owned(),
+            puzzle: self.puzzle.to_owned(),
+            params: self.params.to_owned(),
+            score: self.score,
+            lower_bound: self.lower_bound,
+            schedule_complete: self.schedule_complete,
+            extra: self.extra.to_vec(),
         }
     }
 }
@@ -227,32 +200,92 @@ pub fn rows_to_batch(rows: &[ResultRow]) -> Result<RecordBatch> {
     batch_from_refs(&refs, false)
 }
 
+fn utf8<'a>(rows: &[RowRef<'a>], f: impl Fn(&RowRef<'a>) -> &'a str) -> ArrayRef {
+    let bytes = rows.iter().map(|r| f(r).len()).sum();
+    let mut builder = StringBuilder::with_capacity(rows.len(), bytes);
+    for row in rows {
+        builder.append_value(f(row));
+    }
+    Arc::new(builder.finish())
+}
+
+fn int32(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> i32) -> ArrayRef {
+    Arc::new(Int32Array::from_iter_values(rows.iter().map(f)))
+}
+
+fn int64(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> i64) -> ArrayRef {
+    Arc::new(Int64Array::from_iter_values(rows.iter().map(f)))
+}
+
+fn boolean(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> bool) -> ArrayRef {
+    let values: Vec<bool> = rows.iter().map(f).collect();
+    Arc::new(BooleanArray::from(values))
+}
+
+/// One family column: the cell of each row of that family, null in the others. A part
+/// file holds one experiment, hence one family, so most of these are all-null arrays.
+fn family_array(rows: &[RowRef<'_>], family: &str, index: usize, kind: ColumnKind) -> ArrayRef {
+    if !rows.iter().any(|r| r.puzzle == family) {
+        return new_null_array(&arrow_type(kind), rows.len());
+    }
+    let cell = |r: &RowRef<'_>| {
+        if r.puzzle == family {
+            r.extra.get(index).cloned().unwrap_or(Cell::Null)
+        } else {
+            Cell::Null
+        }
+    };
+    match kind {
+        ColumnKind::Int32 => {
+            let mut b = Int32Builder::with_capacity(rows.len());
+            for r in rows {
+                match cell(r) {
+                    Cell::Int(v) => b.append_value(v as i32),
+                    _ => b.append_null(),
+                }
+            }
+            Arc::new(b.finish())
+        }
+        ColumnKind::Int64 => {
+            let mut b = Int64Builder::with_capacity(rows.len());
+            for r in rows {
+                match cell(r) {
+                    Cell::Int(v) => b.append_value(v),
+                    _ => b.append_null(),
+                }
+            }
+            Arc::new(b.finish())
+        }
+        ColumnKind::Boolean => {
+            let mut b = BooleanBuilder::with_capacity(rows.len());
+            for r in rows {
+                match cell(r) {
+                    Cell::Bool(v) => b.append_value(v),
+                    _ => b.append_null(),
+                }
+            }
+            Arc::new(b.finish())
+        }
+        ColumnKind::Utf8 => {
+            let mut b = StringBuilder::new();
+            for r in rows {
+                match cell(r) {
+                    Cell::Text(v) => b.append_value(v),
+                    _ => b.append_null(),
+                }
+            }
+            Arc::new(b.finish())
+        }
+    }
+}
+
 /// Like [`rows_to_batch`], over borrowed rows. With `file_only`, the batch is in
 /// [`file_schema`] order: the partition columns, which the directory names carry, are not
 /// built at all rather than built and projected away.
 pub(crate) fn batch_from_refs(rows: &[RowRef<'_>], file_only: bool) -> Result<RecordBatch> {
-    fn utf8<'a>(rows: &[RowRef<'a>], f: impl Fn(&RowRef<'a>) -> &'a str) -> ArrayRef {
-        let bytes = rows.iter().map(|r| f(r).len()).sum();
-        let mut builder = StringBuilder::with_capacity(rows.len(), bytes);
-        for row in rows {
-            builder.append_value(f(row));
-        }
-        Arc::new(builder.finish())
-    }
-    fn int32(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> i32) -> ArrayRef {
-        Arc::new(Int32Array::from_iter_values(rows.iter().map(f)))
-    }
-    fn int64(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> i64) -> ArrayRef {
-        Arc::new(Int64Array::from_iter_values(rows.iter().map(f)))
-    }
-    fn boolean(rows: &[RowRef<'_>], f: impl Fn(&RowRef<'_>) -> bool) -> ArrayRef {
-        let values: Vec<bool> = rows.iter().map(f).collect();
-        Arc::new(BooleanArray::from(values))
-    }
-
     // Same order as COLUMNS; the round-trip test catches a swap because batch_to_rows reads
     // by name.
-    let mut columns = Vec::with_capacity(COLUMNS.len());
+    let mut columns = Vec::with_capacity(schema().fields().len());
     columns.push(utf8(rows, |r| r.sweep));
     if !file_only {
         columns.push(utf8(rows, |r| r.experiment));
@@ -272,7 +305,7 @@ pub(crate) fn batch_from_refs(rows: &[RowRef<'_>], file_only: bool) -> Result<Re
         utf8(rows, |r| r.schedule),
         int64(rows, |r| r.budget),
         int32(rows, |r| r.trial),
-        int32(rows, |r| r.min_stones),
+        int32(rows, |r| r.score),
         boolean(rows, |r| r.solvable),
         boolean(rows, |r| r.exhaustive),
         int64(rows, |r| r.expansions),
@@ -281,41 +314,17 @@ pub(crate) fn batch_from_refs(rows: &[RowRef<'_>], file_only: bool) -> Result<Re
         int64(rows, |r| r.wall_ns),
         utf8(rows, |r| r.worker),
         utf8(rows, |r| r.hammer_version),
+        utf8(rows, |r| r.puzzle),
+        utf8(rows, |r| r.params),
+        int32(rows, |r| r.score),
+        int32(rows, |r| r.lower_bound),
+        boolean(rows, |r| r.schedule_complete),
     ]);
+    for c in family_columns() {
+        columns.push(family_array(rows, c.family, c.index, c.spec.kind));
+    }
     let schema = if file_only { file_schema() } else { schema() };
     Ok(RecordBatch::try_new(schema, columns)?)
-}
-
-/// Checks that `schema` has every dataset column with a usable type, without looking at data.
-///
-/// Extra columns are allowed so that files written by a newer version stay readable.
-pub(crate) fn check_schema(schema: &Schema) -> Result<(), ColumnError> {
-    for (&column, expected) in COLUMNS.iter().zip(TYPES) {
-        let field = schema
-            .field_with_name(column)
-            .map_err(|_| ColumnError::Missing { column })?;
-        if !type_accepted(expected, field.data_type()) {
-            return Err(ColumnError::WrongType {
-                column,
-                expected: expected.clone(),
-                found: field.data_type().clone(),
-            });
-        }
-    }
-    Ok(())
-}
-
-/// Strings written by other tools may come back as large or view strings; they hold the same
-/// values, so they are accepted. Integer widths are not, since a silent narrowing would corrupt
-/// counts.
-fn type_accepted(expected: &DataType, found: &DataType) -> bool {
-    match expected {
-        DataType::Utf8 => matches!(
-            found,
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-        ),
-        other => other == found,
-    }
 }
 
 /// Converts a record batch back into rows, looking columns up by name so that column order in
@@ -324,41 +333,122 @@ pub fn batch_to_rows(batch: &RecordBatch) -> Result<Vec<ResultRow>> {
     Ok(rows_from_batch(batch)?)
 }
 
+/// The value of a nullable family column at `i`.
+fn family_cell(array: &ArrayRef, i: usize) -> Cell {
+    if array.is_null(i) {
+        return Cell::Null;
+    }
+    match array.data_type() {
+        DataType::Int32 => Cell::Int(i64::from(
+            array
+                .as_any()
+                .downcast_ref::<Int32Array>()
+                .map_or(0, |a| a.value(i)),
+        )),
+        DataType::Int64 => Cell::Int(
+            array
+                .as_any()
+                .downcast_ref::<Int64Array>()
+                .map_or(0, |a| a.value(i)),
+        ),
+        DataType::Boolean => Cell::Bool(
+            array
+                .as_any()
+                .downcast_ref::<BooleanArray>()
+                .is_some_and(|a| a.value(i)),
+        ),
+        _ => {
+            let cast = arrow::compute::cast(&array.slice(i, 1), &DataType::Utf8).ok();
+            let text = cast
+                .as_ref()
+                .and_then(|a| a.as_any().downcast_ref::<arrow::array::StringArray>())
+                .map(|a| a.value(0).to_string());
+            text.map_or(Cell::Null, Cell::Text)
+        }
+    }
+}
+
 pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, ColumnError> {
     check_schema(&batch.schema())?;
     let len = batch.num_rows();
+    let has = |name: &str| batch.column_by_name(name).is_some();
 
-    let mut sweep = strings(batch, "sweep")?.into_iter();
-    let mut experiment = strings(batch, "experiment")?.into_iter();
-    let mut config = strings(batch, "config")?.into_iter();
-    let n = int32s(batch, "n")?;
-    let game_index = int64s(batch, "game_index")?;
-    let seed = int64s(batch, "seed")?;
-    let mut board = strings(batch, "board")?.into_iter();
-    let prefix = int32s(batch, "prefix")?;
-    let mut prefix_moves = strings(batch, "prefix_moves")?.into_iter();
-    let mut start = strings(batch, "start")?.into_iter();
-    let mut order = strings(batch, "order")?.into_iter();
-    let mut schedule = strings(batch, "schedule")?.into_iter();
-    let budget = int64s(batch, "budget")?;
-    let trial = int32s(batch, "trial")?;
-    let min_stones = int32s(batch, "min_stones")?;
-    let solvable = booleans(batch, "solvable")?;
-    let exhaustive = booleans(batch, "exhaustive")?;
-    let expansions = int64s(batch, "expansions")?;
-    let attempts = int32s(batch, "attempts")?;
-    let mut solution = strings(batch, "solution")?.into_iter();
-    let wall_ns = int64s(batch, "wall_ns")?;
-    let mut worker = strings(batch, "worker")?.into_iter();
-    let mut hammer_version = strings(batch, "hammer_version")?.into_iter();
+    let mut sweep = strings(batch, col::SWEEP)?.into_iter();
+    let mut experiment = strings(batch, col::EXPERIMENT)?.into_iter();
+    let mut config = strings(batch, col::CONFIG)?.into_iter();
+    let n = int32s(batch, col::N)?;
+    let game_index = int64s(batch, col::GAME_INDEX)?;
+    let seed = int64s(batch, col::SEED)?;
+    let mut board = strings(batch, col::BOARD)?.into_iter();
+    let prefix = int32s(batch, col::PREFIX)?;
+    let mut prefix_moves = strings(batch, col::PREFIX_MOVES)?.into_iter();
+    let mut start = strings(batch, col::START)?.into_iter();
+    let mut order = strings(batch, col::ORDER)?.into_iter();
+    let schedule = strings(batch, col::SCHEDULE)?;
+    let budget = int64s(batch, col::BUDGET)?;
+    let trial = int32s(batch, col::TRIAL)?;
+    let min_stones = int32s(batch, col::MIN_STONES)?;
+    let solvable = booleans(batch, col::SOLVABLE)?;
+    let exhaustive = booleans(batch, col::EXHAUSTIVE)?;
+    let expansions = int64s(batch, col::EXPANSIONS)?;
+    let attempts = int32s(batch, col::ATTEMPTS)?;
+    let mut solution = strings(batch, col::SOLUTION)?.into_iter();
+    let wall_ns = int64s(batch, col::WALL_NS)?;
+    let mut worker = strings(batch, col::WORKER)?.into_iter();
+    let mut hammer_version = strings(batch, col::HAMMER_VERSION)?.into_iter();
+    // Columns that came with families: read when present, else filled as a file written
+    // before families means them (a Martello row).
+    let puzzle = if has(col::PUZZLE) {
+        strings(batch, col::PUZZLE)?
+    } else {
+        vec![hammer_family::DEFAULT_FAMILY.to_string(); len]
+    };
+    let params = if has(col::PARAMS) {
+        strings(batch, col::PARAMS)?
+    } else {
+        n.iter().map(|n| format!("n={n}")).collect()
+    };
+    let score = if has(col::SCORE) {
+        int32s(batch, col::SCORE)?.to_vec()
+    } else {
+        min_stones.to_vec()
+    };
+    let lower_bound = if has(col::LOWER_BOUND) {
+        int32s(batch, col::LOWER_BOUND)?.to_vec()
+    } else {
+        vec![0; len]
+    };
+    let schedule_complete: Vec<bool> = if has(col::SCHEDULE_COMPLETE) {
+        let b = booleans(batch, col::SCHEDULE_COMPLETE)?;
+        (0..len).map(|i| b.value(i)).collect()
+    } else {
+        schedule
+            .iter()
+            .map(|s| {
+                s.parse::<hammer_solver::Schedule>()
+                    .is_ok_and(|s| s.always_exact())
+            })
+            .collect()
+    };
+    let family_arrays: Vec<(&str, usize, Option<&ArrayRef>)> = family_columns()
+        .iter()
+        .map(|c| (c.family, c.index, batch.column_by_name(c.spec.name)))
+        .collect();
 
     // All arrays of a RecordBatch have the batch's length, so the defaults below are never
     // used; they only avoid a panic path.
     let at32 = |v: &[i32], i: usize| v.get(i).copied().unwrap_or_default();
     let at64 = |v: &[i64], i: usize| v.get(i).copied().unwrap_or_default();
     let atb = |v: &BooleanArray, i: usize| i < v.len() && v.value(i);
+    let mut schedule = schedule.into_iter();
     let mut rows = Vec::with_capacity(len);
     for i in 0..len {
+        let family = puzzle.get(i).cloned().unwrap_or_default();
+        let extra = family_arrays
+            .iter()
+            .filter(|(f, _, _)| *f == family)
+            .map(|(_, _, array)| array.map_or(Cell::Null, |a| family_cell(a, i)))
+            .collect();
         rows.push(ResultRow {
             sweep: sweep.next().unwrap_or_default(),
             experiment: experiment.next().unwrap_or_default(),
@@ -383,95 +473,15 @@ pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, Col
             wall_ns: at64(wall_ns, i),
             worker: worker.next().unwrap_or_default(),
             hammer_version: hammer_version.next().unwrap_or_default(),
+            puzzle: family,
+            params: params.get(i).cloned().unwrap_or_default(),
+            score: at32(&score, i),
+            lower_bound: at32(&lower_bound, i),
+            schedule_complete: schedule_complete.get(i).copied().unwrap_or_default(),
+            extra,
         });
     }
     Ok(rows)
-}
-
-/// Looks a column up and rejects nulls, which the schema forbids but a foreign writer might
-/// still produce.
-pub fn non_null<'a>(
-    batch: &'a RecordBatch,
-    column: &'static str,
-) -> Result<&'a ArrayRef, ColumnError> {
-    let array = batch
-        .column_by_name(column)
-        .ok_or(ColumnError::Missing { column })?;
-    let nulls = array.null_count();
-    if nulls > 0 {
-        return Err(ColumnError::Nulls { column, nulls });
-    }
-    Ok(array)
-}
-
-/// The error for a column that is present but not of the `expected` type.
-pub fn wrong_type(column: &'static str, expected: DataType, array: &ArrayRef) -> ColumnError {
-    ColumnError::WrongType {
-        column,
-        expected,
-        found: array.data_type().clone(),
-    }
-}
-
-fn strings(batch: &RecordBatch, column: &'static str) -> Result<Vec<String>, ColumnError> {
-    let mut out = Vec::with_capacity(batch.num_rows());
-    for_each_str(batch, column, |v| out.push(v.to_owned()))?;
-    Ok(out)
-}
-
-/// Calls `f` with each value of a string column, whichever of Arrow's three string
-/// layouts the writer chose (pyarrow, polars and DuckDB each have their favourite).
-pub fn for_each_str(
-    batch: &RecordBatch,
-    column: &'static str,
-    mut f: impl FnMut(&str),
-) -> Result<(), ColumnError> {
-    let array = non_null(batch, column)?;
-    match array.data_type() {
-        DataType::Utf8 => array
-            .as_string::<i32>()
-            .iter()
-            .for_each(|v| f(v.unwrap_or_default())),
-        DataType::LargeUtf8 => array
-            .as_string::<i64>()
-            .iter()
-            .for_each(|v| f(v.unwrap_or_default())),
-        DataType::Utf8View => array
-            .as_string_view()
-            .iter()
-            .for_each(|v| f(v.unwrap_or_default())),
-        _ => return Err(wrong_type(column, DataType::Utf8, array)),
-    }
-    Ok(())
-}
-
-/// The values of an Int32 column without nulls.
-pub fn int32s<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a [i32], ColumnError> {
-    let array = non_null(batch, column)?;
-    array
-        .as_primitive_opt::<Int32Type>()
-        .map(|a| a.values().as_ref())
-        .ok_or_else(|| wrong_type(column, DataType::Int32, array))
-}
-
-/// The values of an Int64 column without nulls.
-pub fn int64s<'a>(batch: &'a RecordBatch, column: &'static str) -> Result<&'a [i64], ColumnError> {
-    let array = non_null(batch, column)?;
-    array
-        .as_primitive_opt::<Int64Type>()
-        .map(|a| a.values().as_ref())
-        .ok_or_else(|| wrong_type(column, DataType::Int64, array))
-}
-
-/// A Boolean column without nulls.
-pub fn booleans<'a>(
-    batch: &'a RecordBatch,
-    column: &'static str,
-) -> Result<&'a BooleanArray, ColumnError> {
-    let array = non_null(batch, column)?;
-    array
-        .as_boolean_opt()
-        .ok_or_else(|| wrong_type(column, DataType::Boolean, array))
 }
 
 #[cfg(test)]

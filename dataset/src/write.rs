@@ -10,7 +10,8 @@ use parquet::schema::types::ColumnPath;
 
 use crate::error::{Error, Result};
 use crate::layout::{part_file_name, partition_dir, validate_experiment, validate_part_id};
-use crate::row::{ResultRow, RowRef, batch_from_refs, file_schema};
+use crate::row::{ResultRow, RowRef, batch_from_refs};
+use crate::schema::file_schema;
 
 /// Distinguishes temporary files of concurrent writes of the same part within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);

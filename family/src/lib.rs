@@ -16,6 +16,7 @@ mod error;
 mod params;
 mod registry;
 mod solved;
+mod martello_cost;
 mod martello_questions;
 mod martello_view;
 
@@ -71,6 +72,15 @@ pub trait Family: Send + Sync + 'static {
     /// The family's own typed dataset columns, in file order. Their names start with the
     /// family name and an underscore (`peg_finishes`) so families never collide.
     fn columns(&self) -> &'static [ColumnSpec];
+
+    /// A rough single-thread time in seconds for one instance of `point` under
+    /// `config`; it sizes default work units. It must be a pure function of its
+    /// arguments using only IEEE `+ - * /` and `min`, because it is part of the sweep
+    /// format: changing it moves the unit boundaries of sweeps that rely on the default.
+    fn estimated_seconds(&self, point: &Point, config: &Config) -> f64 {
+        let _ = (point, config);
+        0.05
+    }
 
     /// A solver for one thread. It keeps its memo and buffers from one game to the next,
     /// because they are expensive to allocate.
@@ -136,3 +146,36 @@ pub fn keyed_run_seed(family: &str, point: &Point, sweep_seed: u64, index: u64, 
     rng.set_word_pos(2 * u128::from(trial));
     rand_core::Rng::next_u64(&mut rng)
 }
+
+/// A registered family as a plain value: compared and printed by name, so that types
+/// holding one (a sweep's experiments) can derive `Debug`, `PartialEq` and `Copy`.
+#[derive(Clone, Copy)]
+pub struct FamilyRef(pub &'static dyn Family);
+
+impl FamilyRef {
+    /// The family called `name`.
+    pub fn named(name: &str) -> Result<FamilyRef, FamilyError> {
+        by_name(name).map(FamilyRef)
+    }
+}
+
+impl std::ops::Deref for FamilyRef {
+    type Target = dyn Family;
+    fn deref(&self) -> &Self::Target {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for FamilyRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0.name())
+    }
+}
+
+impl PartialEq for FamilyRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.name() == other.0.name()
+    }
+}
+
+impl Eq for FamilyRef {}

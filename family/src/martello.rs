@@ -105,6 +105,10 @@ impl Family for MartelloFamily {
         COLUMNS
     }
 
+    fn estimated_seconds(&self, point: &Point, config: &Config) -> f64 {
+        crate::martello_cost::estimated_game_seconds(side(point), config)
+    }
+
     fn solver(&self) -> Box<dyn GameSolver> {
         Box::new(MartelloSolver(Solver::new(Martello)))
     }

@@ -142,7 +142,21 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
     for e in &sweep.experiments {
         let _ = writeln!(out, "\n[[experiment]]");
         let _ = writeln!(out, "name = {}", quote(&e.name));
-        let _ = writeln!(out, "sizes = {}", list(&e.sizes, |n| n.to_string()));
+        if e.family.name() != hammer_family::DEFAULT_FAMILY {
+            let _ = writeln!(out, "puzzle = {}", quote(e.family.name()));
+        }
+        for (i, spec) in e.family.params().iter().enumerate() {
+            let values = axis(e.points.iter().filter_map(|p| p.values().get(i).map(|(_, v)| v.clone())));
+            let _ = writeln!(
+                out,
+                "{} = {}",
+                spec.sweep_key,
+                list(&values, |v| match v {
+                    hammer_family::ParamValue::Text(t) => quote(t),
+                    other => other.to_string(),
+                })
+            );
+        }
         let _ = writeln!(out, "games = {}", e.games);
         let _ = writeln!(out, "first_game = {}", e.first_game);
         let orders = axis(e.configs.iter().map(|c| c.order));

@@ -13,16 +13,20 @@
 
 mod canonical;
 mod error;
+mod experiment;
 mod parse;
+mod rows;
 mod units;
 
 use std::path::Path;
 
+use hammer_family::{FamilyRef, Point};
 use hammer_solver::{Config, Order, Schedule};
 
 pub use canonical::ConfigIdError;
 pub use error::SweepError;
-pub use units::{DEFAULT_UNIT_SECONDS, MAX_UNIT_GAMES, estimated_game_seconds};
+pub use rows::{GameValues, UnitRows};
+pub use units::{DEFAULT_UNIT_SECONDS, MAX_UNIT_GAMES};
 
 /// The most result rows (configurations x sizes x games, over all experiments) a sweep
 /// may ask for. 10^10 rows is already months of CPU and terabytes of Parquet; a larger
@@ -39,6 +43,11 @@ pub const MAX_EXPERIMENTS: usize = 1_000;
 
 /// The most configurations in one experiment; unit ids give the config index four digits.
 pub const MAX_CONFIGS: usize = 10_000;
+
+/// The most parameter points in one experiment (the cross product of its family's
+/// parameter lists); more is almost certainly a slip, and each point is its own series
+/// of units.
+pub const MAX_POINTS: usize = 10_000;
 
 /// Longest random prefix: more random moves than this leave little of a 6x6 game and
 /// almost nothing of smaller ones, so a larger value is taken for a mistake.
@@ -61,16 +70,21 @@ pub struct Sweep {
     pub digest: String,
 }
 
-/// One `[[experiment]]` of a sweep: sizes x games x configurations.
+/// One `[[experiment]]` of a sweep: parameter points x games x configurations.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Experiment {
     /// The dataset's `experiment` partition; valid under `hammer_dataset::validate_experiment`.
     pub name: String,
     /// What the rows are for; a run-time experiment is still plain configurations.
     pub kind: ExperimentKind,
-    /// Board sizes in file order, each in 1..=8, without duplicates.
-    pub sizes: Vec<u8>,
-    /// Games per size: indices `first_game..first_game + games`.
+    /// The puzzle family (`puzzle = "peg"`; Martello when the file names none, so that
+    /// every sweep file written before families keeps its meaning and its digest).
+    pub family: FamilyRef,
+    /// The parameter points: the cross product of the family's parameter lists, the
+    /// family's first parameter outermost, each list in file order, without duplicates.
+    pub points: Vec<Point>,
+    /// Games per point: indices `first_game..first_game + games`, fewer for a point with
+    /// fewer instances (see [`Experiment::games_of`]).
     pub games: u64,
     pub first_game: u64,
     /// Games per work unit as written in the file; `None` means the default of
@@ -156,15 +170,15 @@ impl RunConfig {
         }
     }
 
-    /// The run seed of game `index` of size `n` under this configuration: the one the
-    /// worker passes to `Solver::solve`. Configurations with the same trial share it, so
+    /// The run seed of instance `index` of `point` under this configuration: the one the
+    /// worker passes to the solver. Configurations with the same trial share it, so
     /// their random prefixes are the same moves and results pair up game by game.
-    pub fn run_seed(&self, sweep_seed: u64, n: u8, index: u64) -> u64 {
-        hammer_engine::seeded::run_seed(sweep_seed, n, index, self.trial)
+    pub fn run_seed(&self, family: FamilyRef, point: &Point, sweep_seed: u64, index: u64) -> u64 {
+        family.run_seed(point, sweep_seed, index, self.trial)
     }
 }
 
-/// Games `start..end` of one (experiment, configuration, size): the unit of work the
+/// Games `start..end` of one (experiment, configuration, point): the unit of work the
 /// coordinator hands out and of which one dataset part file holds the results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Unit {
@@ -172,21 +186,36 @@ pub struct Unit {
     pub experiment: u32,
     /// Index into that experiment's `configs`.
     pub config: u32,
-    pub n: u8,
+    /// Index into that experiment's `points`.
+    pub point: u32,
+    /// The point's size: the dataset's `n` partition.
+    pub n: u32,
+    /// Whether the size alone names the point in the experiment (every point has its
+    /// own size, as Martello's do), so that the id leaves the point index out.
+    pub named_by_size: bool,
     pub start: u64,
     /// Exclusive.
     pub end: u64,
 }
 
 impl Unit {
-    /// A valid `hammer_dataset` part id such as `e000-c0003-n6-g000000001000`. The end is
+    /// A valid `hammer_dataset` part id such as `e000-c0003-n6-g000000001000`, or
+    /// `e000-c0003-n6p0002-g000000000000` where several points share a size. The end is
     /// left out because it follows from the sweep; zero padding keeps the part files of
-    /// one partition in unit order when listed by name.
+    /// one partition in unit order when listed by name. Martello ids are those of
+    /// sweeps written before families existed.
     pub fn id(&self) -> String {
-        format!(
-            "e{:03}-c{:04}-n{}-g{:012}",
-            self.experiment, self.config, self.n, self.start
-        )
+        if self.named_by_size {
+            format!(
+                "e{:03}-c{:04}-n{}-g{:012}",
+                self.experiment, self.config, self.n, self.start
+            )
+        } else {
+            format!(
+                "e{:03}-c{:04}-n{}p{:04}-g{:012}",
+                self.experiment, self.config, self.n, self.point, self.start
+            )
+        }
     }
 
     /// Number of games, hence result rows, in the unit.
@@ -238,7 +267,7 @@ impl Sweep {
     pub fn total_games(&self) -> u64 {
         self.experiments
             .iter()
-            .map(|e| e.configs.len() as u64 * e.sizes.len() as u64 * e.games)
+            .map(|e| e.configs.len() as u64 * e.point_games())
             .sum()
     }
 
@@ -255,6 +284,13 @@ impl Sweep {
         Some((experiment, config))
     }
 
+    /// The experiment, configuration and parameter point a unit belongs to.
+    pub fn context_of(&self, unit: &Unit) -> Option<(&Experiment, &RunConfig, &Point)> {
+        let (experiment, config) = self.config_of(unit)?;
+        let point = experiment.points.get(unit.point as usize)?;
+        Some((experiment, config, point))
+    }
+
     /// A rough single-thread CPU time for the whole sweep from the same cost table that
     /// sizes default units (see [`estimated_game_seconds`]); good to a factor of a few,
     /// for deciding whether a sweep is a minute or a day.
@@ -263,9 +299,9 @@ impl Sweep {
             .iter()
             .flat_map(|e| {
                 e.configs.iter().flat_map(move |c| {
-                    e.sizes
-                        .iter()
-                        .map(move |&n| estimated_game_seconds(n, c) * e.games as f64)
+                    e.points.iter().map(move |p| {
+                        e.family.estimated_seconds(p, &c.solver_config()) * e.games_of(p) as f64
+                    })
                 })
             })
             .sum()
@@ -280,15 +316,41 @@ impl Sweep {
 }
 
 impl Experiment {
-    /// Games per unit for configuration `config` at size `n`: `unit_games` when given,
-    /// else the default sized from the cost table so that a unit takes about
-    /// [`DEFAULT_UNIT_SECONDS`] on one thread.
-    pub fn unit_size(&self, config: u32, n: u8) -> u64 {
-        match (self.unit_games, self.configs.get(config as usize)) {
-            (Some(u), _) => u,
-            (None, Some(c)) => units::default_unit_games(n, c),
-            (None, None) => 1,
+    /// Games per unit for configuration `config` at point `point`: `unit_games` when
+    /// given, else the default sized from the family's cost estimate so that a unit
+    /// takes about [`DEFAULT_UNIT_SECONDS`] on one thread.
+    pub fn unit_size(&self, config: u32, point: u32) -> u64 {
+        let (Some(c), Some(p)) = (
+            self.configs.get(config as usize),
+            self.points.get(point as usize),
+        ) else {
+            return 1;
+        };
+        match self.unit_games {
+            Some(u) => u,
+            None => units::default_unit_games(self.family.estimated_seconds(p, &c.solver_config())),
         }
+    }
+
+    /// The games of `point`: `games`, or fewer when the point has fewer instances from
+    /// `first_game` on (a peg board has one single-vacancy start per hole).
+    pub fn games_of(&self, point: &Point) -> u64 {
+        match self.family.instance_count(point) {
+            Some(count) => self.games.min(count.saturating_sub(self.first_game)),
+            None => self.games,
+        }
+    }
+
+    /// Games over all points, under one configuration.
+    pub fn point_games(&self) -> u64 {
+        self.points.iter().map(|p| self.games_of(p)).sum()
+    }
+
+    /// Whether every point has a size of its own, so that unit ids name points by size.
+    pub fn named_by_size(&self) -> bool {
+        let mut sizes: Vec<u32> = self.points.iter().map(|p| self.family.size(p)).collect();
+        sizes.sort_unstable();
+        sizes.windows(2).all(|w| w[0] != w[1])
     }
 }
 

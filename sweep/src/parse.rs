@@ -9,37 +9,16 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
-use hammer_engine::MAX_N;
-use hammer_engine::seeded::MAX_INDEX;
-use hammer_solver::{Order, Schedule};
+use hammer_solver::Schedule;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::error::{Locator, SweepError};
-use crate::units::{default_unit_games, series_units};
-use crate::{
-    Experiment, ExperimentKind, MAX_CONFIGS, MAX_EXPERIMENTS, MAX_PREFIX, MAX_ROWS, MAX_UNITS,
-    RunConfig, Sweep,
-};
+use crate::{Experiment, MAX_EXPERIMENTS, Sweep};
 
-type Value<'i> = Spanned<DeValue<'i>>;
+pub(crate) type Value<'i> = Spanned<DeValue<'i>>;
 
 const TOP_KEYS: &[&str] = &["name", "seed", "experiment"];
-const EXPERIMENT_KEYS: &[&str] = &[
-    "name",
-    "sizes",
-    "games",
-    "first_game",
-    "orders",
-    "schedules",
-    "prefixes",
-    "budgets",
-    "tries",
-    "unit_games",
-    "kind",
-    "attempts",
-    "cap",
-];
 
 pub(crate) fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
     parse_with_files(text, origin, None)
@@ -47,7 +26,7 @@ pub(crate) fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
 
 /// Where schedule files are read from, and the schedules read so far: the byte span of
 /// each `"@FILE"` string and the schedule that replaces it.
-struct Files<'a> {
+pub(crate) struct Files<'a> {
     base: Option<&'a Path>,
     substitutions: Vec<(Range<usize>, String)>,
 }
@@ -136,7 +115,7 @@ fn parse_inner(text: &str, origin: &str, files: &mut Files<'_>) -> Result<Sweep,
 
 /// The entries of a table sorted by where their key appears, so the first error reported
 /// is the first in the file whatever map type toml was built with.
-fn in_file_order<'a, 'i>(
+pub(crate) fn in_file_order<'a, 'i>(
     table: &'a DeTable<'i>,
 ) -> Vec<(&'a Spanned<std::borrow::Cow<'i, str>>, &'a Value<'i>)> {
     let mut entries: Vec<_> = table.iter().collect();
@@ -179,7 +158,7 @@ fn syntax_error(loc: &Locator<'_>, err: &toml::de::Error) -> SweepError {
     loc.error(&span, path, format!("TOML syntax error: {message}"))
 }
 
-fn join(path: &str, key: &str) -> String {
+pub(crate) fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {
@@ -203,7 +182,7 @@ fn distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-fn unknown_key(
+pub(crate) fn unknown_key(
     loc: &Locator<'_>,
     key: &Spanned<std::borrow::Cow<'_, str>>,
     path: &str,
@@ -240,7 +219,7 @@ fn describe(value: &DeValue<'_>) -> String {
     }
 }
 
-fn type_error(loc: &Locator<'_>, value: &Value<'_>, key: &str, expected: &str) -> SweepError {
+pub(crate) fn type_error(loc: &Locator<'_>, value: &Value<'_>, key: &str, expected: &str) -> SweepError {
     loc.error(
         &value.span(),
         key,
@@ -248,7 +227,7 @@ fn type_error(loc: &Locator<'_>, value: &Value<'_>, key: &str, expected: &str) -
     )
 }
 
-fn string<'a>(loc: &Locator<'_>, value: &'a Value<'_>, key: &str) -> Result<&'a str, SweepError> {
+pub(crate) fn string<'a>(loc: &Locator<'_>, value: &'a Value<'_>, key: &str) -> Result<&'a str, SweepError> {
     match value.get_ref() {
         DeValue::String(s) => Ok(s.as_ref()),
         _ => Err(type_error(loc, value, key, "a string")),
@@ -257,7 +236,7 @@ fn string<'a>(loc: &Locator<'_>, value: &'a Value<'_>, key: &str) -> Result<&'a 
 
 /// Any TOML integer, as i128 so that values beyond i64 (which the parser hands over as
 /// digits) still get a message about their size rather than a generic failure.
-fn integer(
+pub(crate) fn integer(
     loc: &Locator<'_>,
     value: &Value<'_>,
     key: &str,
@@ -271,7 +250,7 @@ fn integer(
 }
 
 /// An integer in `min..=max`; `what` names it in messages ("games", "size").
-fn ranged(
+pub(crate) fn ranged(
     loc: &Locator<'_>,
     value: &Value<'_>,
     key: &str,
@@ -304,7 +283,7 @@ fn ranged(
 
 /// The items of a list key. A single value stands for a list of one, because
 /// `orders = "random"` is what people write; errors still point at that value.
-fn items<'a, 'i>(
+pub(crate) fn items<'a, 'i>(
     loc: &Locator<'_>,
     value: &'a Value<'i>,
     key: &str,
@@ -322,7 +301,7 @@ fn items<'a, 'i>(
 
 /// Refuses the second occurrence of an entry, naming where the first one is. `shown` is
 /// the canonical text, so `monte-carlo` and `monte-carlo:100,3` count as the same.
-struct Seen<'l, 't> {
+pub(crate) struct Seen<'l, 't> {
     loc: &'l Locator<'t>,
     key: String,
     what: &'static str,
@@ -330,7 +309,7 @@ struct Seen<'l, 't> {
 }
 
 impl<'l, 't> Seen<'l, 't> {
-    fn new(loc: &'l Locator<'t>, key: &str, what: &'static str) -> Self {
+    pub(crate) fn new(loc: &'l Locator<'t>, key: &str, what: &'static str) -> Self {
         Seen {
             loc,
             key: key.to_string(),
@@ -339,7 +318,7 @@ impl<'l, 't> Seen<'l, 't> {
         }
     }
 
-    fn check(
+    pub(crate) fn check(
         &mut self,
         canonical: String,
         written: &str,
@@ -415,9 +394,9 @@ fn seed_value(loc: &Locator<'_>, value: &Value<'_>) -> Result<u64, SweepError> {
 }
 
 /// Running totals over experiments, for the limits on the sweep as a whole.
-struct Totals {
-    rows: u128,
-    units: u128,
+pub(crate) struct Totals {
+    pub(crate) rows: u128,
+    pub(crate) units: u128,
 }
 
 fn experiment_list(
@@ -465,7 +444,7 @@ fn experiment_list(
         let DeValue::Table(t) = table.get_ref() else {
             return Err(type_error(loc, table, &path, "a table"));
         };
-        let e = experiment(loc, &path, table.span(), t, &mut totals, files)?;
+        let e = crate::experiment::experiment(loc, &path, table.span(), t, &mut totals, files)?;
         names.key = join(&path, "name");
         let name_span = t
             .get("name")
@@ -479,7 +458,7 @@ fn experiment_list(
 
 /// A `"@FILE"` schedule: read relative to the sweep file and remembered for
 /// substitution into the text.
-fn schedule_file(
+pub(crate) fn schedule_file(
     loc: &Locator<'_>,
     value: &Value<'_>,
     key: &str,
@@ -511,357 +490,3 @@ fn schedule_file(
     Ok(schedule)
 }
 
-/// The schedule axis: either `schedules` or `budgets`, never both.
-enum Axis {
-    Schedules(Vec<Schedule>),
-    Budgets(Vec<u64>),
-}
-
-fn experiment(
-    loc: &Locator<'_>,
-    path: &str,
-    span: Range<usize>,
-    table: &DeTable<'_>,
-    totals: &mut Totals,
-    files: &mut Files<'_>,
-) -> Result<Experiment, SweepError> {
-    let mut name = None;
-    let mut sizes = None;
-    let mut games = None;
-    let mut first_game = None;
-    let mut orders = None;
-    let mut schedules: Option<(Vec<Schedule>, Range<usize>)> = None;
-    let mut budgets: Option<(Vec<u64>, Range<usize>)> = None;
-    let mut prefixes = None;
-    let mut tries = None;
-    let mut unit_games = None;
-    let mut kind: Option<(String, Range<usize>)> = None;
-    let mut attempts: Option<(u32, Range<usize>)> = None;
-    let mut cap: Option<(u64, Range<usize>)> = None;
-    for (key, value) in in_file_order(table) {
-        let k = join(path, key.get_ref());
-        match key.get_ref().as_ref() {
-            "name" => {
-                let s = string(loc, value, &k)?;
-                hammer_dataset::validate_experiment(s)
-                    .map_err(|e| loc.error(&value.span(), &k, e.to_string()))?;
-                name = Some(s.to_string());
-            }
-            "sizes" => {
-                let mut seen = Seen::new(loc, &k, "size");
-                let mut out = Vec::new();
-                for v in items(loc, value, &k)? {
-                    let n = ranged(loc, v, &k, "size", 1, MAX_N as u64)? as u8;
-                    seen.check(n.to_string(), &n.to_string(), &v.span())?;
-                    out.push(n);
-                }
-                sizes = Some(out);
-            }
-            "games" => {
-                games = Some((
-                    ranged(loc, value, &k, "games", 1, MAX_INDEX + 1)?,
-                    value.span(),
-                ))
-            }
-            "first_game" => first_game = Some(ranged(loc, value, &k, "first_game", 0, MAX_INDEX)?),
-            "orders" => {
-                let mut seen = Seen::new(loc, &k, "order");
-                let mut out = Vec::new();
-                for v in items(loc, value, &k)? {
-                    let s = string(loc, v, &k)?;
-                    let o: Order = s.parse().map_err(|e: hammer_solver::OrderError| {
-                        loc.error(&v.span(), &k, e.to_string())
-                    })?;
-                    seen.check(o.to_string(), &format!("\"{s}\""), &v.span())?;
-                    out.push(o);
-                }
-                orders = Some(out);
-            }
-            "schedules" => {
-                let mut seen = Seen::new(loc, &k, "schedule");
-                let mut out = Vec::new();
-                for v in items(loc, value, &k)? {
-                    let s = string(loc, v, &k)?;
-                    let sch: Schedule = match s.strip_prefix('@') {
-                        Some(file) => schedule_file(loc, v, &k, file, files)?,
-                        None => s.parse().map_err(|e: hammer_solver::ScheduleError| {
-                            loc.error(&v.span(), &k, e.to_string())
-                        })?,
-                    };
-                    seen.check(sch.to_string(), &format!("\"{s}\""), &v.span())?;
-                    out.push(sch);
-                }
-                schedules = Some((out, key.span()));
-            }
-            "budgets" => {
-                let mut seen = Seen::new(loc, &k, "budget");
-                let mut out = Vec::new();
-                for v in items(loc, value, &k)? {
-                    let b = ranged(loc, v, &k, "budget", 1, i64::MAX as u64)?;
-                    seen.check(b.to_string(), &b.to_string(), &v.span())?;
-                    out.push(b);
-                }
-                budgets = Some((out, key.span()));
-            }
-            "prefixes" => {
-                let mut seen = Seen::new(loc, &k, "prefix");
-                let mut out = Vec::new();
-                for v in items(loc, value, &k)? {
-                    let p = ranged(loc, v, &k, "prefix", 0, MAX_PREFIX as u64)? as u32;
-                    seen.check(p.to_string(), &p.to_string(), &v.span())?;
-                    out.push(p);
-                }
-                prefixes = Some(out);
-            }
-            "tries" => {
-                tries = Some((
-                    ranged(loc, value, &k, "tries", 1, MAX_CONFIGS as u64)? as u32,
-                    key.span(),
-                ))
-            }
-            "kind" => {
-                let s = string(loc, value, &k)?;
-                if s != "solve" && s != "run-time" {
-                    return Err(loc.error(
-                        &value.span(),
-                        &k,
-                        format!("unknown experiment kind \"{s}\"; expected \"solve\" (the default) or \"run-time\""),
-                    ));
-                }
-                kind = Some((s.to_string(), key.span()));
-            }
-            "attempts" => {
-                attempts = Some((
-                    ranged(loc, value, &k, "attempts", 1, MAX_CONFIGS as u64)? as u32,
-                    key.span(),
-                ))
-            }
-            "cap" => {
-                cap = Some((
-                    ranged(loc, value, &k, "cap", 1, i64::MAX as u64)?,
-                    key.span(),
-                ))
-            }
-            "unit_games" => {
-                unit_games = Some((
-                    ranged(loc, value, &k, "unit_games", 1, MAX_INDEX + 1)?,
-                    value.span(),
-                ))
-            }
-            other => return Err(unknown_key(loc, key, path, other, EXPERIMENT_KEYS)),
-        }
-    }
-
-    let missing =
-        |key: &str, why: &str| loc.error(&span, join(path, key), format!("missing key: {why}"));
-    let name = name.ok_or_else(|| {
-        missing(
-            "name",
-            "every experiment needs a name (the dataset's `experiment` partition)",
-        )
-    })?;
-    let sizes = sizes.ok_or_else(|| {
-        missing(
-            "sizes",
-            "every experiment needs its board sizes, such as sizes = [6]",
-        )
-    })?;
-    let (games, games_span) = games.ok_or_else(|| {
-        missing(
-            "games",
-            "every experiment needs its number of games per size",
-        )
-    })?;
-    let first_game = first_game.unwrap_or(0);
-    if first_game as u128 + games as u128 - 1 > MAX_INDEX as u128 {
-        return Err(loc.error(
-            &games_span,
-            join(path, "games"),
-            format!(
-                "games {first_game}..{} go past the largest game index {MAX_INDEX} (2^56 - 1)",
-                first_game as u128 + games as u128
-            ),
-        ));
-    }
-    // A run-time experiment is a budget experiment in disguise: `attempts` independent
-    // tries of one attempt capped at `cap`, with the random order by default. It is its
-    // own kind so that the file says what the rows are for (the tuner), and so that the
-    // keys that would change that meaning are refused rather than combined.
-    let run_time = matches!(&kind, Some((k, _)) if k == "run-time");
-    let experiment_kind = if run_time {
-        let kind_span = kind.as_ref().map_or(span.clone(), |(_, s)| s.clone());
-        for (present, key) in [
-            (schedules.as_ref().map(|(_, s)| s.clone()), "schedules"),
-            (budgets.as_ref().map(|(_, s)| s.clone()), "budgets"),
-            (tries.as_ref().map(|(_, s)| s.clone()), "tries"),
-        ] {
-            if let Some(at) = present {
-                return Err(loc.error(
-                    &at,
-                    join(path, key),
-                    format!(
-                        "a run-time experiment (kind = \"run-time\" at {}) sets its own attempts and cap; `{key}` cannot be used with it",
-                        loc.at(kind_span.start)
-                    ),
-                ));
-            }
-        }
-        let (attempts, _) = attempts.clone().ok_or_else(|| {
-            missing(
-                "attempts",
-                "a run-time experiment needs the number of independent attempts per game, such as attempts = 20",
-            )
-        })?;
-        let (cap, cap_span) = cap.clone().ok_or_else(|| {
-            missing(
-                "cap",
-                "a run-time experiment needs the expansion cap of each attempt, such as cap = 10000",
-            )
-        })?;
-        budgets = Some((vec![cap], cap_span.clone()));
-        tries = Some((attempts, cap_span));
-        if orders.is_none() {
-            orders = Some(vec![Order::Random]);
-        }
-        ExperimentKind::RunTime { attempts, cap }
-    } else {
-        for (present, key) in [
-            (attempts.as_ref().map(|(_, s)| s.clone()), "attempts"),
-            (cap.as_ref().map(|(_, s)| s.clone()), "cap"),
-        ] {
-            if let Some(at) = present {
-                return Err(loc.error(
-                    &at,
-                    join(path, key),
-                    format!("`{key}` belongs to run-time experiments; add kind = \"run-time\" or use `budgets` and `tries`"),
-                ));
-            }
-        }
-        ExperimentKind::Solve
-    };
-    let orders = orders.unwrap_or_else(|| vec![Order::Standard]);
-    let axis = match (schedules, budgets) {
-        (Some((_, s_span)), Some((_, b_span))) => {
-            let (span, key, other) = if b_span.start > s_span.start {
-                (b_span, "budgets", s_span)
-            } else {
-                (s_span, "schedules", b_span)
-            };
-            let other_key = if key == "budgets" {
-                "schedules"
-            } else {
-                "budgets"
-            };
-            return Err(loc.error(
-                &span,
-                join(path, key),
-                format!(
-                    "`budgets` and `schedules` cannot be combined (`{other_key}` is at {}): each budget B already is the schedule \"B\", one attempt of B expansions; put other schedules in a separate experiment",
-                    loc.at(other.start)
-                ),
-            ));
-        }
-        (Some((s, _)), None) => Axis::Schedules(s),
-        (None, Some((b, _))) => Axis::Budgets(b),
-        (None, None) => Axis::Schedules(vec![Schedule::Exact]),
-    };
-    let prefixes = prefixes.unwrap_or_else(|| vec![0]);
-    let tries = tries.map_or(1, |(t, _)| t);
-
-    let axis_len = match &axis {
-        Axis::Schedules(s) => s.len(),
-        Axis::Budgets(b) => b.len(),
-    };
-    let count = orders.len() as u128 * axis_len as u128 * prefixes.len() as u128 * tries as u128;
-    if count > MAX_CONFIGS as u128 {
-        return Err(loc.error(
-            &span,
-            path,
-            format!(
-                "{count} configurations ({} orders x {axis_len} {} x {} prefixes x {tries} tries), more than {MAX_CONFIGS}; split the experiment",
-                orders.len(),
-                if matches!(axis, Axis::Budgets(_)) { "budgets" } else { "schedules" },
-                prefixes.len()
-            ),
-        ));
-    }
-
-    let mut configs = Vec::with_capacity(count as usize);
-    for &order in &orders {
-        let settings: Vec<(Schedule, u64)> = match &axis {
-            Axis::Schedules(s) => s.iter().map(|s| (s.clone(), 0)).collect(),
-            Axis::Budgets(b) => b
-                .iter()
-                .map(|&b| {
-                    (
-                        Schedule::List {
-                            phases: vec![(1, b)],
-                            then_exact: false,
-                        },
-                        b,
-                    )
-                })
-                .collect(),
-        };
-        for (schedule, budget) in settings {
-            for &prefix in &prefixes {
-                for trial in 0..tries {
-                    configs.push(RunConfig::new(
-                        order,
-                        schedule.clone(),
-                        prefix,
-                        budget,
-                        trial,
-                    ));
-                }
-            }
-        }
-    }
-
-    let rows = configs.len() as u128 * sizes.len() as u128 * games as u128;
-    totals.rows += rows;
-    if totals.rows > MAX_ROWS as u128 {
-        return Err(loc.error(
-            &games_span,
-            join(path, "games"),
-            format!(
-                "this experiment has {rows} result rows ({} configurations x {} sizes x {games} games), which takes the sweep to {} rows, more than the limit of {MAX_ROWS}",
-                configs.len(),
-                sizes.len(),
-                totals.rows
-            ),
-        ));
-    }
-
-    let mut units = 0u128;
-    for &n in &sizes {
-        for c in &configs {
-            let size = unit_games
-                .as_ref()
-                .map_or_else(|| default_unit_games(n, c), |(u, _)| *u);
-            units += series_units(games, size) as u128;
-        }
-    }
-    totals.units += units;
-    if totals.units > MAX_UNITS as u128 {
-        let at = unit_games.as_ref().map_or(span.clone(), |(_, s)| s.clone());
-        return Err(loc.error(
-            &at,
-            join(path, "unit_games"),
-            format!(
-                "this experiment has {units} work units, which takes the sweep to {}, more than {MAX_UNITS}; give a larger unit_games",
-                totals.units
-            ),
-        ));
-    }
-
-    Ok(Experiment {
-        name,
-        kind: experiment_kind,
-        sizes,
-        games,
-        first_game,
-        unit_games: unit_games.map(|(u, _)| u),
-        configs,
-    })
-}

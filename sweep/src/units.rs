@@ -1,8 +1,6 @@
 //! Work units: how an experiment's games are cut up, and the cost table that sizes them.
 
-use hammer_solver::{Order, Schedule};
-
-use crate::{RunConfig, Sweep, Unit};
+use crate::{Sweep, Unit};
 
 /// What a default unit should take on one thread. Long enough that per-unit costs (a
 /// round trip to the coordinator, one Parquet file) are noise; short enough that a lost
@@ -12,88 +10,6 @@ pub const DEFAULT_UNIT_SECONDS: f64 = 15.0;
 /// Upper limit of a default unit: tiny boards solve in microseconds, and without a cap a
 /// unit of 1x1 games would be millions of rows in one Parquet file.
 pub const MAX_UNIT_GAMES: u64 = 50_000;
-
-/// Seconds per game of plain exact search (order `standard`, schedule `exact`) by board
-/// size, one thread, measured with `hammer bench` on the 2-core development machine
-/// (2026-11): n = 1..5 in a few tens of microseconds, n = 6 at 85-95 games/s, n = 7 at
-/// 0.2 games/s over 30 games (one took 50 million expansions). n = 8 was not measured
-/// (it would take hours); its entry is a guess, so give `unit_games` for n = 8 sweeps.
-const EXACT_SECONDS: [f64; 9] = [0.0, 40e-6, 40e-6, 40e-6, 50e-6, 150e-6, 12e-3, 5.0, 300.0];
-
-/// Seconds per expansion by size (1.5 million expansions/s up to n = 6, 0.67 million at
-/// n = 7), for budgeted schedules whose cost is capped by the budget.
-const EXPANSION_SECONDS: [f64; 9] = [
-    0.0, 0.6e-6, 0.6e-6, 0.6e-6, 0.6e-6, 0.65e-6, 0.65e-6, 1.5e-6, 2.0e-6,
-];
-
-/// Fixed cost of one solve (the memo reset, the bounds of the start), measured as the
-/// time of budget-100 runs at n = 6.
-const SETUP_SECONDS: [f64; 9] = [
-    0.0, 20e-6, 20e-6, 30e-6, 30e-6, 50e-6, 100e-6, 200e-6, 300e-6,
-];
-
-/// Share of a budget that a budgeted attempt uses on average, since solvable games often
-/// finish early: random/B at n = 6 used 90% of B = 1,000 and 55% of B = 10,000.
-const BUDGET_USE: f64 = 0.8;
-
-/// Cost of a whole exact search under a move order relative to `standard`, at n = 6:
-/// most-options 23 games/s, monte-carlo (100 playouts on 3 levels) 25, against 94 for
-/// standard; random measured between 48 games/s (300 games) and par with standard
-/// (52,000 sampled solves), heavy tails making the difference.
-fn order_factor(order: &Order) -> f64 {
-    match order {
-        Order::Random => 1.5,
-        other => expansion_factor(other),
-    }
-}
-
-/// Cost of one expansion under a move order relative to `standard`: the random order
-/// expands about as fast but needs more expansions in an exact search, the heuristics
-/// pay for their lookahead at every expansion (monte-carlo only on its first levels,
-/// which dominate).
-fn expansion_factor(order: &Order) -> f64 {
-    match order {
-        Order::Standard => 1.0,
-        Order::Random => 1.2,
-        Order::MostOptions => 4.0,
-        Order::MonteCarlo { playouts, levels } => {
-            1.0 + 2.8 * (*playouts as f64) * (*levels as f64) / 300.0
-        }
-    }
-}
-
-/// A rough single-thread time for one game of size `n` under `config`.
-///
-/// This is the table that sizes default units, so it must be a pure function of the
-/// sweep text: only IEEE `+ - * /` and `min`, which give the same bits everywhere. It is
-/// part of the format: changing it moves the unit boundaries (and ids) of sweeps that
-/// rely on the default, which is why sweeps meant to be resumed across hammer versions
-/// should set `unit_games`.
-pub fn estimated_game_seconds(n: u8, config: &RunConfig) -> f64 {
-    let n = (n as usize).min(EXACT_SECONDS.len() - 1);
-    let exact = EXACT_SECONDS[n] * order_factor(&config.order);
-    match &config.schedule {
-        Schedule::Exact => exact,
-        Schedule::List {
-            phases,
-            then_exact: false,
-        } => {
-            let total: f64 = phases.iter().map(|&(c, b)| c as f64 * b as f64).sum();
-            let per_expansion = EXPANSION_SECONDS[n] * expansion_factor(&config.order);
-            (SETUP_SECONDS[n] + BUDGET_USE * total * per_expansion).min(exact)
-        }
-        // Restarts with a random order find solutions of solvable games far sooner: at
-        // n = 6, random/luby:256 ran at 204 games/s and random/paper at 108, against 48
-        // for random/exact. With a fixed order they mostly repeat the same search.
-        Schedule::Luby { .. } | Schedule::Geometric { .. } | Schedule::Fixed { .. }
-            if config.order == Order::Random =>
-        {
-            exact * 0.22
-        }
-        _ if config.order == Order::Random => exact * 0.4,
-        _ => exact,
-    }
-}
 
 /// `x` rounded down to 1, 2 or 5 times a power of ten, so unit boundaries are round
 /// game numbers that a person can read in a unit id.
@@ -111,8 +27,7 @@ fn round_down_nicely(x: u64) -> u64 {
 
 /// The default games per unit: about [`DEFAULT_UNIT_SECONDS`] of work, between 1 and
 /// [`MAX_UNIT_GAMES`], rounded down to 1, 2 or 5 times a power of ten.
-pub(crate) fn default_unit_games(n: u8, config: &RunConfig) -> u64 {
-    let seconds = estimated_game_seconds(n, config);
+pub(crate) fn default_unit_games(seconds: f64) -> u64 {
     let raw = if seconds > 0.0 {
         // `as` saturates, and the min below caps it anyway.
         (DEFAULT_UNIT_SECONDS / seconds) as u64
@@ -133,11 +48,14 @@ pub(crate) fn units(sweep: &Sweep) -> Vec<Unit> {
         // (round, series, unit): sorting on the first two interleaves the series.
         let mut keyed: Vec<(u64, usize, Unit)> = Vec::new();
         let mut series = 0usize;
-        for &n in &e.sizes {
+        let named_by_size = e.named_by_size();
+        for (pi, point) in e.points.iter().enumerate() {
+            let games = e.games_of(point);
+            let n = e.family.size(point);
             for ci in 0..e.configs.len() {
-                let size = e.unit_size(ci as u32, n).max(1);
-                let end = e.first_game + e.games;
-                for round in 0..series_units(e.games, size) {
+                let size = e.unit_size(ci as u32, pi as u32).max(1);
+                let end = e.first_game + games;
+                for round in 0..series_units(games, size) {
                     let start = e.first_game + round * size;
                     keyed.push((
                         round,
@@ -145,7 +63,9 @@ pub(crate) fn units(sweep: &Sweep) -> Vec<Unit> {
                         Unit {
                             experiment: ei as u32,
                             config: ci as u32,
+                            point: pi as u32,
                             n,
+                            named_by_size,
                             start,
                             end: (start + size).min(end),
                         },
@@ -169,32 +89,54 @@ fn field(part: Option<&str>, letter: char) -> Option<u64> {
     digits.parse().ok()
 }
 
+/// The point of a unit id's third field: `n6` (by size) or `n6p0002` (by index).
+fn point_field(sweep_experiment: &crate::Experiment, part: Option<&str>) -> Option<u32> {
+    let part = part?;
+    match part.split_once('p') {
+        Some((n, p)) => {
+            let index = u32::try_from(field(Some(&format!("p{p}")), 'p')?).ok()?;
+            let point = sweep_experiment.points.get(index as usize)?;
+            let n = u32::try_from(field(Some(n), 'n')?).ok()?;
+            (sweep_experiment.family.size(point) == n).then_some(index)
+        }
+        None => {
+            let n = u32::try_from(field(Some(part), 'n')?).ok()?;
+            let index = sweep_experiment
+                .points
+                .iter()
+                .position(|p| sweep_experiment.family.size(p) == n)?;
+            u32::try_from(index).ok()
+        }
+    }
+}
+
 pub(crate) fn unit_by_id(sweep: &Sweep, id: &str) -> Option<Unit> {
     let mut parts = id.split('-');
     let experiment = u32::try_from(field(parts.next(), 'e')?).ok()?;
     let config = u32::try_from(field(parts.next(), 'c')?).ok()?;
-    let n = u8::try_from(field(parts.next(), 'n')?).ok()?;
+    let e = sweep.experiments.get(experiment as usize)?;
+    let point = point_field(e, parts.next())?;
     let start = field(parts.next(), 'g')?;
     if parts.next().is_some() {
         return None;
     }
-    let e = sweep.experiments.get(experiment as usize)?;
     e.configs.get(config as usize)?;
-    if !e.sizes.contains(&n) {
-        return None;
-    }
-    let end = e.first_game + e.games;
-    let size = e.unit_size(config, n).max(1);
+    let p = &e.points[point as usize];
+    let end = e.first_game + e.games_of(p);
+    let size = e.unit_size(config, point).max(1);
     if start < e.first_game || start >= end || (start - e.first_game) % size != 0 {
         return None;
     }
     let unit = Unit {
         experiment,
         config,
-        n,
+        point,
+        n: e.family.size(p),
+        named_by_size: e.named_by_size(),
         start,
         end: (start + size).min(end),
     };
+    // Only the canonical spelling: other padding, or the wrong form for the experiment.
     (unit.id() == id).then_some(unit)
 }
 
@@ -220,6 +162,17 @@ mod tests {
 
     #[test]
     fn default_units_take_seconds_not_hours() {
+        use crate::RunConfig;
+        use hammer_family::{Family, martello::MartelloFamily};
+        use hammer_solver::{Order, Schedule};
+        let default_unit_games = |n: i64, c: &RunConfig| {
+            let point = hammer_family::point_from_pairs(
+                &MartelloFamily,
+                &[("n".to_string(), hammer_family::ParamValue::Int(n))],
+            )
+            .unwrap();
+            default_unit_games(MartelloFamily.estimated_seconds(&point, &c.solver_config()))
+        };
         let exact = RunConfig::new(Order::Standard, Schedule::Exact, 0, 0, 0);
         let luby = RunConfig::new(Order::Random, Schedule::Luby { unit: 256 }, 0, 0, 0);
         let mc = RunConfig::new("monte-carlo".parse().unwrap(), Schedule::Exact, 0, 0, 0);

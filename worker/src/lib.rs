@@ -13,4 +13,4 @@ pub use connect::{
     error_chain, is_transient_status,
 };
 pub use run::{Worker, WorkerError, WorkerOptions, WorkerProgress, WorkerReport, default_name};
-pub use solve::{HAMMER_VERSION, SolveError, SolverPool, solve_game, to_wire};
+pub use solve::{GameSolvers, HAMMER_VERSION, SolveError, SolverPool, solve_game, to_wire};

@@ -152,6 +152,8 @@ struct Current {
     digest: String,
     unit: Unit,
     unit_id: String,
+    /// The unit's parameter point as text, sent with every batch.
+    params: String,
     results: Vec<GameResult>,
     rx: mpsc::UnboundedReceiver<SolverMsg>,
     solved_all: bool,
@@ -324,7 +326,7 @@ impl Worker {
                             wire.unit_id, sweep.name
                         ))
                     })?;
-                    if u64::from(unit.n) != u64::from(wire.n)
+                    if unit.n != wire.n || unit.point != wire.point
                         || unit.start != wire.start
                         || unit.end != wire.end
                     {
@@ -396,7 +398,6 @@ impl Worker {
         let pool = self.pool.clone();
         let sweep_for_task = sweep.clone();
         let cancel_for_task = cancel.clone();
-        let worker = self.worker_id.clone();
         let progress = self.progress.clone();
         let task = tokio::task::spawn_blocking(move || {
             let emit_tx = tx.clone();
@@ -404,7 +405,6 @@ impl Worker {
                 &sweep_for_task,
                 &unit,
                 unit.start..unit.end,
-                &worker,
                 &cancel_for_task,
                 &move |row| {
                     progress.games_solved.fetch_add(1, Ordering::Relaxed);
@@ -418,6 +418,10 @@ impl Worker {
             digest: sweep.digest.clone(),
             unit,
             unit_id: unit.id(),
+            params: sweep
+                .context_of(&unit)
+                .map(|(_, _, p)| p.to_string())
+                .unwrap_or_default(),
             results: Vec::with_capacity(unit.games() as usize),
             rx,
             solved_all: false,
@@ -526,7 +530,8 @@ async fn work(
                     lease_id: lease_id.to_owned(),
                     experiment: experiment.name.clone(),
                     config: config.id.clone(),
-                    n: u32::from(current.unit.n),
+                    n: current.unit.n,
+                    params: current.params.clone(),
                     results: current.results[sent..end].to_vec(),
                 });
                 sent = end;

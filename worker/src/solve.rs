@@ -9,11 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use hammer_dataset::ResultRow;
-use hammer_engine::seeded::{self, SeededError};
-use hammer_engine::{Martello, Move};
-use hammer_proto::v1::GameResult;
-use hammer_solver::Solver;
-use hammer_sweep::{Sweep, Unit};
+use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance};
+use hammer_proto::v1::{Cell as WireCell, GameResult, cell};
+use hammer_sweep::{GameValues, Sweep, Unit, UnitRows};
 use rayon::prelude::*;
 
 /// The version written to the dataset's `hammer_version` column.
@@ -22,106 +20,128 @@ pub const HAMMER_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Why a game or unit could not be solved.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
-    /// The unit names an experiment or configuration the sweep does not have: the unit
-    /// came from another sweep.
+    /// The unit names an experiment, configuration or point the sweep does not have: the
+    /// unit came from another sweep.
     #[error("unit {unit} does not belong to sweep {sweep:?}")]
     UnknownUnit { unit: String, sweep: String },
-    #[error("game {index} of size {n}: {source}")]
-    Seeded {
-        n: u8,
+    /// The family could not make or solve the instance (an index past its instances).
+    #[error("game {index} of unit {unit}")]
+    Instance {
+        unit: String,
         index: u64,
         #[source]
-        source: SeededError,
+        source: FamilyError,
     },
-    #[error("cannot start the solver threads: {0}")]
+    #[error("cannot start the solver threads")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
     /// The unit was abandoned (it was committed by another worker, or the worker stops).
     #[error("solving was cancelled")]
     Cancelled,
 }
 
-/// Moves in the dataset's notation, space-separated (`A1xB1 C2xC3`).
-fn moves_text(moves: &[Move], n: u8) -> String {
-    let mut out = String::with_capacity(moves.len() * 6);
-    for (i, mv) in moves.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(&mv.notation(n));
-    }
-    out
+/// One thread's solvers, one per family met so far: a solver keeps its memo and buffers
+/// from one game to the next, because they are expensive to allocate.
+#[derive(Default)]
+pub struct GameSolvers {
+    by_family: Vec<(&'static str, Box<dyn GameSolver>)>,
 }
 
-/// Solves game `index` of unit `unit` of `sweep` and returns its dataset row.
+impl GameSolvers {
+    pub fn new() -> GameSolvers {
+        GameSolvers::default()
+    }
+
+    /// The solver of `family`, made on first use.
+    pub fn get(&mut self, family: FamilyRef) -> &mut dyn GameSolver {
+        let name = family.name();
+        let at = match self.by_family.iter().position(|(n, _)| *n == name) {
+            Some(at) => at,
+            None => {
+                self.by_family.push((name, family.solver()));
+                self.by_family.len() - 1
+            }
+        };
+        self.by_family[at].1.as_mut()
+    }
+}
+
+/// Solves game `index` of unit `unit` of `sweep` and returns its per-game values.
 ///
-/// The board is `seeded::game(sweep.seed, n, index)` and the run seed
-/// `seeded::run_seed(sweep.seed, n, index, trial)`, so the row is a pure function of the
-/// sweep text and the key, apart from `wall_ns` and `worker`. `solver` is reused from
-/// game to game because its memo and buffers are expensive to allocate.
+/// The instance is the family's seeded instance `index` of the unit's point and the run
+/// seed the family's `run_seed(point, sweep.seed, index, trial)`, so the values are a
+/// pure function of the sweep text and the key, apart from `wall_ns`.
 pub fn solve_game(
     sweep: &Sweep,
     unit: &Unit,
     index: u64,
-    solver: &mut Solver<Martello>,
-    worker: &str,
-) -> Result<ResultRow, SolveError> {
-    let (experiment, config) = sweep
-        .config_of(unit)
-        .ok_or_else(|| SolveError::UnknownUnit {
-            unit: unit.id(),
-            sweep: sweep.name.clone(),
-        })?;
-    let n = unit.n;
-    let board = seeded::game(sweep.seed, n, index).map_err(|source| SolveError::Seeded {
-        n,
+    solvers: &mut GameSolvers,
+) -> Result<GameValues, SolveError> {
+    let (experiment, config, point) =
+        sweep
+            .context_of(unit)
+            .ok_or_else(|| SolveError::UnknownUnit {
+                unit: unit.id(),
+                sweep: sweep.name.clone(),
+            })?;
+    let family = experiment.family;
+    let run_seed = config.run_seed(family, point, sweep.seed, index);
+    let instance = Instance::Seeded {
+        sweep_seed: sweep.seed,
         index,
-        source,
-    })?;
-    let run_seed = seeded::run_seed(sweep.seed, n, index, config.trial);
+    };
     let started = Instant::now();
-    let outcome = solver.solve(&board, &config.solver_config(), run_seed);
-    let wall_ns = i64::try_from(started.elapsed().as_nanos()).unwrap_or(i64::MAX);
-    Ok(ResultRow {
-        sweep: sweep.name.clone(),
-        experiment: experiment.name.clone(),
-        config: config.id.clone(),
-        n: i32::from(n),
-        game_index: index as i64,
-        seed: sweep.seed as i64,
-        board: board.to_string(),
-        prefix: config.prefix as i32,
-        prefix_moves: moves_text(&outcome.prefix_moves, n),
-        start: outcome.start.to_string(),
-        order: config.order.to_string(),
-        schedule: config.schedule.to_string(),
-        budget: config.budget as i64,
-        trial: config.trial as i32,
-        min_stones: outcome.min_score as i32,
-        solvable: outcome.min_score == 1,
-        exhaustive: outcome.exhaustive,
-        expansions: outcome.counters.expansions as i64,
-        attempts: outcome.counters.attempts as i32,
-        solution: moves_text(&outcome.solution, n),
+    let solved = solvers
+        .get(family)
+        .solve(point, instance, &config.solver_config(), run_seed)
+        .map_err(|source| SolveError::Instance {
+            unit: unit.id(),
+            index,
+            source,
+        })?;
+    let wall_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    Ok(GameValues {
+        game_index: index,
+        board: solved.board,
+        prefix_moves: solved.prefix_moves,
+        start: solved.start,
+        score: solved.score,
+        lower_bound: solved.lower_bound,
+        exhaustive: solved.exhaustive,
+        expansions: solved.expansions,
+        attempts: solved.attempts,
+        solution: solved.solution,
         wall_ns,
-        worker: worker.to_owned(),
-        hammer_version: HAMMER_VERSION.to_owned(),
+        extra: solved.extra,
     })
 }
 
-/// The per-game part of a row as sent to the coordinator; the rest of the row is fixed
-/// by the lease and the registration, so it is not repeated for every game.
-pub fn to_wire(row: ResultRow) -> GameResult {
+/// The per-game values as sent to the coordinator; the rest of the row is fixed by the
+/// lease and the registration, so it is not repeated for every game.
+pub fn to_wire(game: GameValues) -> GameResult {
     GameResult {
-        game_index: row.game_index as u64,
-        board: row.board,
-        prefix_moves: row.prefix_moves,
-        start: row.start,
-        min_stones: row.min_stones as u32,
-        exhaustive: row.exhaustive,
-        expansions: row.expansions as u64,
-        attempts: row.attempts as u32,
-        solution: row.solution,
-        wall_ns: row.wall_ns as u64,
+        game_index: game.game_index,
+        board: game.board,
+        prefix_moves: game.prefix_moves,
+        start: game.start,
+        min_stones: game.score,
+        exhaustive: game.exhaustive,
+        expansions: game.expansions,
+        attempts: game.attempts,
+        solution: game.solution,
+        wall_ns: game.wall_ns,
+        lower_bound: game.lower_bound,
+        extra: game
+            .extra
+            .into_iter()
+            .map(|c| WireCell {
+                value: match c {
+                    hammer_dataset::Cell::Int(v) => Some(cell::Value::Int(v)),
+                    hammer_dataset::Cell::Text(v) => Some(cell::Value::Text(v)),
+                    hammer_dataset::Cell::Bool(v) => Some(cell::Value::Boolean(v)),
+                    hammer_dataset::Cell::Null => None,
+                },
+            })
+            .collect(),
     }
 }
 
@@ -132,7 +152,7 @@ pub fn to_wire(row: ResultRow) -> GameResult {
 /// its memo; the mutexes are never contended (one thread, one solver).
 pub struct SolverPool {
     pool: rayon::ThreadPool,
-    solvers: Vec<Mutex<Solver<Martello>>>,
+    solvers: Vec<Mutex<GameSolvers>>,
 }
 
 impl SolverPool {
@@ -148,7 +168,7 @@ impl SolverPool {
             .thread_name(|i| format!("hammer-solve-{i}"))
             .build()?;
         let solvers = (0..threads)
-            .map(|_| Mutex::new(Solver::new(Martello)))
+            .map(|_| Mutex::new(GameSolvers::new()))
             .collect();
         Ok(SolverPool { pool, solvers })
     }
@@ -158,16 +178,15 @@ impl SolverPool {
     }
 
     /// Solves games `games` (a sub-range of `unit`) on all threads of the pool, passing
-    /// each row to `emit` as soon as it is done (in no particular order). Stops early
-    /// with [`SolveError::Cancelled`] once `cancel` is set.
+    /// each game's values to `emit` as soon as it is done (in no particular order). Stops
+    /// early with [`SolveError::Cancelled`] once `cancel` is set.
     pub fn solve_range(
         &self,
         sweep: &Sweep,
         unit: &Unit,
         games: std::ops::Range<u64>,
-        worker: &str,
         cancel: &AtomicBool,
-        emit: &(dyn Fn(ResultRow) + Sync),
+        emit: &(dyn Fn(GameValues) + Sync),
     ) -> Result<(), SolveError> {
         self.pool.install(|| {
             games.into_par_iter().try_for_each(|index| {
@@ -180,9 +199,9 @@ impl SolverPool {
                 let mut solver = self.solvers[slot]
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let row = solve_game(sweep, unit, index, &mut solver, worker)?;
+                let game = solve_game(sweep, unit, index, &mut solver)?;
                 drop(solver);
-                emit(row);
+                emit(game);
                 Ok(())
             })
         })
@@ -196,17 +215,26 @@ impl SolverPool {
         unit: &Unit,
         worker: &str,
     ) -> Result<Vec<ResultRow>, SolveError> {
-        let rows = Mutex::new(Vec::with_capacity(unit.games() as usize));
+        let unknown = || SolveError::UnknownUnit {
+            unit: unit.id(),
+            sweep: sweep.name.clone(),
+        };
+        let shared = UnitRows::new(sweep, unit).ok_or_else(unknown)?;
+        let games = Mutex::new(Vec::with_capacity(unit.games() as usize));
         let cancel = AtomicBool::new(false);
-        self.solve_range(sweep, unit, unit.start..unit.end, worker, &cancel, &|row| {
-            rows.lock()
+        self.solve_range(sweep, unit, unit.start..unit.end, &cancel, &|game| {
+            games
+                .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push(row)
+                .push(game)
         })?;
-        let mut rows = rows
+        let mut games = games
             .into_inner()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        rows.sort_by_key(|r| r.game_index);
-        Ok(rows)
+        games.sort_by_key(|g| g.game_index);
+        Ok(games
+            .iter()
+            .map(|g| shared.owned_row(g, worker, HAMMER_VERSION))
+            .collect())
     }
 }

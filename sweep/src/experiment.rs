@@ -1,0 +1,644 @@
+//! One `[[experiment]]` table, in stages: [`read_keys`] reads every key with its span,
+//! [`resolve_kind`] applies the experiment kind, [`expand_points`] and
+//! [`expand_configs`] build the parameter points and the solver configurations, and
+//! [`check_limits`] refuses sweeps too large to run.
+
+use std::ops::Range;
+
+use hammer_engine::seeded::MAX_INDEX;
+use hammer_family::{
+    DEFAULT_FAMILY, FamilyError, FamilyRef, ParamKind, ParamSpec, ParamValue, Point,
+};
+use hammer_solver::{Order, Schedule};
+use toml::de::{DeTable, DeValue};
+
+use crate::error::Locator;
+use crate::parse::{
+    Files, Seen, Totals, Value, in_file_order, items, join, ranged, schedule_file, string,
+    type_error, unknown_key,
+};
+use crate::units::{default_unit_games, series_units};
+use crate::{
+    Experiment, ExperimentKind, MAX_CONFIGS, MAX_PREFIX, MAX_ROWS, MAX_UNITS, RunConfig, SweepError,
+};
+
+/// The keys every experiment may have, whatever its puzzle; the family's parameter keys
+/// come on top (`sizes` for Martello).
+const COMMON_KEYS: &[&str] = &[
+    "name",
+    "puzzle",
+    "games",
+    "first_game",
+    "orders",
+    "schedules",
+    "prefixes",
+    "budgets",
+    "tries",
+    "unit_games",
+    "kind",
+    "attempts",
+    "cap",
+];
+
+/// A value with the span it was read from.
+type At<T> = (T, Range<usize>);
+
+/// An experiment's keys as read, before they are combined.
+#[derive(Default)]
+struct Keys {
+    name: Option<String>,
+    /// Per family parameter (in the family's order): its values in file order, if given.
+    params: Vec<Option<At<Vec<ParamValue>>>>,
+    games: Option<At<u64>>,
+    first_game: Option<u64>,
+    orders: Option<Vec<Order>>,
+    schedules: Option<At<Vec<Schedule>>>,
+    budgets: Option<At<Vec<u64>>>,
+    prefixes: Option<Vec<u32>>,
+    tries: Option<At<u32>>,
+    unit_games: Option<At<u64>>,
+    kind: Option<At<String>>,
+    attempts: Option<At<u32>>,
+    cap: Option<At<u64>>,
+}
+
+/// The schedule axis: either `schedules` or `budgets`, never both.
+enum Axis {
+    Schedules(Vec<Schedule>),
+    Budgets(Vec<u64>),
+}
+
+/// Where the experiment table is, for messages about it as a whole.
+struct Place<'l, 't> {
+    loc: &'l Locator<'t>,
+    path: &'l str,
+    span: Range<usize>,
+}
+
+impl Place<'_, '_> {
+    fn missing(&self, key: &str, why: &str) -> SweepError {
+        self.loc.error(
+            &self.span,
+            join(self.path, key),
+            format!("missing key: {why}"),
+        )
+    }
+}
+
+pub(crate) fn experiment(
+    loc: &Locator<'_>,
+    path: &str,
+    span: Range<usize>,
+    table: &DeTable<'_>,
+    totals: &mut Totals,
+    files: &mut Files<'_>,
+) -> Result<Experiment, SweepError> {
+    let place = Place { loc, path, span };
+    let family = read_family(loc, path, table)?;
+    let mut keys = read_keys(loc, path, table, family, files)?;
+    let kind = resolve_kind(&place, &mut keys)?;
+    let name = keys.name.take().ok_or_else(|| {
+        place.missing(
+            "name",
+            "every experiment needs a name (the dataset's `experiment` partition)",
+        )
+    })?;
+    let points = expand_points(&place, family, &keys)?;
+    let (games, games_span, first_game) = resolve_games(&place, family, &points, &keys)?;
+    let configs = expand_configs(&place, &mut keys)?;
+    let experiment = Experiment {
+        name,
+        kind,
+        family,
+        points,
+        games,
+        first_game,
+        unit_games: keys.unit_games.as_ref().map(|(u, _)| *u),
+        configs,
+    };
+    check_limits(&place, &experiment, &games_span, &keys, totals)?;
+    Ok(experiment)
+}
+
+/// The `puzzle` key, read before the others because it decides which keys are known.
+fn read_family(
+    loc: &Locator<'_>,
+    path: &str,
+    table: &DeTable<'_>,
+) -> Result<FamilyRef, SweepError> {
+    let Some(value) = table.get("puzzle") else {
+        return FamilyRef::named(DEFAULT_FAMILY)
+            .map_err(|e| loc.error(&(0..0), join(path, "puzzle"), e.to_string()));
+    };
+    let k = join(path, "puzzle");
+    let name = string(loc, value, &k)?;
+    FamilyRef::named(name).map_err(|e| loc.error(&value.span(), &k, e.to_string()))
+}
+
+fn read_keys(
+    loc: &Locator<'_>,
+    path: &str,
+    table: &DeTable<'_>,
+    family: FamilyRef,
+    files: &mut Files<'_>,
+) -> Result<Keys, SweepError> {
+    let specs = family.params();
+    let mut keys = Keys {
+        params: vec![None; specs.len()],
+        ..Keys::default()
+    };
+    for (key, value) in in_file_order(table) {
+        let k = join(path, key.get_ref());
+        let span = key.span();
+        match key.get_ref().as_ref() {
+            "puzzle" => {}
+            "name" => {
+                let s = string(loc, value, &k)?;
+                hammer_dataset::validate_experiment(s)
+                    .map_err(|e| loc.error(&value.span(), &k, e.to_string()))?;
+                keys.name = Some(s.to_string());
+            }
+            "games" => {
+                let games = ranged(loc, value, &k, "games", 1, MAX_INDEX + 1)?;
+                keys.games = Some((games, value.span()));
+            }
+            "first_game" => {
+                keys.first_game = Some(ranged(loc, value, &k, "first_game", 0, MAX_INDEX)?)
+            }
+            "orders" => keys.orders = Some(orders(loc, value, &k)?),
+            "schedules" => keys.schedules = Some((schedules(loc, value, &k, files)?, span)),
+            "budgets" => keys.budgets = Some((budgets(loc, value, &k)?, span)),
+            "prefixes" => keys.prefixes = Some(prefixes(loc, value, &k)?),
+            "tries" => {
+                let tries = ranged(loc, value, &k, "tries", 1, MAX_CONFIGS as u64)? as u32;
+                keys.tries = Some((tries, span));
+            }
+            "kind" => {
+                let s = string(loc, value, &k)?;
+                if s != "solve" && s != "run-time" {
+                    return Err(loc.error(
+                        &value.span(),
+                        &k,
+                        format!("unknown experiment kind \"{s}\"; expected \"solve\" (the default) or \"run-time\""),
+                    ));
+                }
+                keys.kind = Some((s.to_string(), span));
+            }
+            "attempts" => {
+                let a = ranged(loc, value, &k, "attempts", 1, MAX_CONFIGS as u64)? as u32;
+                keys.attempts = Some((a, span));
+            }
+            "cap" => keys.cap = Some((ranged(loc, value, &k, "cap", 1, i64::MAX as u64)?, span)),
+            "unit_games" => {
+                let u = ranged(loc, value, &k, "unit_games", 1, MAX_INDEX + 1)?;
+                keys.unit_games = Some((u, value.span()));
+            }
+            other => match specs.iter().position(|s| s.sweep_key == other) {
+                Some(i) => keys.params[i] = Some((param_values(loc, value, &k, &specs[i])?, span)),
+                None => {
+                    let mut known: Vec<&str> = vec!["name", "puzzle"];
+                    known.extend(specs.iter().map(|s| s.sweep_key));
+                    known.extend(&COMMON_KEYS[2..]);
+                    return Err(unknown_key(loc, key, path, other, &known));
+                }
+            },
+        }
+    }
+    Ok(keys)
+}
+
+/// The values of one family parameter, checked against its kind, without duplicates.
+fn param_values(
+    loc: &Locator<'_>,
+    value: &Value<'_>,
+    k: &str,
+    spec: &ParamSpec,
+) -> Result<Vec<ParamValue>, SweepError> {
+    let mut seen = Seen::new(loc, k, spec.key);
+    let mut out = Vec::new();
+    for v in items(loc, value, k)? {
+        let parsed = match spec.kind {
+            ParamKind::Int { min, max } => {
+                let (lo, hi) = (min.max(0) as u64, max.max(0) as u64);
+                ParamValue::Int(ranged(loc, v, k, spec.key, lo, hi)? as i64)
+            }
+            ParamKind::Bool => match v.get_ref() {
+                DeValue::Boolean(b) => ParamValue::Bool(*b),
+                _ => return Err(type_error(loc, v, k, "true or false")),
+            },
+            ParamKind::Choice(_) | ParamKind::Text => {
+                let text = ParamValue::Text(string(loc, v, k)?.to_string());
+                text.check(spec)
+                    .map_err(|reason| loc.error(&v.span(), k, reason))?;
+                text
+            }
+        };
+        let shown = match &parsed {
+            ParamValue::Text(t) => format!("\"{t}\""),
+            other => other.to_string(),
+        };
+        seen.check(parsed.to_string(), &shown, &v.span())?;
+        out.push(parsed);
+    }
+    Ok(out)
+}
+
+fn orders(loc: &Locator<'_>, value: &Value<'_>, k: &str) -> Result<Vec<Order>, SweepError> {
+    let mut seen = Seen::new(loc, k, "order");
+    let mut out = Vec::new();
+    for v in items(loc, value, k)? {
+        let s = string(loc, v, k)?;
+        let o: Order = s
+            .parse()
+            .map_err(|e: hammer_solver::OrderError| loc.error(&v.span(), k, e.to_string()))?;
+        seen.check(o.to_string(), &format!("\"{s}\""), &v.span())?;
+        out.push(o);
+    }
+    Ok(out)
+}
+
+fn schedules(
+    loc: &Locator<'_>,
+    value: &Value<'_>,
+    k: &str,
+    files: &mut Files<'_>,
+) -> Result<Vec<Schedule>, SweepError> {
+    let mut seen = Seen::new(loc, k, "schedule");
+    let mut out = Vec::new();
+    for v in items(loc, value, k)? {
+        let s = string(loc, v, k)?;
+        let sch: Schedule = match s.strip_prefix('@') {
+            Some(file) => schedule_file(loc, v, k, file, files)?,
+            None => s.parse().map_err(|e: hammer_solver::ScheduleError| {
+                loc.error(&v.span(), k, e.to_string())
+            })?,
+        };
+        seen.check(sch.to_string(), &format!("\"{s}\""), &v.span())?;
+        out.push(sch);
+    }
+    Ok(out)
+}
+
+fn budgets(loc: &Locator<'_>, value: &Value<'_>, k: &str) -> Result<Vec<u64>, SweepError> {
+    let mut seen = Seen::new(loc, k, "budget");
+    let mut out = Vec::new();
+    for v in items(loc, value, k)? {
+        let b = ranged(loc, v, k, "budget", 1, i64::MAX as u64)?;
+        seen.check(b.to_string(), &b.to_string(), &v.span())?;
+        out.push(b);
+    }
+    Ok(out)
+}
+
+fn prefixes(loc: &Locator<'_>, value: &Value<'_>, k: &str) -> Result<Vec<u32>, SweepError> {
+    let mut seen = Seen::new(loc, k, "prefix");
+    let mut out = Vec::new();
+    for v in items(loc, value, k)? {
+        let p = ranged(loc, v, k, "prefix", 0, MAX_PREFIX as u64)? as u32;
+        seen.check(p.to_string(), &p.to_string(), &v.span())?;
+        out.push(p);
+    }
+    Ok(out)
+}
+
+/// The experiment kind, and what it implies for the other keys.
+///
+/// A run-time experiment is a budget experiment in disguise: `attempts` independent
+/// tries of one attempt capped at `cap`, with the random order by default. It is its
+/// own kind so that the file says what the rows are for (the tuner), and so that the
+/// keys that would change that meaning are refused rather than combined.
+fn resolve_kind(place: &Place<'_, '_>, keys: &mut Keys) -> Result<ExperimentKind, SweepError> {
+    let loc = place.loc;
+    let run_time = matches!(&keys.kind, Some((k, _)) if k == "run-time");
+    if !run_time {
+        for (present, key) in [
+            (keys.attempts.as_ref().map(|(_, s)| s.clone()), "attempts"),
+            (keys.cap.as_ref().map(|(_, s)| s.clone()), "cap"),
+        ] {
+            if let Some(at) = present {
+                return Err(loc.error(
+                    &at,
+                    join(place.path, key),
+                    format!("`{key}` belongs to run-time experiments; add kind = \"run-time\" or use `budgets` and `tries`"),
+                ));
+            }
+        }
+        return Ok(ExperimentKind::Solve);
+    }
+    let kind_span = keys
+        .kind
+        .as_ref()
+        .map_or(place.span.clone(), |(_, s)| s.clone());
+    for (present, key) in [
+        (keys.schedules.as_ref().map(|(_, s)| s.clone()), "schedules"),
+        (keys.budgets.as_ref().map(|(_, s)| s.clone()), "budgets"),
+        (keys.tries.as_ref().map(|(_, s)| s.clone()), "tries"),
+    ] {
+        if let Some(at) = present {
+            return Err(loc.error(
+                &at,
+                join(place.path, key),
+                format!(
+                    "a run-time experiment (kind = \"run-time\" at {}) sets its own attempts and cap; `{key}` cannot be used with it",
+                    loc.at(kind_span.start)
+                ),
+            ));
+        }
+    }
+    let (attempts, _) = keys.attempts.clone().ok_or_else(|| {
+        place.missing(
+            "attempts",
+            "a run-time experiment needs the number of independent attempts per game, such as attempts = 20",
+        )
+    })?;
+    let (cap, cap_span) = keys.cap.clone().ok_or_else(|| {
+        place.missing(
+            "cap",
+            "a run-time experiment needs the expansion cap of each attempt, such as cap = 10000",
+        )
+    })?;
+    keys.budgets = Some((vec![cap], cap_span.clone()));
+    keys.tries = Some((attempts, cap_span));
+    keys.orders.get_or_insert_with(|| vec![Order::Random]);
+    Ok(ExperimentKind::RunTime { attempts, cap })
+}
+
+/// The cross product of the family's parameter lists, the first parameter outermost;
+/// a parameter the file leaves out takes its default, and one without a default is
+/// required.
+fn expand_points(
+    place: &Place<'_, '_>,
+    family: FamilyRef,
+    keys: &Keys,
+) -> Result<Vec<Point>, SweepError> {
+    let specs = family.params();
+    let mut lists = Vec::with_capacity(specs.len());
+    for (spec, given) in specs.iter().zip(&keys.params) {
+        let list = match (given, spec.default) {
+            (Some((values, _)), _) => values.clone(),
+            (None, Some(text)) => vec![ParamValue::parse(text, spec).map_err(|reason| {
+                place.loc.error(
+                    &place.span,
+                    join(place.path, spec.sweep_key),
+                    format!("the default of {}: {reason}", spec.key),
+                )
+            })?],
+            (None, None) => {
+                return Err(place.missing(
+                    spec.sweep_key,
+                    &format!(
+                        "every {} experiment needs `{}` ({})",
+                        family.name(),
+                        spec.sweep_key,
+                        spec.doc
+                    ),
+                ));
+            }
+        };
+        lists.push(list);
+    }
+    let mut combos: Vec<Vec<ParamValue>> = vec![Vec::new()];
+    for list in &lists {
+        combos = combos
+            .into_iter()
+            .flat_map(|prefix| {
+                list.iter().map(move |v| {
+                    let mut next = prefix.clone();
+                    next.push(v.clone());
+                    next
+                })
+            })
+            .collect();
+        if combos.len() > crate::MAX_POINTS {
+            return Err(place.loc.error(
+                &place.span,
+                place.path,
+                format!(
+                    "more than {} parameter points; split the experiment",
+                    crate::MAX_POINTS
+                ),
+            ));
+        }
+    }
+    combos
+        .into_iter()
+        .map(|values| {
+            family
+                .point(values)
+                .map_err(|e| point_error(place, specs, keys, e))
+        })
+        .collect()
+}
+
+/// A family's refusal of a point, placed at the key it names when the file has it.
+fn point_error(
+    place: &Place<'_, '_>,
+    specs: &[ParamSpec],
+    keys: &Keys,
+    error: FamilyError,
+) -> SweepError {
+    let named = match &error {
+        FamilyError::BadParam { key, .. } => specs.iter().position(|s| s.key == key),
+        _ => None,
+    };
+    let (key, span) = match named {
+        Some(i) => (
+            specs[i].sweep_key,
+            keys.params[i]
+                .as_ref()
+                .map_or(place.span.clone(), |(_, s)| s.clone()),
+        ),
+        None => ("", place.span.clone()),
+    };
+    place
+        .loc
+        .error(&span, join(place.path, key), error.to_string())
+}
+
+/// `games` and `first_game`. `games` may be left out when every point has a finite
+/// number of instances (it is then all of them); a point with fewer instances than
+/// `first_game + games` gets fewer games.
+fn resolve_games(
+    place: &Place<'_, '_>,
+    family: FamilyRef,
+    points: &[Point],
+    keys: &Keys,
+) -> Result<(u64, Range<usize>, u64), SweepError> {
+    let first_game = keys.first_game.unwrap_or(0);
+    let counts: Option<Vec<u64>> = points.iter().map(|p| family.instance_count(p)).collect();
+    let (games, games_span) = match (&keys.games, &counts) {
+        (Some((g, s)), _) => (*g, s.clone()),
+        (None, Some(counts)) => (
+            counts
+                .iter()
+                .map(|c| c.saturating_sub(first_game))
+                .max()
+                .unwrap_or(0),
+            place.span.clone(),
+        ),
+        (None, None) => {
+            return Err(place.missing(
+                "games",
+                "every experiment needs its number of games per size",
+            ));
+        }
+    };
+    if let Some(counts) = &counts {
+        if let Some(i) = counts.iter().position(|&c| first_game >= c) {
+            return Err(place.loc.error(
+                &games_span,
+                join(place.path, "first_game"),
+                format!(
+                    "first_game {first_game} is past the {} instance(s) of point {}",
+                    counts[i], points[i]
+                ),
+            ));
+        }
+    }
+    if games == 0 {
+        return Err(place.missing("games", "no point has any instance"));
+    }
+    if first_game as u128 + games as u128 - 1 > MAX_INDEX as u128 {
+        return Err(place.loc.error(
+            &games_span,
+            join(place.path, "games"),
+            format!(
+                "games {first_game}..{} go past the largest game index {MAX_INDEX} (2^56 - 1)",
+                first_game as u128 + games as u128
+            ),
+        ));
+    }
+    Ok((games, games_span, first_game))
+}
+
+/// The solver configurations: orders (outermost), then schedules or budgets, then
+/// prefixes, then trials (innermost), each in file order.
+fn expand_configs(place: &Place<'_, '_>, keys: &mut Keys) -> Result<Vec<RunConfig>, SweepError> {
+    let loc = place.loc;
+    let orders = keys.orders.take().unwrap_or_else(|| vec![Order::Standard]);
+    let axis = match (keys.schedules.take(), keys.budgets.take()) {
+        (Some((_, s_span)), Some((_, b_span))) => {
+            let (span, key, other) = if b_span.start > s_span.start {
+                (b_span, "budgets", s_span)
+            } else {
+                (s_span, "schedules", b_span)
+            };
+            let other_key = if key == "budgets" {
+                "schedules"
+            } else {
+                "budgets"
+            };
+            return Err(loc.error(
+                &span,
+                join(place.path, key),
+                format!(
+                    "`budgets` and `schedules` cannot be combined (`{other_key}` is at {}): each budget B already is the schedule \"B\", one attempt of B expansions; put other schedules in a separate experiment",
+                    loc.at(other.start)
+                ),
+            ));
+        }
+        (Some((s, _)), None) => Axis::Schedules(s),
+        (None, Some((b, _))) => Axis::Budgets(b),
+        (None, None) => Axis::Schedules(vec![Schedule::Exact]),
+    };
+    let prefixes = keys.prefixes.take().unwrap_or_else(|| vec![0]);
+    let tries = keys.tries.as_ref().map_or(1, |(t, _)| *t);
+
+    let settings: Vec<(Schedule, u64)> = match &axis {
+        Axis::Schedules(s) => s.iter().map(|s| (s.clone(), 0)).collect(),
+        Axis::Budgets(b) => b
+            .iter()
+            .map(|&b| {
+                let schedule = Schedule::List {
+                    phases: vec![(1, b)],
+                    then_exact: false,
+                };
+                (schedule, b)
+            })
+            .collect(),
+    };
+    let count = orders.len() as u128 * settings.len() as u128 * prefixes.len() as u128 * tries as u128;
+    if count > MAX_CONFIGS as u128 {
+        return Err(loc.error(
+            &place.span,
+            place.path,
+            format!(
+                "{count} configurations ({} orders x {} {} x {} prefixes x {tries} tries), more than {MAX_CONFIGS}; split the experiment",
+                orders.len(),
+                settings.len(),
+                if matches!(axis, Axis::Budgets(_)) { "budgets" } else { "schedules" },
+                prefixes.len()
+            ),
+        ));
+    }
+    let mut configs = Vec::with_capacity(count as usize);
+    for &order in &orders {
+        for (schedule, budget) in &settings {
+            for &prefix in &prefixes {
+                for trial in 0..tries {
+                    configs.push(RunConfig::new(
+                        order,
+                        schedule.clone(),
+                        prefix,
+                        *budget,
+                        trial,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(configs)
+}
+
+/// The sweep-wide limits on rows and units, with this experiment added.
+fn check_limits(
+    place: &Place<'_, '_>,
+    e: &Experiment,
+    games_span: &Range<usize>,
+    keys: &Keys,
+    totals: &mut Totals,
+) -> Result<(), SweepError> {
+    let loc = place.loc;
+    let rows = e.configs.len() as u128 * e.point_games() as u128;
+    totals.rows += rows;
+    if totals.rows > MAX_ROWS as u128 {
+        return Err(loc.error(
+            games_span,
+            join(place.path, "games"),
+            format!(
+                "this experiment has {rows} result rows ({} configurations x {} points x up to {} games), which takes the sweep to {} rows, more than the limit of {MAX_ROWS}",
+                e.configs.len(),
+                e.points.len(),
+                e.games,
+                totals.rows
+            ),
+        ));
+    }
+    let mut units = 0u128;
+    for point in &e.points {
+        let games = e.games_of(point);
+        for c in &e.configs {
+            let size = match e.unit_games {
+                Some(u) => u,
+                None => default_unit_games(e.family.estimated_seconds(point, &c.solver_config())),
+            };
+            units += series_units(games, size) as u128;
+        }
+    }
+    totals.units += units;
+    if totals.units > MAX_UNITS as u128 {
+        let at = keys
+            .unit_games
+            .as_ref()
+            .map_or(place.span.clone(), |(_, s)| s.clone());
+        return Err(loc.error(
+            &at,
+            join(place.path, "unit_games"),
+            format!(
+                "this experiment has {units} work units, which takes the sweep to {}, more than {MAX_UNITS}; give a larger unit_games",
+                totals.units
+            ),
+        ));
+    }
+    Ok(())
+}
