@@ -3,15 +3,13 @@
 //! A thin layer: each subcommand parses its arguments with clap and calls the library
 //! crates; errors surface through `anyhow` with a non-zero exit code.
 
-mod analyze_cmd;
-mod bench;
-mod bench_cluster;
+mod args;
+mod batch;
 mod board_view;
-mod deploy_cmds;
-mod game_cmds;
+mod cmd;
+mod cpu_time;
 mod progress;
-mod sweep_cmds;
-mod tune_cmd;
+mod runtime;
 
 use std::process::ExitCode;
 
@@ -31,66 +29,34 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve one board (or one per line from stdin with `-`).
-    Solve(game_cmds::SolveArgs),
+    Solve(cmd::solve::SolveArgs),
     /// List the legal moves of a state and the state after each.
-    Moves(game_cmds::MovesArgs),
+    Moves(cmd::moves::MovesArgs),
     /// Check a solution move by move and draw each state.
-    Replay(game_cmds::ReplayArgs),
+    Replay(cmd::replay::ReplayArgs),
     /// Measure solver speed on the first games of a fixed seed.
-    Bench(bench::BenchArgs),
+    Bench(cmd::bench::BenchArgs),
     /// Serve a sweep to workers and write their results to the dataset.
-    Coordinator(sweep_cmds::CoordinatorArgs),
+    Coordinator(cmd::coordinator::CoordinatorArgs),
     /// Solve units of a coordinator's sweep on all cores until the sweep is complete.
-    Worker(sweep_cmds::WorkerArgs),
+    Worker(cmd::worker::WorkerArgs),
     /// Run a whole sweep on this machine (a coordinator and a worker in one process).
-    Run(sweep_cmds::RunArgs),
+    Run(cmd::run::RunArgs),
     /// Show the progress of a coordinator's sweep.
-    Status(sweep_cmds::StatusArgs),
+    Status(cmd::status::StatusArgs),
     /// Measure coordinator ingest with many synthetic workers on loopback.
-    BenchIngest(bench_cluster::IngestArgs),
+    BenchIngest(cmd::bench_ingest::IngestArgs),
     /// Measure the overhead of `hammer run` against solving the same games directly.
-    BenchRun(bench_cluster::RunBenchArgs),
+    BenchRun(cmd::bench_run::RunBenchArgs),
     /// Turn a result dataset into the 2013 report's figures (HTML, Markdown, CSV, charts).
-    Analyze(analyze_cmd::AnalyzeArgs),
+    Analyze(cmd::analyze::AnalyzeArgs),
     /// Tune a restart schedule from a run-time experiment, and validate it on fresh games.
-    Tune(tune_cmd::TuneArgs),
+    Tune(cmd::tune::TuneArgs),
     /// Ask a coordinator's gRPC health service; exit 0 when it is serving, 1 otherwise.
-    Health(deploy_cmds::HealthArgs),
+    Health(cmd::health::HealthArgs),
     /// Check that a hammer command line parses, without running it (for deploy tests).
     #[command(hide = true)]
-    CheckArgs(deploy_cmds::CheckArgs),
-}
-
-/// `hammer check-args -- ARGS...`: parses `hammer ARGS...` with the real parser and
-/// reports the subcommand, or clap's error with exit code 2.
-fn check_args(args: deploy_cmds::CheckArgs) -> ExitCode {
-    let line = std::iter::once("hammer".to_owned()).chain(args.args);
-    match Cli::try_parse_from(line) {
-        Ok(cli) => {
-            let name = match cli.command {
-                Command::Solve(_) => "solve",
-                Command::Moves(_) => "moves",
-                Command::Replay(_) => "replay",
-                Command::Bench(_) => "bench",
-                Command::Coordinator(_) => "coordinator",
-                Command::Worker(_) => "worker",
-                Command::Run(_) => "run",
-                Command::Status(_) => "status",
-                Command::BenchIngest(_) => "bench-ingest",
-                Command::BenchRun(_) => "bench-run",
-                Command::Analyze(_) => "analyze",
-                Command::Tune(_) => "tune",
-                Command::Health(_) => "health",
-                Command::CheckArgs(_) => "check-args",
-            };
-            println!("ok {name}");
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprint!("{}", e.render());
-            ExitCode::from(2)
-        }
-    }
+    CheckArgs(cmd::check_args::CheckArgs),
 }
 
 fn main() -> ExitCode {
@@ -104,20 +70,20 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Solve(args) => game_cmds::solve(args),
-        Command::Moves(args) => game_cmds::moves(args),
-        Command::Replay(args) => game_cmds::replay(args),
-        Command::Bench(args) => bench::run(args),
-        Command::Coordinator(args) => sweep_cmds::coordinator(args),
-        Command::Worker(args) => sweep_cmds::worker(args),
-        Command::Run(args) => sweep_cmds::run(args),
-        Command::Status(args) => sweep_cmds::status(args),
-        Command::BenchIngest(args) => bench_cluster::ingest(args),
-        Command::BenchRun(args) => bench_cluster::run_overhead(args),
-        Command::Analyze(args) => analyze_cmd::run(args),
-        Command::Tune(args) => tune_cmd::run(args),
-        Command::Health(args) => deploy_cmds::health(args),
-        Command::CheckArgs(args) => Ok(check_args(args)),
+        Command::Solve(args) => cmd::solve::solve(args),
+        Command::Moves(args) => cmd::moves::moves(args),
+        Command::Replay(args) => cmd::replay::replay(args),
+        Command::Bench(args) => cmd::bench::run(args),
+        Command::Coordinator(args) => cmd::coordinator::coordinator(args),
+        Command::Worker(args) => cmd::worker::worker(args),
+        Command::Run(args) => cmd::run::run(args),
+        Command::Status(args) => cmd::status::status(args),
+        Command::BenchIngest(args) => cmd::bench_ingest::ingest(args),
+        Command::BenchRun(args) => cmd::bench_run::run_overhead(args),
+        Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Tune(args) => cmd::tune::run(args),
+        Command::Health(args) => cmd::health::health(args),
+        Command::CheckArgs(args) => Ok(cmd::check_args::check_args(args)),
     };
     match result {
         Ok(code) => code,

@@ -18,7 +18,8 @@ use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use hammer_analysis::tune::{self, Family, Tuning, validate};
 
-use crate::sweep_cmds::{RunEnd, load_sweep, run_sweep, tell_outcome};
+use crate::args::load_sweep;
+use crate::cmd::run::{RunEnd, run_sweep, tell_outcome};
 
 #[derive(Args)]
 pub struct TuneArgs {

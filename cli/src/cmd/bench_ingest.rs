@@ -1,10 +1,10 @@
-//! `hammer bench-ingest` and `hammer bench-run`: cluster speed, measured as a command
-//! rather than asserted in tests, because this machine is shared and noisy.
+//! `hammer bench-ingest`: coordinator ingest with many synthetic workers on loopback,
+//! measured as a command rather than asserted in tests, because this machine is shared
+//! and noisy.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -15,11 +15,11 @@ use hammer_proto::v1::{
     GameResult, LeaseRequest, RegisterRequest, ResultBatch, UnitState, lease_response,
 };
 use hammer_sweep::Sweep;
-use hammer_worker::{ConnectOptions, SolverPool};
+use hammer_worker::ConnectOptions;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
-use crate::sweep_cmds::{RunEnd, run_local};
+use crate::cpu_time::{process_cpu_seconds, thread_cpu_seconds};
 
 #[derive(Args)]
 pub struct IngestArgs {
@@ -170,35 +170,6 @@ pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
 /// Name of the synthetic clients' runtime threads.
 const CLIENT_THREAD: &str = "bench-client";
 
-/// User plus system CPU time of this process's live threads whose name starts with
-/// `prefix`, from /proc (Linux only; None elsewhere).
-fn thread_cpu_seconds(prefix: &str) -> Option<f64> {
-    let mut total = 0.0;
-    for entry in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue; // the thread ended meanwhile
-        };
-        let (Some(open), Some(close)) = (stat.find('('), stat.rfind(')')) else {
-            continue;
-        };
-        if !stat[open + 1..close].starts_with(prefix) {
-            continue;
-        }
-        total += cpu_of_stat(&stat[close + 1..])?;
-    }
-    Some(total)
-}
-
-/// utime + stime of a /proc stat line, given the part after the command name.
-fn cpu_of_stat(rest: &str) -> Option<f64> {
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the whole line: 12 and 13 of `rest`.
-    let utime: f64 = fields.get(11)?.parse().ok()?;
-    let stime: f64 = fields.get(12)?.parse().ok()?;
-    // USER_HZ is 100 on every Linux configuration in use.
-    Some((utime + stime) / 100.0)
-}
-
 fn dir_size(path: &std::path::Path) -> u64 {
     let Ok(entries) = std::fs::read_dir(path) else {
         return 0;
@@ -300,98 +271,4 @@ async fn synthetic_worker(index: usize, url: String, batch_rows: usize) -> Resul
         }
         sender.abort();
     }
-}
-
-#[derive(Args)]
-pub struct RunBenchArgs {
-    /// The sweep file to play (keep it to a minute or so of solving).
-    sweep: PathBuf,
-    /// Solver threads; default: one per core.
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Repeat both measurements this many times, alternating, and report the best of
-    /// each (the machine is noisy).
-    #[arg(long, default_value_t = 2)]
-    rounds: u32,
-}
-
-/// Times the same games solved directly with the worker's `SolverPool` (no gRPC, no
-/// Parquet) and through `hammer run` (coordinator + worker over loopback + Parquet).
-pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
-    let sweep = Sweep::load(&args.sweep).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let pool = Arc::new(SolverPool::new(args.threads.unwrap_or(0))?);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let mut best_direct = f64::INFINITY;
-    let mut best_run = f64::INFINITY;
-    let mut cpu_direct = 0.0;
-    let mut cpu_run = 0.0;
-    let games = sweep.total_games();
-    for round in 0..args.rounds.max(1) {
-        let started = Instant::now();
-        let cpu_started = process_cpu_seconds();
-        let mut rows = 0u64;
-        for unit in sweep.units() {
-            rows += pool.solve_unit(&sweep, &unit, "direct")?.len() as u64;
-        }
-        let direct = started.elapsed().as_secs_f64();
-        let cpu_mid = process_cpu_seconds();
-        if rows != games {
-            bail!("direct solving produced {rows} rows, expected {games}");
-        }
-        let temp = tempfile::TempDir::new().context("cannot create a temporary directory")?;
-        let out = temp.path().join("dataset");
-        let config = CoordinatorConfig {
-            sweep: sweep.clone(),
-            out: out.clone(),
-            state: out.join(".hammer-state"),
-            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            token: None,
-            tls: None,
-            timing: Timing::default(),
-            hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
-        };
-        let outcome = runtime.block_on(run_local(config, pool.clone(), false))?;
-        if !matches!(outcome.end, RunEnd::Complete) {
-            bail!("the run did not complete");
-        }
-        let run = outcome.seconds;
-        let cpu_end = process_cpu_seconds();
-        if let (Some(a), Some(b), Some(c)) = (cpu_started, cpu_mid, cpu_end) {
-            cpu_direct += b - a;
-            cpu_run += c - b;
-        }
-        println!(
-            "round {}: direct {direct:.3} s ({:.0} games/s), hammer run {run:.3} s ({:.0} games/s), overhead {:+.1}%",
-            round + 1,
-            games as f64 / direct,
-            games as f64 / run,
-            100.0 * (run / direct - 1.0)
-        );
-        best_direct = best_direct.min(direct);
-        best_run = best_run.min(run);
-    }
-    println!(
-        "bench-run: {games} games on {} threads; best direct {best_direct:.3} s, best hammer run {best_run:.3} s, overhead {:+.1}% (target within 5%)",
-        pool.threads(),
-        100.0 * (best_run / best_direct - 1.0)
-    );
-    if cpu_direct > 0.0 {
-        println!(
-            "  CPU time over all rounds (less sensitive to other load on shared cores): direct {cpu_direct:.2} s, hammer run {cpu_run:.2} s, overhead {:+.1}%",
-            100.0 * (cpu_run / cpu_direct - 1.0)
-        );
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// User plus system CPU time of this process so far, from /proc (Linux only; None
-/// elsewhere). Wall time on shared cores varies by tens of percent with other load,
-/// while CPU time shows what hammer itself spends.
-fn process_cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    cpu_of_stat(stat.rsplit_once(')')?.1)
 }

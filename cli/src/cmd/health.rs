@@ -1,8 +1,7 @@
-//! `hammer health` and the hidden `hammer check-args`: small commands for deployments.
+//! `hammer health`: ask a coordinator's gRPC health service.
 //!
-//! `health` exists so that container images need nothing but the `hammer` binary for a
-//! health check (no `grpc_health_probe`); `check-args` lets the tests prove that every
-//! command line written in `deploy/` is accepted by this very argument parser.
+//! It exists so that container images need nothing but the `hammer` binary for a health
+//! check (no `grpc_health_probe`).
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -13,7 +12,8 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
-use crate::sweep_cmds::{ConnectArgs, runtime};
+use crate::args::ConnectArgs;
+use crate::runtime::runtime;
 
 /// The service name the coordinator reports as serving.
 pub const COORDINATOR_SERVICE: &str = "hammer.v1.Coordinator";
@@ -73,12 +73,4 @@ pub fn health(args: HealthArgs) -> Result<ExitCode> {
             ExitCode::FAILURE
         })
     })
-}
-
-/// Arguments of the hidden `check-args` command: a whole `hammer` command line.
-#[derive(Args)]
-pub struct CheckArgs {
-    /// The arguments after `hammer`, as a deployment file would pass them.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
-    pub args: Vec<String>,
 }

@@ -45,7 +45,7 @@ fn parse_config(text: &str) -> Result<Config> {
         .with_context(|| format!("config '{text}' is not ORDER/SCHEDULE, such as random/paper"))?;
     Ok(Config {
         order: order.parse::<Order>()?,
-        schedule: crate::game_cmds::schedule_arg(schedule).map_err(anyhow::Error::msg)?,
+        schedule: crate::args::schedule_arg(schedule).map_err(anyhow::Error::msg)?,
         prefix: 0,
     })
 }

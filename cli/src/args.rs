@@ -1,0 +1,144 @@
+//! Argument groups and parsers shared by several subcommands: how to reach a coordinator
+//! (`ConnectArgs`, `TokenArgs`), lease timing, `--threads`, `--schedule` and sweep files.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use hammer_coordinator::Timing;
+use hammer_solver::Schedule;
+use hammer_sweep::Sweep;
+use hammer_worker::ConnectOptions;
+
+/// The shared token: `--token-file`, else the `HAMMER_TOKEN` environment variable.
+#[derive(Args, Clone, Debug)]
+pub struct TokenArgs {
+    /// File holding the shared token (surrounding whitespace is ignored). Without it,
+    /// the token comes from the HAMMER_TOKEN environment variable, if set.
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+}
+
+impl TokenArgs {
+    pub(crate) fn token(&self) -> Result<Option<String>> {
+        let token = match &self.token_file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path)
+                    .with_context(|| format!("cannot read the token file {}", path.display()))?;
+                let token = text.trim().to_owned();
+                if token.is_empty() {
+                    bail!("the token file {} is empty", path.display());
+                }
+                Some(token)
+            }
+            None => std::env::var("HAMMER_TOKEN")
+                .ok()
+                .map(|t| t.trim().to_owned())
+                .filter(|t| !t.is_empty()),
+        };
+        if let Some(token) = &token
+            && !token.bytes().all(|b| b.is_ascii_graphic())
+        {
+            bail!("the shared token may only contain visible ASCII characters (no spaces)");
+        }
+        Ok(token)
+    }
+}
+
+/// How to reach a coordinator.
+#[derive(Args, Clone, Debug)]
+pub struct ConnectArgs {
+    /// The coordinator's URL, such as http://10.0.0.5:7070 (https:// with --tls-ca).
+    #[arg(long)]
+    coordinator: String,
+    #[command(flatten)]
+    token: TokenArgs,
+    /// PEM certificate of the authority that signed the coordinator's TLS certificate.
+    #[arg(long)]
+    tls_ca: Option<PathBuf>,
+    /// Host name to verify the coordinator's certificate against, when the URL uses
+    /// another name or an IP address.
+    #[arg(long, requires = "tls_ca")]
+    tls_domain: Option<String>,
+}
+
+impl ConnectArgs {
+    pub(crate) fn options(&self) -> Result<ConnectOptions> {
+        Ok(ConnectOptions {
+            url: self.coordinator.clone(),
+            token: self.token.token()?,
+            tls_ca: self.tls_ca.clone(),
+            tls_domain: self.tls_domain.clone(),
+        })
+    }
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct TimingArgs {
+    /// A lease lapses, and its unit is given out again, this long (seconds) after the
+    /// worker was last heard of.
+    #[arg(long, default_value_t = 30.0)]
+    lease_secs: f64,
+    /// Seconds between worker heartbeats.
+    #[arg(long, default_value_t = 5.0)]
+    heartbeat_secs: f64,
+    /// When nothing else is left, a unit leased for longer than this (seconds) and
+    /// longer than the median unit took gets a second copy for an idle worker.
+    #[arg(long, default_value_t = 2.0)]
+    speculate_after_secs: f64,
+}
+
+impl TimingArgs {
+    pub(crate) fn timing(&self) -> Result<Timing> {
+        let secs = |name: &str, v: f64| {
+            if v.is_finite() && v > 0.0 && v < 1e6 {
+                Ok(Duration::from_secs_f64(v))
+            } else {
+                bail!("--{name} must be a positive number of seconds")
+            }
+        };
+        let timing = Timing {
+            lease_ttl: secs("lease-secs", self.lease_secs)?,
+            heartbeat: secs("heartbeat-secs", self.heartbeat_secs)?,
+            speculate_after: secs("speculate-after-secs", self.speculate_after_secs)?,
+        };
+        if timing.lease_ttl < timing.heartbeat * 2 {
+            bail!(
+                "--lease-secs must be at least twice --heartbeat-secs, or leases lapse between heartbeats"
+            );
+        }
+        Ok(timing)
+    }
+}
+
+pub fn default_state(out: &Path) -> PathBuf {
+    out.join(".hammer-state")
+}
+
+pub fn load_sweep(path: &Path) -> Result<Sweep> {
+    // SweepError's Display is "file:line:col: key: message"; nothing to add.
+    Sweep::load(path).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+pub fn threads(flag: Option<usize>) -> Result<usize> {
+    match flag {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => Ok(n),
+        None => Ok(0),
+    }
+}
+
+/// `--schedule`: a schedule, or `@FILE` naming a schedule file.
+pub fn schedule_arg(text: &str) -> Result<Schedule, String> {
+    match text.strip_prefix('@') {
+        Some(path) => {
+            let body = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the schedule file {path}: {e}"))?;
+            Schedule::from_file_text(&body).map_err(|e| format!("{path}: {e}"))
+        }
+        None => text
+            .parse()
+            .map_err(|e: hammer_solver::ScheduleError| e.to_string()),
+    }
+}

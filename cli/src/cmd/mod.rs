@@ -1,0 +1,18 @@
+//! One module per subcommand, named after it (`bench-ingest` is `bench_ingest`). Each
+//! holds the subcommand's clap arguments and the function `main` calls; helpers shared by
+//! several subcommands live beside `cmd/` (`args`, `batch`, `runtime`, `progress`, ...).
+
+pub mod analyze;
+pub mod bench;
+pub mod bench_ingest;
+pub mod bench_run;
+pub mod check_args;
+pub mod coordinator;
+pub mod health;
+pub mod moves;
+pub mod replay;
+pub mod run;
+pub mod solve;
+pub mod status;
+pub mod tune;
+pub mod worker;

@@ -1,0 +1,73 @@
+//! `hammer worker`: solve units of a coordinator's sweep on all cores until it is complete.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use hammer_worker::{SolverPool, Worker, WorkerError, WorkerOptions};
+use tokio::sync::watch;
+
+use crate::args::{ConnectArgs, threads};
+use crate::runtime::{runtime, stay_until_signal, stop_signal};
+
+#[derive(Args)]
+pub struct WorkerArgs {
+    #[command(flatten)]
+    connect: ConnectArgs,
+    /// Solver threads; default: one per core.
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Name in the coordinator's logs and the dataset's `worker` column. Default:
+    /// HOST-PID.
+    #[arg(long)]
+    name: Option<String>,
+    /// Exit with an error when the coordinator has been unreachable this long (seconds).
+    #[arg(long, default_value_t = 600)]
+    give_up_after_secs: u64,
+    /// When the sweep is complete, wait for SIGTERM instead of exiting. For supervisors
+    /// that restart a process whenever it exits, such as a Kubernetes Deployment.
+    #[arg(long)]
+    stay_after_complete: bool,
+}
+
+pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
+    let mut options = WorkerOptions::new(args.connect.options()?);
+    if let Some(name) = args.name {
+        options.name = name;
+    }
+    options.give_up_after = Duration::from_secs(args.give_up_after_secs);
+    let stay = args.stay_after_complete;
+    // Checked before any connection so that flag mistakes fail at once.
+    options.connect.endpoint()?;
+    let pool = Arc::new(SolverPool::new(threads(args.threads)?)?);
+    runtime()?.block_on(async move {
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let worker = Worker::new(options, pool, stop_rx);
+        let mut run = tokio::spawn(worker.run());
+        let result = tokio::select! {
+            result = &mut run => result,
+            signal = stop_signal() => {
+                eprintln!("{signal}: stopping; the coordinator gives this worker's unit to another worker");
+                let _ = stop_tx.send(true);
+                run.await
+            }
+        };
+        match result.context("the worker task failed")? {
+            Ok(report) => {
+                eprintln!(
+                    "hammer worker {}: sweep complete ({} units, {} games solved here)",
+                    report.worker_id, report.units, report.games
+                );
+                if stay {
+                    eprintln!("waiting for SIGTERM (--stay-after-complete)");
+                    stay_until_signal().await;
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(WorkerError::Stopped) => Ok(ExitCode::SUCCESS),
+            Err(e) => Err(e.into()),
+        }
+    })
+}
