@@ -5,10 +5,10 @@
 
 mod args;
 mod batch;
-mod board_view;
 mod cmd;
 mod cpu_time;
 mod progress;
+mod puzzle;
 mod runtime;
 
 use std::process::ExitCode;
@@ -34,6 +34,8 @@ enum Command {
     Moves(cmd::moves::MovesArgs),
     /// Check a solution move by move and draw each state.
     Replay(cmd::replay::ReplayArgs),
+    /// Answer a puzzle spec's questions, one JSON object per line (the conformance format).
+    Ask(cmd::ask::AskArgs),
     /// Measure solver speed on the first games of a fixed seed.
     Bench(cmd::bench::BenchArgs),
     /// Serve a sweep to workers and write their results to the dataset.
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => cmd::solve::solve(args),
         Command::Moves(args) => cmd::moves::moves(args),
         Command::Replay(args) => cmd::replay::replay(args),
+        Command::Ask(args) => cmd::ask::ask(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Coordinator(args) => cmd::coordinator::coordinator(args),
         Command::Worker(args) => cmd::worker::worker(args),

@@ -86,6 +86,15 @@ pub trait Family: Send + Sync + 'static {
     /// because they are expensive to allocate.
     fn solver(&self) -> Box<dyn GameSolver>;
 
+    /// The point a position given on the command line belongs to, when the position
+    /// tells (Martello: the board's side; peg: the board from the row lengths). The
+    /// command line uses it when the user sets no parameter, so that
+    /// `hammer solve BOARD` needs no `--param`.
+    fn point_of_state(&self, state: &str) -> Option<Point> {
+        let _ = state;
+        None
+    }
+
     /// The start position of an instance in the family's notation.
     fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError>;
 

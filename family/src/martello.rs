@@ -113,6 +113,10 @@ impl Family for MartelloFamily {
         Box::new(MartelloSolver(Solver::new(Martello)))
     }
 
+    fn point_of_state(&self, state: &str) -> Option<Point> {
+        MartelloFamily::point_of_board(state).ok()
+    }
+
     fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
         Ok(start(point, instance)?.to_string())
     }
@@ -218,6 +222,9 @@ impl GameSolver for MartelloSolver {
             exhaustive: outcome.exhaustive,
             expansions: outcome.counters.expansions,
             attempts: outcome.counters.attempts,
+            heuristic_steps: outcome.counters.heuristic_steps,
+            memo_states: outcome.memo_states,
+            memo_bytes: outcome.memo_bytes,
             solution: moves_text(&outcome.solution, n),
             extra: Vec::new(),
         })

@@ -8,15 +8,20 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_engine::{Martello, seeded};
-use hammer_solver::{Config, Order, Solver};
+use hammer_family::Instance;
+use hammer_solver::{Config, Order};
+
+use crate::puzzle::PuzzleArgs;
 
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Number of games: seeded games 0..GAMES of size --n under --seed.
+    /// Number of games: seeded instances 0..GAMES of the point under --seed (fewer when
+    /// the point has fewer instances).
     #[arg(long, default_value_t = 1000)]
     games: u64,
-    /// Board size.
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// Martello's board size; the same as `--param n=N`.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
     n: u8,
     /// Sweep seed of the games.
@@ -54,13 +59,32 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let boards: Vec<_> = (0..args.games)
-        .map(|i| seeded::game(args.seed, args.n, i))
+    let martello = args.puzzle.puzzle == hammer_family::DEFAULT_FAMILY;
+    let extra: Vec<(String, String)> = if martello && args.puzzle.params.is_empty() {
+        vec![("n".to_string(), args.n.to_string())]
+    } else {
+        Vec::new()
+    };
+    let (family, point) = args.puzzle.point(&extra, None)?;
+    let games = family
+        .instance_count(&point)
+        .map_or(args.games, |c| c.min(args.games));
+    // The instances are made before the clock starts, as the boards always were.
+    let boards: Vec<String> = (0..games)
+        .map(|index| {
+            family.instance(
+                &point,
+                Instance::Seeded {
+                    sweep_seed: args.seed,
+                    index,
+                },
+            )
+        })
         .collect::<Result<_, _>>()?;
     let mut rows = Vec::new();
     for text in &args.configs {
         let config = parse_config(text)?;
-        let mut solver = Solver::new(Martello);
+        let mut solver = family.solver();
         let mut row = Row {
             name: text.clone(),
             secs: 0.0,
@@ -74,27 +98,28 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         };
         let started = Instant::now();
         for (i, board) in boards.iter().enumerate() {
-            let seed = seeded::run_seed(args.seed, args.n, i as u64, 0);
-            let out = solver.solve(board, &config, seed);
-            row.expansions += out.counters.expansions;
+            let seed = family.run_seed(&point, args.seed, i as u64, 0);
+            let out = solver.solve(&point, Instance::Given(board), &config, seed)?;
+            row.expansions += out.expansions;
             row.exhaustive += out.exhaustive as u64;
-            row.solvable += (out.min_score == 1) as u64;
+            row.solvable += (out.score <= family.goal(&point)) as u64;
             if out.memo_states > row.max_memo_states {
                 row.max_memo_states = out.memo_states;
                 row.max_memo_bytes = out.memo_bytes;
             }
-            if out.counters.expansions > row.hardest.1 {
-                row.hardest = (i as u64, out.counters.expansions);
+            if out.expansions > row.hardest.1 {
+                row.hardest = (i as u64, out.expansions);
             }
-            row.mins.push(out.min_score);
+            row.mins.push(out.score);
         }
         row.secs = started.elapsed().as_secs_f64();
         rows.push(row);
     }
 
     println!(
-        "{} games of size {} under seed {}, one thread\n",
-        args.games, args.n, args.seed
+        "{games} {} games ({point}) under seed {}, one thread\n",
+        family.name(),
+        args.seed
     );
     println!(
         "| config | games/s | expansions/s | mean expansions | exact | solvable | largest memo (states, bytes/state) | hardest game (index, expansions) |"
@@ -104,11 +129,11 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         println!(
             "| {} | {:.1} | {:.0} | {:.0} | {}/{} | {} | {}, {:.1} | {}, {} |",
             r.name,
-            args.games as f64 / r.secs,
+            games as f64 / r.secs,
             r.expansions as f64 / r.secs,
-            r.expansions as f64 / args.games as f64,
+            r.expansions as f64 / games as f64,
             r.exhaustive,
-            args.games,
+            games,
             r.solvable,
             r.max_memo_states,
             if r.max_memo_states > 0 {
@@ -131,10 +156,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
                 if ratio <= 1.0 { "lower" } else { "higher" },
                 ratio
             );
-            let both_exact = first.exhaustive == args.games && r.exhaustive == args.games;
+            let both_exact = first.exhaustive == games && r.exhaustive == games;
             if both_exact && r.mins != first.mins {
                 bail!(
-                    "{} and {} disagree on a minimum stone count",
+                    "{} and {} disagree on a proven score",
                     r.name,
                     first.name
                 );

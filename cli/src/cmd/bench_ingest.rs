@@ -64,6 +64,8 @@ fn template() -> GameResult {
         attempts: 1,
         solution,
         wall_ns: 5_000_000,
+        lower_bound: 1,
+        extra: Vec::new(),
     }
 }
 
@@ -224,7 +226,8 @@ async fn synthetic_worker(index: usize, url: String, batch_rows: usize) -> Resul
         let unit = sweep
             .unit_by_id(&unit_wire.unit_id)
             .context("lease of an unknown unit")?;
-        let (experiment, config) = sweep.config_of(&unit).context("unit outside the sweep")?;
+        let (experiment, config, point) =
+            sweep.context_of(&unit).context("unit outside the sweep")?;
         let (tx, rx) = mpsc::channel(4);
         let mut acks = client.submit(ReceiverStream::new(rx)).await?.into_inner();
         let header = ResultBatch {
@@ -232,7 +235,8 @@ async fn synthetic_worker(index: usize, url: String, batch_rows: usize) -> Resul
             lease_id: lease.lease_id.clone(),
             experiment: experiment.name.clone(),
             config: config.id.clone(),
-            n: u32::from(unit.n),
+            n: unit.n,
+            params: point.to_string(),
             results: Vec::new(),
         };
         let sender = {

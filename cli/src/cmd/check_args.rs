@@ -25,6 +25,7 @@ pub fn check_args(args: CheckArgs) -> ExitCode {
                 Command::Solve(_) => "solve",
                 Command::Moves(_) => "moves",
                 Command::Replay(_) => "replay",
+                Command::Ask(_) => "ask",
                 Command::Bench(_) => "bench",
                 Command::Coordinator(_) => "coordinator",
                 Command::Worker(_) => "worker",

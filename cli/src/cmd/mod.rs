@@ -3,6 +3,7 @@
 //! several subcommands live beside `cmd/` (`args`, `batch`, `runtime`, `progress`, ...).
 
 pub mod analyze;
+pub mod ask;
 pub mod bench;
 pub mod bench_ingest;
 pub mod bench_run;

@@ -1,52 +1,56 @@
 //! `hammer replay`: check a solution move by move and draw each state.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hammer_engine::{Martello, Puzzle, State};
+use hammer_family::{FamilyRef, Point};
 use serde_json::{Value, json};
 
 use crate::batch::batch;
-use crate::board_view;
+use crate::puzzle::PuzzleArgs;
 
 #[derive(Args)]
 pub struct ReplayArgs {
     /// The state to start from, or `-` to read lines of `BOARD MOVE...` from stdin.
     board: String,
-    /// Moves written XxY, in order.
+    /// Moves in the puzzle's notation (Martello: XxY), in order.
     moves: Vec<String>,
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
     /// Print JSON instead of drawing boards.
     #[arg(long)]
     json: bool,
 }
 
-/// Replays `moves` from `board`: the states after each move, or the first illegal one.
-fn replay_states(board: &State, moves: &[String]) -> Result<Vec<State>> {
-    let mut states = vec![*board];
-    let mut state = *board;
-    for (i, text) in moves.iter().enumerate() {
-        let mv = state.parse_move(text).with_context(|| {
-            format!("move {} of {} is illegal in {}", i + 1, moves.len(), state)
-        })?;
-        state = state.apply(mv);
-        states.push(state);
-    }
+/// Whether to colour the drawing: stdout is a terminal and `NO_COLOR` is unset.
+fn use_colour() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// The start and every state after a move; the first illegal move is an error naming it.
+fn replay_states(family: FamilyRef, point: &Point, board: &str, moves: &[String]) -> Result<Vec<String>> {
+    let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let mut states = vec![board.to_string()];
+    states.extend(family.replay(point, board, &texts)?);
     Ok(states)
 }
 
-fn replay_json(board: &State, moves: &[String]) -> Result<Value> {
-    let states = replay_states(board, moves)?;
-    let last = states.last().copied().unwrap_or(*board);
-    let mut buf = Vec::new();
-    Martello.moves(&last, &mut buf);
+fn replay_json(args: &PuzzleArgs, board: &str, moves: &[String]) -> Result<Value> {
+    let (family, point) = args.point(&[], Some(board))?;
+    let states = replay_states(family, &point, board, moves)?;
+    let last = states.last().cloned().unwrap_or_else(|| board.to_string());
+    let score = family.score(&point, &last)?;
     Ok(json!({
-        "board": board.to_string(),
+        "puzzle": family.name(),
+        "board": board,
         "moves": moves,
-        "states": states.iter().map(State::to_string).collect::<Vec<_>>(),
-        "final": last.to_string(),
-        "stones": last.stone_count(),
-        "stuck": buf.is_empty(),
+        "states": states,
+        "final": last,
+        "score": score,
+        "stones": score,
+        "stuck": family.moves(&point, &last)?.is_empty(),
     }))
 }
 
@@ -54,49 +58,38 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     if args.board == "-" {
         return batch(|line| {
             let mut words = line.split_whitespace();
-            let board = State::parse(words.next().unwrap_or(""))?;
+            let board = words.next().unwrap_or("").to_string();
             let moves: Vec<String> = words.map(str::to_string).collect();
-            replay_json(&board, &moves)
+            replay_json(&args.puzzle, &board, &moves)
         });
     }
-    let board = State::parse(&args.board).with_context(|| format!("board '{}'", args.board))?;
+    let context = || format!("board '{}'", args.board);
     if args.json {
-        println!("{}", replay_json(&board, &args.moves)?);
+        println!("{}", replay_json(&args.puzzle, &args.board, &args.moves).with_context(context)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let colour = board_view::use_colour();
-    println!("start: {} ({} stones)", board, board.stone_count());
-    print!("{}", board_view::draw(&board, colour));
-    let mut state = board;
-    for (i, text) in args.moves.iter().enumerate() {
-        let mv = state.parse_move(text).with_context(|| {
-            format!(
-                "move {} of {} is illegal in {}",
-                i + 1,
-                args.moves.len(),
-                state
-            )
-        })?;
-        state = state.apply(mv);
-        println!(
-            "\nmove {}: {} -> {} ({} stones)",
-            i + 1,
-            text,
-            state,
-            state.stone_count()
-        );
-        print!("{}", board_view::draw(&state, colour));
+    let (family, point) = args.puzzle.point(&[], Some(&args.board)).with_context(context)?;
+    // Every move is checked before anything is drawn, so that an illegal move is
+    // reported without a half-drawn replay above it.
+    let states = replay_states(family, &point, &args.board, &args.moves).with_context(context)?;
+    let colour = use_colour();
+    let unit = if family.name() == hammer_family::DEFAULT_FAMILY { "stones" } else { "score" };
+    for (i, state) in states.iter().enumerate() {
+        let score = family.score(&point, state)?;
+        if i == 0 {
+            println!("start: {state} ({score} {unit})");
+        } else {
+            println!("\nmove {i}: {} -> {state} ({score} {unit})", args.moves[i - 1]);
+        }
+        print!("{}", family.draw(&point, state, colour)?);
     }
-    let mut buf = Vec::new();
-    Martello.moves(&state, &mut buf);
-    if buf.is_empty() {
-        println!("\nno legal move left: {} stone(s)", state.stone_count());
+    let last = states.last().cloned().unwrap_or_default();
+    let left = family.moves(&point, &last)?.len();
+    let score = family.score(&point, &last)?;
+    if left == 0 {
+        println!("\nno legal move left: {score} {}", if unit == "stones" { "stone(s)" } else { "score" });
     } else {
-        println!(
-            "\n{} legal move(s) left, {} stone(s)",
-            buf.len(),
-            state.stone_count()
-        );
+        println!("\n{left} legal move(s) left, {score} {}", if unit == "stones" { "stone(s)" } else { "score" });
     }
     Ok(ExitCode::SUCCESS)
 }

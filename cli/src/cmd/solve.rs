@@ -1,29 +1,33 @@
-//! `hammer solve`: solve one board, a seeded game, or one board per stdin line.
+//! `hammer solve`: solve one position, a seeded instance, or one position per stdin line.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_engine::{Martello, State, seeded};
-use hammer_solver::{Config, Order, Schedule, Solver};
+use hammer_family::{FamilyRef, GameSolver, Instance, Point};
+use hammer_solver::{Config, Order, Schedule};
 use serde_json::{Value, json};
 
 use crate::args::schedule_arg;
 use crate::batch::batch;
+use crate::puzzle::{PuzzleArgs, move_list};
 
 #[derive(Args)]
 pub struct SolveArgs {
     /// A start position such as `A1B2/B1A2`, or `-` to read one per line from stdin.
     #[arg(conflicts_with = "random", required_unless_present = "random")]
     board: Option<String>,
-    /// Solve seeded game `--index` of size `--n` under sweep seed `--seed` instead.
-    #[arg(long, requires_all = ["n", "index"])]
+    #[command(flatten)]
+    puzzle: PuzzleArgs,
+    /// Solve seeded instance `--index` of the puzzle's point under sweep seed `--seed`
+    /// instead (Martello: of size `--n`).
+    #[arg(long, requires = "index")]
     random: bool,
-    /// Board size of the seeded game (1 to 8).
+    /// Martello's board size (1 to 8); the same as `--param n=N`.
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
     n: Option<u8>,
-    /// Game index of the seeded game.
+    /// Instance index of the seeded instance.
     #[arg(long)]
     index: Option<u64>,
     /// Sweep seed (with --random) or run seed (with a board): the source of every
@@ -48,35 +52,43 @@ pub struct SolveArgs {
     json: bool,
 }
 
-fn notation(moves: &[hammer_engine::Move], n: u8) -> Vec<String> {
-    moves.iter().map(|m| m.notation(n)).collect()
-}
-
-fn solve_one(solver: &mut Solver<Martello>, board: &State, config: &Config, seed: u64) -> Value {
+/// Solves one instance and describes it as JSON: the keys `hammer solve --json` always
+/// had, plus `puzzle`, `params` and `score` (`min_stones` is the score under Martello's
+/// name).
+fn solve_one(
+    family: FamilyRef,
+    point: &Point,
+    solver: &mut dyn GameSolver,
+    instance: Instance<'_>,
+    config: &Config,
+    seed: u64,
+) -> Result<Value> {
     let started = Instant::now();
-    let out = solver.solve(board, config, seed);
+    let out = solver.solve(point, instance, config, seed)?;
     let wall_ns = started.elapsed().as_nanos() as u64;
-    let n = board.n();
-    json!({
-        "board": board.to_string(),
-        "n": n,
+    Ok(json!({
+        "puzzle": family.name(),
+        "params": point.to_string(),
+        "board": out.board,
+        "n": family.size(point),
         "seed": seed,
         "order": config.order.to_string(),
         "schedule": config.schedule.to_string(),
         "prefix": config.prefix,
-        "prefix_moves": notation(&out.prefix_moves, n),
-        "start": out.start.to_string(),
-        "min_stones": out.min_score,
-        "solvable": out.min_score == 1,
+        "prefix_moves": move_list(&out.prefix_moves),
+        "start": out.start,
+        "score": out.score,
+        "min_stones": out.score,
+        "solvable": out.score <= family.goal(point),
         "exhaustive": out.exhaustive,
         "lower_bound": out.lower_bound,
-        "solution": notation(&out.solution, n),
-        "expansions": out.counters.expansions,
-        "attempts": out.counters.attempts,
-        "heuristic_steps": out.counters.heuristic_steps,
+        "solution": move_list(&out.solution),
+        "expansions": out.expansions,
+        "attempts": out.attempts,
+        "heuristic_steps": out.heuristic_steps,
         "memo_states": out.memo_states,
         "wall_ns": wall_ns,
-    })
+    }))
 }
 
 fn print_solve(v: &Value) {
@@ -93,6 +105,9 @@ fn print_solve(v: &Value) {
             moves.join(" ")
         }
     };
+    if v["puzzle"] != hammer_family::DEFAULT_FAMILY {
+        println!("puzzle      {} ({})", v["puzzle"].as_str().unwrap_or(""), v["params"].as_str().unwrap_or(""));
+    }
     println!("board       {}", v["board"].as_str().unwrap_or(""));
     if v["prefix"].as_u64().unwrap_or(0) > 0 {
         println!("prefix      {}", list("prefix_moves"));
@@ -103,7 +118,12 @@ fn print_solve(v: &Value) {
     } else {
         "upper bound: the budget ran out"
     };
-    println!("min stones  {} ({exact})", v["min_stones"]);
+    let label = if v["puzzle"] == hammer_family::DEFAULT_FAMILY {
+        "min stones"
+    } else {
+        "score     "
+    };
+    println!("{label}  {} ({exact})", v["score"]);
     println!("solution    {}", list("solution"));
     println!(
         "expansions  {} in {} attempt(s)",
@@ -116,31 +136,39 @@ fn print_solve(v: &Value) {
 pub fn solve(args: SolveArgs) -> Result<ExitCode> {
     let config = Config {
         order: args.order,
-        schedule: args.schedule,
+        schedule: args.schedule.clone(),
         prefix: args.prefix,
     };
-    let mut solver = Solver::new(Martello);
-    let (board, seed) = match (&args.board, args.random) {
+    let extra: Vec<(String, String)> = args.n.map(|n| ("n".to_string(), n.to_string())).into_iter().collect();
+    let family = args.puzzle.family()?;
+    let mut solver = family.solver();
+    let value = match (&args.board, args.random) {
         (Some(b), _) if b == "-" => {
             return batch(|line| {
-                let board = State::parse_board(line)?;
-                Ok(solve_one(&mut solver, &board, &config, args.seed))
+                let line = line.trim();
+                let (family, point) = args.puzzle.point(&extra, Some(line))?;
+                solve_one(family, &point, solver.as_mut(), Instance::Given(line), &config, args.seed)
             });
         }
-        (Some(b), _) => (
-            State::parse_board(b).with_context(|| format!("board '{b}'"))?,
-            args.seed,
-        ),
+        (Some(b), _) => {
+            let (family, point) = args.puzzle.point(&extra, Some(b))?;
+            solve_one(family, &point, solver.as_mut(), Instance::Given(b), &config, args.seed)
+                .with_context(|| format!("board '{b}'"))?
+        }
         (None, true) => {
-            let (Some(n), Some(index)) = (args.n, args.index) else {
-                bail!("--random needs --n and --index");
+            let Some(index) = args.index else {
+                bail!("--random needs --index");
             };
-            let board = seeded::game(args.seed, n, index)?;
-            (board, seeded::run_seed(args.seed, n, index, args.trial))
+            let (family, point) = args.puzzle.point(&extra, None)?;
+            let seed = family.run_seed(&point, args.seed, index, args.trial);
+            let instance = Instance::Seeded {
+                sweep_seed: args.seed,
+                index,
+            };
+            solve_one(family, &point, solver.as_mut(), instance, &config, seed)?
         }
         (None, false) => bail!("give a board, `-`, or --random"),
     };
-    let value = solve_one(&mut solver, &board, &config, seed);
     if args.json {
         println!("{value}");
     } else {

@@ -1,0 +1,72 @@
+//! `--puzzle NAME` and `--param KEY=VALUE`: which family and parameter point a game
+//! command works on.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use hammer_family::{FamilyRef, ParamValue, Point, point_from_pairs};
+
+#[derive(Args, Clone, Debug)]
+pub struct PuzzleArgs {
+    /// The puzzle family: martello, peg, mancala (see docs/families.md).
+    #[arg(long, default_value = hammer_family::DEFAULT_FAMILY)]
+    pub puzzle: String,
+    /// A parameter of the puzzle, KEY=VALUE (repeat for several), such as
+    /// `--param board=european` or `--param h=6`. Left out, a given position's own
+    /// parameters are used where it tells them (a Martello board's size), else defaults.
+    #[arg(long = "param", value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+}
+
+impl PuzzleArgs {
+    pub fn family(&self) -> Result<FamilyRef> {
+        Ok(FamilyRef::named(&self.puzzle)?)
+    }
+
+    /// The point of `--param`s (plus `extra` pairs such as Martello's `--n`); with no
+    /// parameter at all and a position given, the position's own point.
+    pub fn point(&self, extra: &[(String, String)], state: Option<&str>) -> Result<(FamilyRef, Point)> {
+        let family = self.family()?;
+        let mut pairs = Vec::new();
+        for text in &self.params {
+            let Some((key, value)) = text.split_once('=') else {
+                bail!("--param {text:?}: expected KEY=VALUE, such as n=6");
+            };
+            pairs.push((key.trim().to_string(), value.trim().to_string()));
+        }
+        pairs.extend(extra.iter().cloned());
+        if pairs.is_empty() {
+            if let Some(point) = state.and_then(|s| family.point_of_state(s)) {
+                return Ok((family, point));
+            }
+        }
+        let mut values = Vec::with_capacity(pairs.len());
+        for (key, text) in pairs {
+            let spec = family
+                .params()
+                .iter()
+                .find(|s| s.key == key)
+                .with_context(|| {
+                    format!(
+                        "puzzle {} has no parameter '{key}': expected one of {}",
+                        family.name(),
+                        family
+                            .params()
+                            .iter()
+                            .map(|s| s.key)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })?;
+            let value = ParamValue::parse(&text, spec)
+                .map_err(|reason| anyhow::anyhow!("--param {key}={text}: {reason}"))?;
+            values.push((key, value));
+        }
+        let point = point_from_pairs(&*family, &values)?;
+        Ok((family, point))
+    }
+}
+
+/// A space-separated move list as a JSON array of moves.
+pub fn move_list(text: &str) -> Vec<String> {
+    text.split_whitespace().map(str::to_string).collect()
+}
