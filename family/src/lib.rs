@@ -13,12 +13,13 @@
 //! game, not once per expansion).
 
 mod error;
+mod martello_questions;
+mod martello_view;
 mod params;
 mod registry;
 mod solved;
-mod martello_questions;
-mod martello_view;
 
+pub mod mancala;
 pub mod martello;
 
 pub use error::FamilyError;
