@@ -24,14 +24,16 @@ struct Args {
     max_h: i64,
     max_s: i64,
     point: Option<String>,
+    order: Order,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
-        budget: 2_000_000,
+        budget: 10_000_000,
         max_h: 8,
         max_s: 8,
         point: None,
+        order: Order::Standard,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -45,9 +47,14 @@ fn parse_args() -> Result<Args, String> {
             "--max-h" => args.max_h = int(&value)?,
             "--max-s" => args.max_s = int(&value)?,
             "--point" => args.point = Some(value),
+            "--order" => {
+                args.order = value
+                    .parse()
+                    .map_err(|e: hammer_solver::OrderError| e.to_string())?
+            }
             other => {
                 return Err(format!(
-                    "unknown flag {other}: expected --budget, --max-h, --max-s or --point"
+                    "unknown flag {other}: expected --budget, --max-h, --max-s, --order or --point"
                 ));
             }
         }
@@ -110,9 +117,14 @@ impl Row {
 }
 
 /// Solves one point with `solver`, which keeps its memo's allocation between points.
-fn solve(solver: &mut dyn GameSolver, point: &Point, budget: Option<u64>) -> Result<Row, String> {
+fn solve(
+    solver: &mut dyn GameSolver,
+    point: &Point,
+    order: Order,
+    budget: Option<u64>,
+) -> Result<Row, String> {
     let config = Config {
-        order: Order::Standard,
+        order,
         schedule: match budget {
             Some(b) => Schedule::List {
                 phases: vec![(1, b)],
@@ -152,7 +164,7 @@ fn run() -> Result<(), String> {
             .collect::<Result<_, _>>()?;
         let p = point(&pairs)?;
         let mut solver = by_name("mancala").map_err(|e| e.to_string())?.solver();
-        let row = solve(solver.as_mut(), &p, Some(args.budget))?;
+        let row = solve(solver.as_mut(), &p, args.order, Some(args.budget))?;
         println!(
             "{p}: max_home {} of {} (upper {}), exhaustive {}, expansions {}, {:.2} s\nwitness: {}",
             row.max_home(),
@@ -175,8 +187,8 @@ fn run() -> Result<(), String> {
     let all_clock = Instant::now();
     let mut grand_expansions = 0u64;
     println!(
-        "budget {} expansions per point; h 1..{}, s 1..{}; free and relay on\n",
-        args.budget, args.max_h, args.max_s
+        "budget {} expansions per point, {} order; h 1..{}, s 1..{}; free and relay on\n",
+        args.budget, args.order, args.max_h, args.max_s
     );
     for (picks, arith) in variants {
         let mut rows = Vec::new();
@@ -190,7 +202,7 @@ fn run() -> Result<(), String> {
                     ("picks", picks),
                     ("arith", arith),
                 ])?;
-                line.push(solve(solver.as_mut(), &p, Some(args.budget))?);
+                line.push(solve(solver.as_mut(), &p, args.order, Some(args.budget))?);
             }
             rows.push(line);
         }
