@@ -164,3 +164,55 @@ fn bound_is_sound_on_every_reachable_position() {
         }
     }
 }
+
+/// The family's solver fills every column, and its solution replays to its score as
+/// one complete turn.
+#[test]
+fn solver_fills_columns_and_its_solution_replays() {
+    use hammer_family::{Cell, Instance, ParamValue, point_from_pairs};
+    let family = hammer_family::by_name("mancala").expect("registered");
+    let pairs = [
+        ("h".to_string(), ParamValue::Int(3)),
+        ("s".to_string(), ParamValue::Int(3)),
+    ];
+    let point = point_from_pairs(family, &pairs).expect("a point");
+    assert_eq!(
+        point.to_string(),
+        "h=3;s=3;picks=all;free=true;relay=true;arith=matlab"
+    );
+    assert_eq!(family.size(&point), 3);
+    let mut solver = family.solver();
+    let start = Instance::Seeded {
+        sweep_seed: 7,
+        index: 0,
+    };
+    let solved = solver
+        .solve(&point, start, &hammer_solver::Config::default(), 1)
+        .expect("solved");
+    assert_eq!(solved.extra.len(), family.columns().len());
+    assert!(solved.exhaustive);
+    assert_eq!(solved.score, 18 - 15);
+    assert_eq!(solved.extra[7], Cell::Int(15));
+    assert_eq!(solved.extra[8], Cell::Int(15));
+    let picks: Vec<&str> = solved.solution.split(' ').collect();
+    let states = family
+        .replay(&point, &solved.start, &picks)
+        .expect("replays");
+    let last = states.last().expect("at least one pick");
+    assert!(last.ends_with("|end") || family.moves(&point, last).expect("moves").is_empty());
+    assert_eq!(family.score(&point, last).expect("score"), solved.score);
+    assert!(
+        family
+            .draw(&point, last, false)
+            .expect("draws")
+            .contains("store")
+    );
+    let again = Instance::Seeded {
+        sweep_seed: 7,
+        index: 1,
+    };
+    assert!(
+        family.instance(&point, again).is_err(),
+        "one instance a point"
+    );
+}
