@@ -5,6 +5,7 @@
 //! cargo run --release -p hammer-family --example mancala_table
 //! cargo run --release -p hammer-family --example mancala_table -- --budget 2000000 --max-h 8 --max-s 8
 //! cargo run --release -p hammer-family --example mancala_table -- --point h=6,s=4,picks=own,arith=ring
+//! cargo run --release -p hammer-family --example mancala_table -- --point h=6,s=4 --count
 //! ```
 //!
 //! Every point is one exact depth-first search (standard order, memo, the rules' lower
@@ -24,6 +25,7 @@ struct Args {
     max_h: i64,
     max_s: i64,
     point: Option<String>,
+    count: bool,
     order: Order,
 }
 
@@ -33,10 +35,15 @@ fn parse_args() -> Result<Args, String> {
         max_h: 8,
         max_s: 8,
         point: None,
+        count: false,
         order: Order::Standard,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--count" {
+            args.count = true;
+            continue;
+        }
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let int = |v: &str| {
             v.parse::<i64>()
@@ -54,7 +61,7 @@ fn parse_args() -> Result<Args, String> {
             }
             other => {
                 return Err(format!(
-                    "unknown flag {other}: expected --budget, --max-h, --max-s, --order or --point"
+                    "unknown flag {other}: expected --budget, --max-h, --max-s, --order, --point or --count"
                 ));
             }
         }
@@ -152,6 +159,23 @@ fn solve(
     })
 }
 
+/// `--count`: every board at which the player is to move in some first turn (the
+/// spec's `count` question), with the walk's cost.
+fn count(point: &Point) -> Result<(), String> {
+    let rules = hammer_family::mancala::rules(point).map_err(|e| e.to_string())?;
+    let clock = Instant::now();
+    let c = hammer_family::mancala::count(&hammer_engine::mancala::State::start(rules));
+    println!(
+        "{point}: {} boards to move at, max_home_open {}, max_home {}; {} picks played, {:.1} s",
+        c.states,
+        c.max_home_open,
+        c.max_home,
+        c.picks,
+        clock.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn run() -> Result<(), String> {
     let args = parse_args()?;
     if let Some(text) = &args.point {
@@ -163,6 +187,9 @@ fn run() -> Result<(), String> {
             })
             .collect::<Result<_, _>>()?;
         let p = point(&pairs)?;
+        if args.count {
+            return count(&p);
+        }
         let mut solver = by_name("mancala").map_err(|e| e.to_string())?.solver();
         let row = solve(solver.as_mut(), &p, args.order, Some(args.budget))?;
         println!(
