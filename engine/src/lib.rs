@@ -4,6 +4,7 @@
 //! legal moves and their effect. Solvers never touch a Martello type directly; they go
 //! through the small [`Puzzle`] trait so that other puzzle families can plug in later.
 
+pub mod mancala;
 pub mod martello;
 mod puzzle;
 pub mod seeded;

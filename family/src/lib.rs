@@ -13,13 +13,14 @@
 //! game, not once per expansion).
 
 mod error;
-mod params;
-mod registry;
-mod solved;
 mod martello_cost;
 mod martello_questions;
 mod martello_view;
+mod params;
+mod registry;
+mod solved;
 
+pub mod mancala;
 pub mod martello;
 
 pub use error::FamilyError;

@@ -1,0 +1,346 @@
+//! Mancala's first turn as a family: the rule point (`h`, `s`, `picks`, `free`,
+//! `relay`, `arith`) is the parameter point, its start position the one instance, and
+//! the stones left on the board the score (0: every stone in the store).
+//!
+//! Positions use the engine's notation, `HOLES|HOME` with `|end` once the turn is over
+//! (`4,4,4,4,4,4,4,4,4,4,4,4|0`); a move is the number of the hole picked (`1` to `2h`).
+
+mod count;
+mod questions;
+mod view;
+
+pub use count::{Count, count};
+
+use hammer_engine::Puzzle;
+use hammer_engine::mancala::{Arith, MAX_H, MAX_S, Mancala, Picks, Rules, RulesError, State};
+use hammer_solver::{Config, Solver};
+
+use crate::{
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec,
+    ParamValue, Point, Solved,
+};
+
+/// The Mancala first-turn family.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MancalaFamily;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        key: "h",
+        sweep_key: "holes",
+        kind: ParamKind::Int {
+            min: 1,
+            max: MAX_H as i64,
+        },
+        default: Some("6"),
+        doc: "holes per side; the board has 2h holes and one store",
+    },
+    ParamSpec {
+        key: "s",
+        sweep_key: "stones",
+        kind: ParamKind::Int {
+            min: 0,
+            max: MAX_S as i64,
+        },
+        default: Some("4"),
+        doc: "stones in every hole at the start",
+    },
+    ParamSpec {
+        key: "picks",
+        sweep_key: "picks",
+        kind: ParamKind::Choice(&["all", "own"]),
+        default: Some("all"),
+        doc: "holes the player may pick: all 2h, or only the own side 1..h",
+    },
+    ParamSpec {
+        key: "free",
+        sweep_key: "free",
+        kind: ParamKind::Bool,
+        default: Some("true"),
+        doc: "a pick whose last stone falls in the store gives another pick",
+    },
+    ParamSpec {
+        key: "relay",
+        sweep_key: "relay",
+        kind: ParamKind::Bool,
+        default: Some("true"),
+        doc: "a sowing that ends in an occupied hole goes on from that hole",
+    },
+    ParamSpec {
+        key: "arith",
+        sweep_key: "arith",
+        kind: ParamKind::Choice(&["matlab", "ring"]),
+        default: Some("matlab"),
+        doc: "sowing arithmetic: the seed's MATLAB formula, or the physical ring",
+    },
+];
+
+const COLUMNS: &[ColumnSpec] = &[
+    ColumnSpec {
+        name: "mancala_h",
+        kind: ColumnKind::Int32,
+        doc: "holes per side",
+    },
+    ColumnSpec {
+        name: "mancala_s",
+        kind: ColumnKind::Int32,
+        doc: "stones per hole at the start",
+    },
+    ColumnSpec {
+        name: "mancala_picks",
+        kind: ColumnKind::Utf8,
+        doc: "pickable holes: all or own",
+    },
+    ColumnSpec {
+        name: "mancala_arith",
+        kind: ColumnKind::Utf8,
+        doc: "sowing arithmetic: matlab or ring",
+    },
+    ColumnSpec {
+        name: "mancala_free",
+        kind: ColumnKind::Boolean,
+        doc: "whether a pick ending in the store gives another pick",
+    },
+    ColumnSpec {
+        name: "mancala_relay",
+        kind: ColumnKind::Boolean,
+        doc: "whether a sowing ending in an occupied hole goes on",
+    },
+    ColumnSpec {
+        name: "mancala_total",
+        kind: ColumnKind::Int32,
+        doc: "stones in play (board and store) at the searched position",
+    },
+    ColumnSpec {
+        name: "mancala_max_home",
+        kind: ColumnKind::Int32,
+        doc: "the best store count found at the end of the turn (total - score); exact when exhaustive",
+    },
+    ColumnSpec {
+        name: "mancala_upper",
+        kind: ColumnKind::Int32,
+        doc: "the proved upper bound on the store count (total - lower bound); equals max_home when exhaustive",
+    },
+];
+
+/// The rules of a checked point.
+pub fn rules(point: &Point) -> Result<Rules, FamilyError> {
+    let int = |key: &str, default| point.int(key).unwrap_or(default);
+    let picks = point.text("picks").unwrap_or("all");
+    let arith = point.text("arith").unwrap_or("matlab");
+    let bad = |key: &str, reason: String| FamilyError::BadParam {
+        key: key.to_string(),
+        reason,
+    };
+    Rules::new(
+        int("h", 6),
+        int("s", 4),
+        Picks::from_name(picks)
+            .ok_or_else(|| bad("picks", format!("'{picks}' is not all or own")))?,
+        point.bool("free").unwrap_or(true),
+        point.bool("relay").unwrap_or(true),
+        Arith::from_name(arith)
+            .ok_or_else(|| bad("arith", format!("'{arith}' is not matlab or ring")))?,
+    )
+    .map_err(|e| match e {
+        RulesError::Holes(_) => bad("h", e.to_string()),
+        RulesError::Stones(_) => bad("s", e.to_string()),
+    })
+}
+
+/// Parses a position of the point's rules.
+pub fn parse(rules: Rules, text: &str) -> Result<State, FamilyError> {
+    State::parse(rules, text).map_err(|e| FamilyError::BadState {
+        text: text.to_string(),
+        reason: e.to_string(),
+    })
+}
+
+/// Parses pick `text` (a hole number) and checks it is legal in `state`.
+pub fn parse_pick(state: &State, text: &str, index: Option<usize>) -> Result<u8, FamilyError> {
+    let bad = |reason: String| FamilyError::BadMove {
+        text: text.to_string(),
+        index,
+        reason,
+    };
+    let p: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| bad("a pick is a hole number".to_string()))?;
+    let p = state
+        .check_pick(p)
+        .map_err(|e| bad(format!("{e} in {state}")))?;
+    Ok(p as u8)
+}
+
+/// Picks space-separated.
+pub fn picks_text(picks: &[u8]) -> String {
+    picks
+        .iter()
+        .map(u8::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Extends `path` from `start` with the smallest pick until the turn is over. The store
+/// never falls, so the score stays; and it makes the lexicographically smallest
+/// complete turn through `path`.
+pub(crate) fn complete_turn(start: &State, path: &mut Vec<u8>) {
+    let mut state = *start;
+    for &p in path.iter() {
+        state = state.apply(usize::from(p));
+    }
+    let mut buf = Vec::new();
+    loop {
+        Mancala.moves(&state, &mut buf);
+        let Some(&p) = buf.first() else { return };
+        path.push(p);
+        state = state.apply(usize::from(p));
+    }
+}
+
+fn start(point: &Point, instance: Instance<'_>) -> Result<State, FamilyError> {
+    let rules = rules(point)?;
+    match instance {
+        Instance::Seeded { index: 0, .. } => Ok(State::start(rules)),
+        Instance::Seeded { index, .. } => Err(FamilyError::NoSuchInstance { index, count: 1 }),
+        Instance::Given(text) => parse(rules, text),
+    }
+}
+
+impl Family for MancalaFamily {
+    fn name(&self) -> &'static str {
+        "mancala"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Mancala's first turn: sow with free picks and relays; put as many stones as possible in the store"
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+
+    fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError> {
+        let point = Point::new(
+            "mancala",
+            PARAMS.iter().map(|s| s.key).zip(values).collect(),
+        );
+        rules(&point)?;
+        Ok(point)
+    }
+
+    fn size(&self, point: &Point) -> u32 {
+        point.int("h").unwrap_or(6) as u32
+    }
+
+    fn instance_count(&self, _point: &Point) -> Option<u64> {
+        Some(1)
+    }
+
+    fn goal(&self, _point: &Point) -> u32 {
+        0
+    }
+
+    fn columns(&self) -> &'static [ColumnSpec] {
+        COLUMNS
+    }
+
+    fn solver(&self) -> Box<dyn GameSolver> {
+        Box::new(MancalaSolver(Solver::new(Mancala)))
+    }
+
+    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
+        Ok(start(point, instance)?.to_string())
+    }
+
+    fn moves(&self, point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError> {
+        let state = parse(rules(point)?, state)?;
+        let mut buf = Vec::new();
+        Mancala.moves(&state, &mut buf);
+        Ok(buf
+            .iter()
+            .map(|&p| (p.to_string(), state.apply(usize::from(p)).to_string()))
+            .collect())
+    }
+
+    fn replay(
+        &self,
+        point: &Point,
+        state: &str,
+        moves: &[&str],
+    ) -> Result<Vec<String>, FamilyError> {
+        let mut state = parse(rules(point)?, state)?;
+        let mut out = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let p = parse_pick(&state, text, Some(i))?;
+            state = state.apply(usize::from(p));
+            out.push(state.to_string());
+        }
+        Ok(out)
+    }
+
+    fn score(&self, point: &Point, state: &str) -> Result<u32, FamilyError> {
+        Ok(parse(rules(point)?, state)?.on_board())
+    }
+
+    fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError> {
+        Ok(view::draw(&parse(rules(point)?, state)?, colour))
+    }
+
+    fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
+        questions::answer(question)
+    }
+}
+
+/// One thread's solver. The rules travel in the state, so one solver (and its memo)
+/// serves every point.
+struct MancalaSolver(Solver<Mancala>);
+
+impl GameSolver for MancalaSolver {
+    fn solve(
+        &mut self,
+        point: &Point,
+        instance: Instance<'_>,
+        config: &Config,
+        run_seed: u64,
+    ) -> Result<Solved, FamilyError> {
+        let board = start(point, instance)?;
+        let outcome = self.0.solve(&board, config, run_seed);
+        let mut solution = outcome.solution.clone();
+        complete_turn(&outcome.start, &mut solution);
+        let rules = board.rules();
+        let total = board.total();
+        let max_home = total - outcome.min_score;
+        let upper = if outcome.exhaustive {
+            max_home
+        } else {
+            total - outcome.lower_bound
+        };
+        Ok(Solved {
+            board: board.to_string(),
+            prefix_moves: picks_text(&outcome.prefix_moves),
+            start: outcome.start.to_string(),
+            score: outcome.min_score,
+            lower_bound: outcome.lower_bound,
+            exhaustive: outcome.exhaustive,
+            expansions: outcome.counters.expansions,
+            attempts: outcome.counters.attempts,
+            heuristic_steps: outcome.counters.heuristic_steps,
+            memo_states: outcome.memo_states,
+            memo_bytes: outcome.memo_bytes,
+            solution: picks_text(&solution),
+            extra: vec![
+                Cell::Int(i64::from(rules.h())),
+                Cell::Int(i64::from(rules.s())),
+                Cell::Text(rules.picks.name().to_string()),
+                Cell::Text(rules.arith.name().to_string()),
+                Cell::Bool(rules.free),
+                Cell::Bool(rules.relay),
+                Cell::Int(i64::from(total)),
+                Cell::Int(i64::from(max_home)),
+                Cell::Int(i64::from(upper)),
+            ],
+        })
+    }
+}
