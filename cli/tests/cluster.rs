@@ -10,13 +10,11 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use hammer_dataset::{ResultRow, list_parts, read_dataset};
-use hammer_engine::Martello;
 use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
     GameResult, LeaseRequest, RegisterRequest, ResultBatch, StatusRequest, StatusResponse,
     lease_response,
 };
-use hammer_solver::Solver;
 use hammer_sweep::Sweep;
 use hammer_worker::ConnectOptions;
 use support::{HAMMER, Proc, free_port, hammer};
@@ -224,11 +222,13 @@ fn three_workers_write_every_key_once_and_match_direct_solving() {
     let rows = read_checked(&cluster.out(), &sweep);
 
     // A few games solved directly with the worker's function must match the cluster.
-    let mut solver = Solver::new(Martello);
+    let mut solvers = hammer_worker::GameSolvers::new();
     for unit in sweep.units().iter().step_by(7) {
+        let shared = hammer_sweep::UnitRows::new(&sweep, unit).expect("unit of the sweep");
         for index in [unit.start, unit.end - 1] {
-            let direct = hammer_worker::solve_game(&sweep, unit, index, &mut solver, "")
+            let game = hammer_worker::solve_game(&sweep, unit, index, &mut solvers)
                 .expect("direct solve");
+            let direct = shared.owned_row(&game, "", "");
             let key = direct.key();
             let row = rows
                 .iter()
@@ -530,6 +530,7 @@ fn forged_results_and_old_protocols_are_refused() {
             experiment: experiment.name.clone(),
             config: config.id.clone(),
             n: unit.n,
+            params: format!("n={}", unit.n),
             results,
         };
         let (tx, rx) = tokio::sync::mpsc::channel(1);

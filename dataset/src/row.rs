@@ -487,7 +487,9 @@ pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, Col
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::{COLUMNS, PARTITION_COLUMNS};
     use arrow::array::StringArray;
+    use arrow::datatypes::{Field, Schema};
 
     fn awkward_rows() -> Vec<ResultRow> {
         let distinct = |tag: &str| format!("{tag}-value");
@@ -517,6 +519,12 @@ mod tests {
                 wall_ns: 6,
                 worker: distinct("worker"),
                 hammer_version: distinct("hammer_version"),
+                puzzle: "martello".into(),
+                params: "n=-1".into(),
+                score: 3,
+                lower_bound: 2,
+                schedule_complete: true,
+                extra: Vec::new(),
             },
         ]
     }
@@ -532,6 +540,7 @@ mod tests {
             .iter()
             .copied()
             .filter(|c| !PARTITION_COLUMNS.contains(c))
+            .chain(family_columns().iter().map(|c| c.spec.name))
             .collect();
         assert_eq!(names, expected);
     }
@@ -540,8 +549,13 @@ mod tests {
     fn schema_matches_columns() {
         let schema = schema();
         let names: Vec<&str> = schema.fields().iter().map(|f| f.name().as_str()).collect();
-        assert_eq!(names, COLUMNS);
-        assert!(schema.fields().iter().all(|f| !f.is_nullable()));
+        assert_eq!(&names[..COLUMNS.len()], COLUMNS);
+        let shared = &schema.fields()[..COLUMNS.len()];
+        assert!(shared.iter().all(|f| !f.is_nullable()));
+        // Family columns are nullable: rows of other families leave them empty.
+        let family = &schema.fields()[COLUMNS.len()..];
+        assert_eq!(family.len(), family_columns().len());
+        assert!(family.iter().all(|f| f.is_nullable()));
     }
 
     #[test]

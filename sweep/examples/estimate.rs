@@ -11,9 +11,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use hammer_engine::{Martello, seeded};
-use hammer_solver::Solver;
-use hammer_sweep::{Sweep, estimated_game_seconds};
+use hammer_family::Instance;
+use hammer_sweep::Sweep;
 
 /// On-CPU time of this thread where Linux tells it (`/proc/thread-self/schedstat`), so
 /// that other jobs on a shared machine do not inflate the figures; wall time elsewhere.
@@ -73,11 +72,11 @@ fn main() -> ExitCode {
         sweep.units().len(),
         sweep.digest
     );
-    let mut solver = Solver::new(Martello);
     let mut total = 0.0;
     let mut model_total = 0.0;
     for e in &sweep.experiments {
-        let per_config = e.sizes.len() as u64 * e.games;
+        let mut solver = e.family.solver();
+        let per_config = e.points.len() as u64 * e.games;
         let rows = e.configs.len() as u64 * per_config;
         let take = samples.min(rows);
         let mut secs = 0.0;
@@ -90,24 +89,25 @@ fn main() -> ExitCode {
             let r = (j as u128 * rows as u128 / take as u128) as u64;
             let config = &e.configs[(r / per_config) as usize];
             let within = r % per_config;
-            let n = e.sizes[(within / e.games) as usize];
-            let game = e.first_game + (within % e.games * 7919) % e.games;
-            let board = match seeded::game(sweep.seed, n, game) {
-                Ok(b) => b,
+            let point = &e.points[(within / e.games) as usize];
+            let games = e.games_of(point).max(1);
+            let game = e.first_game + (within % e.games * 7919) % games;
+            let instance = Instance::Seeded {
+                sweep_seed: sweep.seed,
+                index: game,
+            };
+            let seed = config.run_seed(e.family, point, sweep.seed, game);
+            let started = Clock::now();
+            let out = match solver.solve(point, instance, &config.solver_config(), seed) {
+                Ok(out) => out,
                 Err(err) => {
                     eprintln!("{err}");
                     return ExitCode::FAILURE;
                 }
             };
-            let started = Clock::now();
-            let out = solver.solve(
-                &board,
-                &config.solver_config(),
-                config.run_seed(sweep.seed, n, game),
-            );
             secs += started.elapsed();
-            model += estimated_game_seconds(n, config);
-            solved += u64::from(out.min_score == 1);
+            model += e.family.estimated_seconds(point, &config.solver_config());
+            solved += u64::from(out.score <= e.family.goal(point));
             exhaustive += u64::from(out.exhaustive);
         }
         let scale = rows as f64 / take as f64;

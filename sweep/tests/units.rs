@@ -80,20 +80,21 @@ proptest! {
         let units = sweep.units();
         prop_assert_eq!(&units, &sweep.units(), "units() is not deterministic");
 
-        let mut covered: HashSet<(u32, u32, u8, u64)> = HashSet::new();
+        let mut covered: HashSet<(u32, u32, u32, u64)> = HashSet::new();
         let mut ids = HashSet::new();
         for u in &units {
             prop_assert!(u.start < u.end, "empty unit {:?}", u);
             let (e, _) = sweep.config_of(u).unwrap();
-            prop_assert!(e.sizes.contains(&u.n));
+            let point = &e.points[u.point as usize];
+            prop_assert_eq!(e.family.size(point), u.n);
             prop_assert!(u.start >= e.first_game && u.end <= e.first_game + e.games);
-            let size = e.unit_size(u.config, u.n);
+            let size = e.unit_size(u.config, u.point);
             if let Some(want) = e.unit_games {
                 prop_assert_eq!(size, want);
             }
             prop_assert!(u.games() <= size);
             for g in u.start..u.end {
-                prop_assert!(covered.insert((u.experiment, u.config, u.n, g)), "game covered twice by {:?}", u);
+                prop_assert!(covered.insert((u.experiment, u.config, u.point, g)), "game covered twice by {:?}", u);
             }
             let id = u.id();
             hammer_dataset::validate_part_id(&id).unwrap();
@@ -106,9 +107,9 @@ proptest! {
             prop_assert_eq!(configs.len(), e.configs.len());
             prop_assert_eq!(e.configs.len(), shapes[ei].orders * 2 * shapes[ei].prefixes * shapes[ei].tries as usize);
             for (ci, _) in e.configs.iter().enumerate() {
-                for &n in &e.sizes {
+                for p in 0..e.points.len() as u32 {
                     for g in e.first_game..e.first_game + e.games {
-                        prop_assert!(covered.contains(&(ei as u32, ci as u32, n, g)));
+                        prop_assert!(covered.contains(&(ei as u32, ci as u32, p, g)));
                     }
                 }
             }
@@ -220,12 +221,17 @@ fn solver_config_and_run_seed() {
     assert_eq!(solver.order, hammer_solver::Order::Random);
     assert_eq!(solver.prefix, 2);
     assert_eq!(solver.schedule.budgets().collect::<Vec<_>>(), [Some(100)]);
+    let e = &sweep.experiments[1];
+    let six = e.points.iter().find(|p| e.family.size(p) == 6).unwrap();
     assert_eq!(
-        c.run_seed(sweep.seed, 6, 4),
+        c.run_seed(e.family, six, sweep.seed, 4),
         hammer_engine::seeded::run_seed(2013, 6, 4, 1)
     );
     // Same trial, other budget: same run seed, so the same random prefix.
     let d = &sweep.experiments[1].configs[7];
     assert_eq!((d.budget, d.trial), (1000, 1));
-    assert_eq!(d.run_seed(sweep.seed, 6, 4), c.run_seed(sweep.seed, 6, 4));
+    assert_eq!(
+        d.run_seed(e.family, six, sweep.seed, 4),
+        c.run_seed(e.family, six, sweep.seed, 4)
+    );
 }

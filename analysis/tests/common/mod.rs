@@ -112,6 +112,12 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                             wall_ns: 1,
                             worker: "test".to_owned(),
                             hammer_version: "test".to_owned(),
+                            puzzle: "martello".to_owned(),
+                            params: format!("n={n}"),
+                            score: out.min_score as i32,
+                            lower_bound: out.lower_bound as i32,
+                            schedule_complete: config.schedule.always_exact(),
+                            extra: Vec::new(),
                         });
                     }
                 }

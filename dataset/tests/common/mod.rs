@@ -30,6 +30,12 @@ pub fn row(experiment: &str, n: i32, config: &str, game_index: i64) -> ResultRow
         wall_ns: game_index.wrapping_add(123_456),
         worker: "w1".into(),
         hammer_version: "0.1.0".into(),
+        puzzle: "martello".into(),
+        params: format!("n={n}"),
+        score: (game_index % 3) as i32 + 1,
+        lower_bound: 1,
+        schedule_complete: true,
+        extra: Vec::new(),
     }
 }
 
