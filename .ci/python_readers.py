@@ -5,7 +5,7 @@ Usage: python python_readers.py DATASET_DIR
 Prints one JSON object per reader on its own line:
   {"reader": ..., "rows": ..., "columns": [sorted names], "sum_expansions": ...,
    "n_values": [sorted distinct n], "experiments": [sorted distinct experiment],
-   "types": {"experiment": ..., "n": ...}}
+   "types": {"experiment": ..., "n": ...}, "puzzles": {puzzle: rows}}
 A reader that fails prints {"reader": ..., "error": "..."} instead, and the script exits 1
 after trying all readers, so one run shows every incompatibility at once.
 
@@ -20,7 +20,14 @@ import traceback
 from pathlib import Path
 
 
-def summary(reader, columns, rows, sum_expansions, n_values, experiments, types):
+def counts(values):
+    out = {}
+    for v in values:
+        out[str(v)] = out.get(str(v), 0) + 1
+    return out
+
+
+def summary(reader, columns, rows, sum_expansions, n_values, experiments, types, puzzles):
     return {
         "reader": reader,
         "rows": int(rows),
@@ -31,6 +38,8 @@ def summary(reader, columns, rows, sum_expansions, n_values, experiments, types)
         # How this reader typed the partition columns; informative only, since the
         # readers infer different types from the directory names.
         "types": {k: str(v) for k, v in types.items()},
+        # Rows per puzzle family: every family's rows read as they are in one table.
+        "puzzles": counts(puzzles),
     }
 
 
@@ -47,6 +56,7 @@ def read_pyarrow(root):
         table["n"].to_pylist(),
         table["experiment"].to_pylist(),
         {c: table.schema.field(c).type for c in ("experiment", "n")},
+        table["puzzle"].to_pylist(),
     )
 
 
@@ -62,6 +72,7 @@ def read_polars(root):
         df["n"].to_list(),
         df["experiment"].to_list(),
         {c: df.schema[c] for c in ("experiment", "n")},
+        df["puzzle"].to_list(),
     )
 
 
@@ -82,7 +93,10 @@ def read_duckdb(root):
     ]
     types = dict(zip(rel.columns, rel.types))
     types = {c: types[c] for c in ("experiment", "n")}
-    return summary("duckdb", columns, rows, sum_expansions, n_values, experiments, types)
+    puzzles = [r[0] for r in con.sql("SELECT puzzle FROM rel").fetchall()]
+    return summary(
+        "duckdb", columns, rows, sum_expansions, n_values, experiments, types, puzzles
+    )
 
 
 def read_pandas(root):
@@ -97,6 +111,7 @@ def read_pandas(root):
         df["n"].astype("int64").tolist(),
         df["experiment"].astype(str).tolist(),
         {c: df[c].dtype for c in ("experiment", "n")},
+        df["puzzle"].astype(str).tolist(),
     )
 
 

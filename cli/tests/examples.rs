@@ -24,7 +24,12 @@ fn examples() -> Vec<PathBuf> {
     files
 }
 
-/// The example with at most `games` games per experiment and `tries` tries.
+/// Budgets above this are cut to it: a family example that caps each instance (Mancala's
+/// table) then runs in seconds; the experiments and points stay the same.
+const MAX_BUDGET: u64 = 20_000;
+
+/// The example with at most `games` games per experiment and `tries` tries, and its
+/// budgets at most [`MAX_BUDGET`].
 fn cut_down(text: &str, games: u64, tries: u64) -> String {
     text.lines()
         .map(|line| {
@@ -33,7 +38,22 @@ fn cut_down(text: &str, games: u64, tries: u64) -> String {
                 let n: u64 = value.replace('_', "").parse().ok()?;
                 Some(format!("{key} = {}", n.min(limit)))
             };
+            let budgets = || -> Option<String> {
+                let list = line.strip_prefix("budgets")?.trim().strip_prefix('=')?.trim();
+                let inner = list.strip_prefix('[')?.strip_suffix(']')?;
+                let cut: Option<Vec<String>> = inner
+                    .split(',')
+                    .map(|b| {
+                        let b: u64 = b.trim().replace('_', "").parse().ok()?;
+                        Some(b.min(MAX_BUDGET).to_string())
+                    })
+                    .collect();
+                let mut cut = cut?;
+                cut.dedup();
+                Some(format!("budgets = [{}]", cut.join(", ")))
+            };
             limited("games", games)
+                .or_else(budgets)
                 .or_else(|| limited("tries", tries))
                 .or_else(|| limited("attempts", tries))
                 .unwrap_or_else(|| line.to_owned())

@@ -214,13 +214,15 @@ fn param_values(
     k: &str,
     spec: &ParamSpec,
 ) -> Result<Vec<ParamValue>, SweepError> {
-    let mut seen = Seen::new(loc, k, spec.key);
+    // Values are named as `n = 9` in messages: the parameter's own key.
+    let what = format!("{} =", spec.key);
+    let mut seen = Seen::new(loc, k, &what);
     let mut out = Vec::new();
     for v in items(loc, value, k)? {
         let parsed = match spec.kind {
             ParamKind::Int { min, max } => {
                 let (lo, hi) = (min.max(0) as u64, max.max(0) as u64);
-                ParamValue::Int(ranged(loc, v, k, spec.key, lo, hi)? as i64)
+                ParamValue::Int(ranged(loc, v, k, &what, lo, hi)? as i64)
             }
             ParamKind::Bool => match v.get_ref() {
                 DeValue::Boolean(b) => ParamValue::Bool(*b),

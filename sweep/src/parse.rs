@@ -304,16 +304,16 @@ pub(crate) fn items<'a, 'i>(
 pub(crate) struct Seen<'l, 't> {
     loc: &'l Locator<'t>,
     key: String,
-    what: &'static str,
+    what: String,
     first: HashMap<String, (usize, String)>,
 }
 
 impl<'l, 't> Seen<'l, 't> {
-    pub(crate) fn new(loc: &'l Locator<'t>, key: &str, what: &'static str) -> Self {
+    pub(crate) fn new(loc: &'l Locator<'t>, key: &str, what: &str) -> Self {
         Seen {
             loc,
             key: key.to_string(),
-            what,
+            what: what.to_string(),
             first: HashMap::new(),
         }
     }

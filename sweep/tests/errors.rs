@@ -48,15 +48,15 @@ fn the_good_file_is_good() {
 fn size_out_of_range() {
     check(
         &with(11, "sizes = [5, 9]"),
-        "examples/bad.toml:11:13: experiment[1].sizes: size 9 is outside 1..=8",
+        "examples/bad.toml:11:13: experiment[1].sizes: n = 9 is outside 1..=8",
     );
     check(
         &with(6, "sizes = [0]"),
-        "examples/bad.toml:6:10: experiment[0].sizes: size 0 is outside 1..=8",
+        "examples/bad.toml:6:10: experiment[0].sizes: n = 0 is outside 1..=8",
     );
     check(
         &with(6, "sizes = 9"),
-        "examples/bad.toml:6:9: experiment[0].sizes: size 9 is outside 1..=8",
+        "examples/bad.toml:6:9: experiment[0].sizes: n = 9 is outside 1..=8",
     );
 }
 
@@ -68,13 +68,13 @@ fn unknown_keys() {
     );
     check(
         &with(7, "gmaes = 10"),
-        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap",
+        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap",
     );
     // A sub-table is an unknown key too.
     let text = GOOD.to_string() + "[experiment.options]\nfast = true\n";
     check(
         &text,
-        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap",
+        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap",
     );
 }
 
@@ -118,7 +118,7 @@ fn empty_lists() {
 fn duplicates() {
     check(
         &with(6, "sizes = [3, 4, 3]"),
-        "examples/bad.toml:6:16: experiment[0].sizes: size 3 is listed twice; the first is at 6:10",
+        "examples/bad.toml:6:16: experiment[0].sizes: n = 3 is listed twice; the first is at 6:10",
     );
     check(
         &with(
@@ -235,7 +235,7 @@ fn missing_keys() {
     );
     check(
         &with(11, ""),
-        "examples/bad.toml:9:1: experiment[1].sizes: missing key: every experiment needs its board sizes, such as sizes = [6]",
+        "examples/bad.toml:9:1: experiment[1].sizes: missing key: every martello experiment needs `sizes` (board side: n x n stones of n colours and n symbols)",
     );
     check(
         &with(2, ""),

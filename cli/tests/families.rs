@@ -1,0 +1,446 @@
+//! A sweep that mixes puzzle families (Martello, peg solitaire, Mancala), through the real
+//! `hammer` binary: `hammer run`, a coordinator with two workers one of which is killed
+//! with SIGKILL mid-run, the Python readers and one DuckDB query over the mixed dataset,
+//! `hammer analyze`, the spec questions through `hammer ask`, and bad input per family.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use hammer_dataset::{Cell, ResultRow, read_dataset};
+use hammer_sweep::Sweep;
+use support::{HAMMER, Proc, free_port, hammer, ok};
+
+/// Every family, with enough games that a unit of each takes a moment.
+const MIXED: &str = r#"
+name = "families"
+seed = 2026
+
+[[experiment]]
+name = "martello"
+sizes = [4, 5]
+games = 40
+unit_games = 10
+
+[[experiment]]
+name = "peg_random"
+puzzle = "peg"
+boards = ["english"]
+pegs = [6, 9]
+games = 12
+unit_games = 4
+
+[[experiment]]
+name = "peg_classic"
+puzzle = "peg"
+boards = ["english"]
+games = 5
+unit_games = 1
+
+[[experiment]]
+name = "mancala"
+puzzle = "mancala"
+holes = [2, 3]
+stones = [1, 2, 3]
+picks = ["all", "own"]
+unit_games = 1
+"#;
+
+/// Timing and worker columns aside, sorted by key.
+fn normalized(mut rows: Vec<ResultRow>) -> Vec<ResultRow> {
+    for row in &mut rows {
+        row.wall_ns = 0;
+        row.worker = String::new();
+    }
+    rows.sort_by_key(ResultRow::key);
+    rows
+}
+
+fn write_sweep(dir: &Path) -> PathBuf {
+    let path = dir.join("sweep.toml");
+    std::fs::write(&path, MIXED).expect("write sweep");
+    path
+}
+
+fn run(sweep: &Path, out: &Path) {
+    ok(&hammer(&[
+        "run",
+        sweep.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "1",
+    ]));
+}
+
+#[test]
+fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep_path = write_sweep(dir.path());
+    let sweep = Sweep::parse(MIXED, "test").unwrap();
+    let local = dir.path().join("local");
+    run(&sweep_path, &local);
+    let rows = normalized(support::read_checked(&local, &sweep));
+
+    // Every family is there, with its own columns filled and the others' empty.
+    let families: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r.puzzle.as_str()).collect();
+    assert_eq!(
+        families.into_iter().collect::<Vec<_>>(),
+        ["mancala", "martello", "peg"]
+    );
+    for row in &rows {
+        let family = hammer_family::by_name(&row.puzzle).unwrap();
+        assert_eq!(row.extra.len(), family.columns().len(), "{row:?}");
+        assert_eq!(row.min_stones, row.score);
+        assert!(row.schedule_complete && row.exhaustive, "{row:?}");
+        assert!(row.lower_bound <= row.score, "{row:?}");
+    }
+    // The single-vacancy starts of the English board: instance i vacates hole i.
+    let classic: Vec<&ResultRow> = rows
+        .iter()
+        .filter(|r| r.experiment == "peg_classic")
+        .collect();
+    assert_eq!(classic.len(), 5);
+    assert!(classic.iter().all(|r| r.n == 31 && r.params == "board=english;pegs=31"));
+    // Mancala: one instance per point, twelve points.
+    let mancala: Vec<&ResultRow> = rows.iter().filter(|r| r.puzzle == "mancala").collect();
+    assert_eq!(mancala.len(), 12);
+    for row in &mancala {
+        let max_home = match &row.extra[6] {
+            Cell::Int(v) => *v,
+            other => panic!("mancala_max_home is {other:?}"),
+        };
+        let total = match &row.extra[8] {
+            Cell::Int(v) => *v,
+            other => panic!("mancala_total is {other:?}"),
+        };
+        assert_eq!(max_home, total - i64::from(row.score), "{row:?}");
+    }
+
+    // The same sweep on a coordinator and two workers, one killed with SIGKILL as soon
+    // as results arrive: the same rows, every key once.
+    let port = free_port();
+    let out = dir.path().join("cluster");
+    let state = dir.path().join("state");
+    let url = format!("http://127.0.0.1:{port}");
+    let log = |name: &str| dir.path().join(format!("{name}.log"));
+    let mut coordinator = Proc::spawn(
+        "coordinator",
+        HAMMER,
+        &support::s(&[
+            "coordinator",
+            "--sweep",
+            sweep_path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--state",
+            state.to_str().unwrap(),
+            "--listen",
+            &format!("127.0.0.1:{port}"),
+            "--lease-secs",
+            "2",
+            "--heartbeat-secs",
+            "0.5",
+            "--linger-secs",
+            "5",
+        ]),
+        &[],
+        log("coordinator"),
+    );
+    let worker = |name: &str| {
+        Proc::spawn(
+            name,
+            HAMMER,
+            &support::s(&[
+                "worker",
+                "--coordinator",
+                &url,
+                "--threads",
+                "1",
+                "--give-up-after-secs",
+                "60",
+            ]),
+            &[],
+            log(name),
+        )
+    };
+    let mut victim = worker("victim");
+    let started = std::time::Instant::now();
+    while !state.join("journal.log").exists()
+        || std::fs::read_to_string(state.join("journal.log"))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.starts_with("commit "))
+            .count()
+            < 3
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no commits: {}",
+            coordinator.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    victim.kill9();
+    let mut survivor = worker("survivor");
+    assert_eq!(
+        coordinator.wait(Duration::from_secs(180)),
+        0,
+        "{}",
+        coordinator.log_text()
+    );
+    assert_eq!(survivor.wait(Duration::from_secs(30)), 0, "{}", survivor.log_text());
+    let cluster_rows = normalized(support::read_checked(&out, &sweep));
+    assert_eq!(cluster_rows, rows);
+
+    python_readers(&local, &rows);
+    analyze(&local);
+}
+
+/// The four Python readers read every family's rows as they are, and one DuckDB query
+/// groups the mixed sweep by family.
+fn python_readers(out: &Path, rows: &[ResultRow]) {
+    let Some(python) = std::env::var_os("HAMMER_PYTHON").filter(|p| !p.is_empty()) else {
+        assert!(
+            std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
+            "HAMMER_REQUIRE_PYTHON=1 but HAMMER_PYTHON is not set"
+        );
+        println!("skipped the Python readers: HAMMER_PYTHON not set");
+        return;
+    };
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/python_readers.py");
+    let output = Command::new(&python).arg(&script).arg(out).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut by_family = std::collections::BTreeMap::new();
+    for r in rows {
+        *by_family.entry(r.puzzle.clone()).or_insert(0u64) += 1;
+    }
+    let expansions: i64 = rows.iter().map(|r| r.expansions).sum();
+    for line in stdout.lines() {
+        let s: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(s["rows"].as_u64(), Some(rows.len() as u64), "{s}");
+        assert_eq!(s["sum_expansions"].as_i64(), Some(expansions), "{s}");
+        assert_eq!(s["puzzles"], serde_json::json!(by_family), "{s}");
+    }
+
+    // The query of docs/dataset.md.
+    let query = format!(
+        "import duckdb, json\n\
+         rows = duckdb.sql(\"\"\"SELECT puzzle, experiment, params, count(*) AS games, \
+         sum(solvable::INT) AS solved FROM read_parquet('{}/**/*.parquet', hive_partitioning = true) \
+         GROUP BY ALL ORDER BY ALL\"\"\").fetchall()\n\
+         print(json.dumps([list(r) for r in rows]))",
+        out.display()
+    );
+    let output = Command::new(&python).arg("-c").arg(&query).output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let got: Vec<(String, String, String, u64, u64)> =
+        serde_json::from_slice(&output.stdout).unwrap();
+    let mut want = std::collections::BTreeMap::new();
+    for r in rows {
+        let at = want
+            .entry((r.puzzle.clone(), r.experiment.clone(), r.params.clone()))
+            .or_insert((0u64, 0u64));
+        at.0 += 1;
+        at.1 += u64::from(r.solvable);
+    }
+    let want: Vec<(String, String, String, u64, u64)> = want
+        .into_iter()
+        .map(|((p, e, x), (g, s))| (p, e, x, g, s))
+        .collect();
+    assert_eq!(got, want);
+}
+
+/// `hammer analyze` writes a section per family present, beside Martello's figures.
+fn analyze(out: &Path) {
+    let json: serde_json::Value =
+        serde_json::from_str(&ok(&hammer(&["analyze", out.to_str().unwrap(), "--format", "json"])))
+            .unwrap();
+    let ids: Vec<&str> = json["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["id"].as_str())
+        .collect();
+    for id in ["fig08", "family-peg", "family-mancala"] {
+        assert!(ids.contains(&id), "{id} missing from {ids:?}");
+    }
+    let peg = json["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "family-peg")
+        .unwrap();
+    let tables: Vec<&str> = peg["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(tables, ["peg_summary", "peg_instances"]);
+}
+
+#[test]
+fn every_conformance_case_passes_through_hammer_ask() {
+    let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/cases");
+    for family in ["peg", "mancala"] {
+        let path = cases.join(format!("{family}.jsonl"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let output = hammer(&["ask", "--puzzle", family, path.to_str().unwrap()]);
+        let stdout = ok(&output);
+        let answers: Vec<serde_json::Value> = stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let expected: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["answer"].clone())
+            .collect();
+        assert_eq!(answers.len(), expected.len(), "{family}");
+        for (i, (got, want)) in answers.iter().zip(&expected).enumerate() {
+            assert_eq!(&got["answer"], want, "{family} case {}", i + 1);
+        }
+
+        let bad = cases.join(format!("{family}-bad.jsonl"));
+        let output = hammer(&["ask", "--puzzle", family, bad.to_str().unwrap()]);
+        assert!(!output.status.success(), "{family}: bad cases must fail");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let lines = std::fs::read_to_string(&bad).unwrap().lines().count();
+        assert_eq!(
+            stdout.lines().filter(|l| l.contains("\"error\"")).count(),
+            lines,
+            "{family}: every bad case refused:\n{stdout}"
+        );
+    }
+}
+
+#[test]
+fn bad_input_per_family_is_refused_with_a_clear_message_and_nothing_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &str)] = &[
+        (
+            "puzzle = \"sudoku\"\ngames = 1",
+            "experiment[0].puzzle: unknown puzzle 'sudoku'",
+        ),
+        (
+            "puzzle = \"mancala\"\nholes = [0]",
+            "experiment[0].holes: h = 0 is outside 1..=12",
+        ),
+        (
+            "puzzle = \"mancala\"\nrelay = [\"yes\"]",
+            "experiment[0].relay: expected true or false",
+        ),
+        (
+            "puzzle = \"peg\"\nboards = [\"hexagonal\"]\ngames = 1",
+            "experiment[0].boards",
+        ),
+        (
+            "puzzle = \"peg\"\nsizes = [6]\ngames = 1",
+            "experiment[0].sizes: unknown key",
+        ),
+    ];
+    for (i, (keys, expected)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.toml"));
+        let out = dir.path().join(format!("out{i}"));
+        std::fs::write(
+            &path,
+            format!("name = \"bad\"\nseed = 1\n[[experiment]]\nname = \"e\"\n{keys}\n"),
+        )
+        .unwrap();
+        let output = hammer(&["run", path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{keys}");
+        assert!(stderr.contains(expected), "{keys}: {stderr}");
+        assert!(stderr.contains(&format!("bad{i}.toml:5:")), "{keys}: {stderr}");
+        assert!(!out.exists(), "{keys}: nothing may be written");
+    }
+    // Positions and moves on the command line.
+    for (args, expected) in [
+        (
+            vec!["solve", "--puzzle", "peg", "ooo/ooo/ooooooo/oooxooo/ooooooo/ooo/ooo"],
+            "bad character 'x'",
+        ),
+        (
+            vec!["moves", "--puzzle", "mancala", "--param", "h=0", "1,1|0"],
+            "h",
+        ),
+        (
+            vec!["replay", "--puzzle", "peg", "ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/ooo", "d2-d9"],
+            "d2-d9",
+        ),
+    ] {
+        let output = hammer(&args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!output.status.success(), "{args:?}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn game_commands_take_a_puzzle() {
+    let v: serde_json::Value = serde_json::from_str(&ok(&hammer(&[
+        "solve",
+        "--puzzle",
+        "peg",
+        "ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/ooo",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(v["puzzle"], "peg");
+    assert_eq!(v["score"], 1);
+    assert_eq!(v["solvable"], true);
+    assert_eq!(v["exhaustive"], true);
+    let solution: Vec<&str> = v["solution"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(solution.len(), 31);
+    // The solution replays to one peg.
+    let mut args = vec!["replay", "--puzzle", "peg", "ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/ooo", "--json"];
+    args.extend(&solution);
+    let r: serde_json::Value = serde_json::from_str(&ok(&hammer(&args))).unwrap();
+    assert_eq!(r["score"], 1);
+
+    // Mancala: the seed's 48 of 48 (picks from all holes), proved.
+    let v: serde_json::Value = serde_json::from_str(&ok(&hammer(&[
+        "solve",
+        "--puzzle",
+        "mancala",
+        "--random",
+        "--index",
+        "0",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(v["score"], 0, "{v}");
+    assert_eq!(v["exhaustive"], true);
+    let moves: serde_json::Value = serde_json::from_str(&ok(&hammer(&[
+        "moves",
+        "--puzzle",
+        "mancala",
+        "--param",
+        "h=2",
+        "--param",
+        "s=1",
+        "1,1,1,1|0",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(moves["puzzle"], "mancala");
+    assert_eq!(moves["moves"].as_object().unwrap().len(), 4, "{moves}");
+}
