@@ -4,9 +4,11 @@
 //! legal moves and their effect. Solvers never touch a Martello type directly; they go
 //! through the small [`Puzzle`] trait so that other puzzle families can plug in later.
 
+pub mod fasthash;
 pub mod martello;
+pub mod peg;
 mod puzzle;
 pub mod seeded;
 
 pub use martello::{MAX_N, Martello, Move, ParseError, State, Stone};
-pub use puzzle::{Puzzle, Successor};
+pub use puzzle::{Countable, Puzzle, Successor};
