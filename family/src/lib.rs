@@ -13,13 +13,15 @@
 //! game, not once per expansion).
 
 mod error;
-mod params;
-mod registry;
-mod solved;
 mod martello_questions;
 mod martello_view;
+mod params;
+mod peg_questions;
+mod registry;
+mod solved;
 
 pub mod martello;
+pub mod peg;
 
 pub use error::FamilyError;
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};

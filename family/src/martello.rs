@@ -6,8 +6,8 @@ use hammer_engine::{MAX_N, Martello, Move, ParseError, State};
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec,
-    ParamValue, Point, Solved,
+    ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec, ParamValue, Point,
+    Solved,
 };
 
 /// The Martello family.
@@ -164,8 +164,8 @@ impl Family for MartelloFamily {
 /// command line infers `n` from the board; see [`MartelloFamily::point_of_board`]).
 fn start(point: &Point, instance: Instance<'_>) -> Result<State, FamilyError> {
     match instance {
-        Instance::Seeded { sweep_seed, index } => {
-            seeded::game(sweep_seed, side(point), index).map_err(|e| match e {
+        Instance::Seeded { sweep_seed, index } => seeded::game(sweep_seed, side(point), index)
+            .map_err(|e| match e {
                 seeded::SeededError::Index(index) => FamilyError::NoSuchInstance {
                     index,
                     count: MAX_INDEX + 1,
@@ -174,8 +174,7 @@ fn start(point: &Point, instance: Instance<'_>) -> Result<State, FamilyError> {
                     key: "n".to_string(),
                     reason: other.to_string(),
                 },
-            })
-        }
+            }),
         Instance::Given(text) => parse(point, text),
     }
 }

@@ -8,8 +8,12 @@ use crate::{Family, FamilyError};
 /// before families existed is a Martello sweep.
 pub const DEFAULT_FAMILY: &str = "martello";
 
-static FAMILIES: LazyLock<Vec<Box<dyn Family>>> =
-    LazyLock::new(|| vec![Box::new(crate::martello::MartelloFamily)]);
+static FAMILIES: LazyLock<Vec<Box<dyn Family>>> = LazyLock::new(|| {
+    vec![
+        Box::new(crate::martello::MartelloFamily),
+        Box::new(crate::peg::PegFamily),
+    ]
+});
 
 /// Every registered family, in a fixed order (the dataset's family columns follow it).
 pub fn families() -> &'static [Box<dyn Family>] {

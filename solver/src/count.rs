@@ -22,7 +22,9 @@ use hammer_engine::fasthash::MixBuild;
 pub enum Reduction {
     /// Every state on its own.
     None,
-    /// One representative per fingerprint class.
+    /// One representative per fingerprint class. The state counts are exact only when
+    /// the merged symmetries map the reachable set onto itself, as they do when they
+    /// fix the start; path counts are exact regardless.
     Symmetry,
 }
 

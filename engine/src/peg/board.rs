@@ -225,6 +225,15 @@ impl Board {
         &self.syms
     }
 
+    /// The board with only the symmetries that also fix `pos`. Everything reachable from
+    /// `pos` is mapped onto reachable positions by them (and only by them, in general),
+    /// so counting modulo these symmetries counts the reachable positions exactly.
+    pub fn fixing(&self, pos: Bits) -> Board {
+        let mut board = self.clone();
+        board.syms.retain(|&g| transform(g, pos) == pos);
+        board
+    }
+
     /// The legal jumps of `pos`, as a set of `from` holes per direction.
     #[inline]
     pub fn legal_froms(&self, pos: Bits) -> [Bits; 4] {
