@@ -83,7 +83,7 @@ fn analyse(board: Board, pos: Bits) -> Value {
     let mut finishes: Vec<u8> = Vec::new();
     let mut solutions = 0u128;
     if counts.min_score == 1 {
-        for rep in &counts.lowest {
+        for (rep, _) in &counts.lowest {
             for &g in &syms {
                 finishes.extend(bits(transform(g, *rep)));
             }

@@ -49,8 +49,9 @@ pub struct Counts<S> {
     pub levels: Vec<Level>,
     /// The lowest score of any reachable state.
     pub min_score: u32,
-    /// The entries of the lowest level (representatives modulo symmetry).
-    pub lowest: Vec<S>,
+    /// The entries of the lowest level (representatives modulo symmetry), each with
+    /// the move sequences that reach it (its whole class, modulo symmetry).
+    pub lowest: Vec<(S, u128)>,
 }
 
 impl<S> Counts<S> {
@@ -193,7 +194,7 @@ fn run<P: Countable>(
     let min_score = levels.last().map_or(0, |l| l.score);
     let lowest = done
         .pop()
-        .map(|(_, m)| m.into_values().map(|e| e.state).collect())
+        .map(|(_, m)| m.into_values().map(|e| (e.state, e.paths)).collect())
         .unwrap_or_default();
     Counts {
         levels,

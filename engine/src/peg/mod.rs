@@ -11,7 +11,7 @@ pub mod reach;
 
 pub use board::{Bits, Board, BoardKind, Jump};
 pub use notation::PegError;
-pub use reach::{Reach, finishes};
+pub use reach::{Reach, finishes, reachable};
 
 use crate::fasthash::mix64;
 use crate::seeded::{bounded, stream};

@@ -11,8 +11,31 @@
 
 use std::collections::HashSet;
 
+use rand_chacha::ChaCha8Rng;
+
 use super::board::{Bits, Board, bits, transform};
 use crate::fasthash::MixBuild;
+use crate::seeded::{bounded, fast_stream};
+
+/// How one attempt ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Found,
+    Dead,
+    Cut,
+}
+
+/// The move order of an attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// Jumps that lose the least pagoda weight first: they keep pegs near the target,
+    /// which usually finds a way there soon when there is one.
+    Pagoda,
+    /// A seeded random order, for attempts after an unlucky pagoda order.
+    Random,
+    /// The board's standard order.
+    Standard,
+}
 
 /// `F(0..=14)`.
 const FIB: [u32; 15] = [0, 1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377];
@@ -28,8 +51,11 @@ pub struct Reach<'a> {
     pagodas: Vec<([u32; 64], u32)>,
     dead: HashSet<Bits, MixBuild>,
     buf: Vec<Vec<u8>>,
-    /// Positions expanded so far.
+    /// Positions expanded so far, over all attempts.
     pub expansions: u64,
+    budget: u64,
+    order: Order,
+    rng: ChaCha8Rng,
 }
 
 impl<'a> Reach<'a> {
@@ -61,14 +87,31 @@ impl<'a> Reach<'a> {
             dead: HashSet::default(),
             buf: Vec::new(),
             expansions: 0,
+            budget: u64::MAX,
+            order: Order::Pagoda,
+            rng: fast_stream(0, "hammer/peg/reach", 0),
         }
     }
 
-    /// Whether the target can be reached from `pos`.
+    /// Whether the target can be reached from `pos`: one unlimited search.
     pub fn from(&mut self, pos: Bits) -> bool {
+        self.from_with(pos, 0)
+    }
+
+    /// Test hook: one unlimited search in order `order` (0 pagoda, 1 standard, 2 random).
+    pub fn from_with(&mut self, pos: Bits, order: u8) -> bool {
+        let order = [Order::Pagoda, Order::Standard, Order::Random][order as usize % 3];
+        self.attempt(pos, u64::MAX, order) == End::Found
+    }
+
+    /// One attempt of at most `budget` expansions. The dead positions it proves stay in
+    /// the memo for the next attempts: they hold whatever the order.
+    fn attempt(&mut self, pos: Bits, budget: u64, order: Order) -> End {
         if self.board.class(pos) != self.board.class(self.target) {
-            return false;
+            return End::Dead;
         }
+        self.budget = self.expansions.saturating_add(budget);
+        self.order = order;
         self.search(pos, 0)
     }
 
@@ -80,20 +123,24 @@ impl<'a> Reach<'a> {
             .unwrap_or(pos)
     }
 
-    fn search(&mut self, pos: Bits, depth: usize) -> bool {
+    fn search(&mut self, pos: Bits, depth: usize) -> End {
         let pegs = pos.count_ones();
         if pegs <= self.target_pegs {
-            return pos == self.target;
+            return if pos == self.target {
+                End::Found
+            } else {
+                End::Dead
+            };
         }
-        // The target's pegs that no jump can fill again stay put: a target peg on a hole
-        // that is empty now needs a jump into it, which is fine; but every peg must stay
-        // within the pagoda budget.
         if self.pagodas.iter().any(|(w, t)| weight(w, pos) < *t) {
-            return false;
+            return End::Dead;
         }
         let key = self.key(pos);
         if self.dead.contains(&key) {
-            return false;
+            return End::Dead;
+        }
+        if self.expansions >= self.budget {
+            return End::Cut;
         }
         self.expansions += 1;
         if self.buf.len() <= depth {
@@ -101,21 +148,76 @@ impl<'a> Reach<'a> {
         }
         let mut moves = std::mem::take(&mut self.buf[depth]);
         self.board.legal_jumps(pos, &mut moves);
-        let mut found = false;
+        match (self.order, self.pagodas.first()) {
+            (Order::Pagoda, Some((w, _))) => {
+                let jumps = self.board.jumps();
+                moves.sort_by_key(|&mv| {
+                    let j = jumps[mv as usize];
+                    w[j.from as usize] + w[j.over as usize] - w[j.to as usize]
+                });
+            }
+            (Order::Standard, _) => {}
+            _ => {
+                for i in (1..moves.len()).rev() {
+                    let j = bounded(&mut self.rng, i as u32 + 1) as usize;
+                    moves.swap(i, j);
+                }
+            }
+        }
+        let mut end = End::Dead;
         for &mv in &moves {
             let j = self.board.jumps()[mv as usize];
             let next = pos ^ (1 << j.from | 1 << j.over | 1 << j.to);
-            if self.search(next, depth + 1) {
-                found = true;
-                break;
+            match self.search(next, depth + 1) {
+                End::Dead => {}
+                other => {
+                    end = other;
+                    break;
+                }
             }
         }
         self.buf[depth] = moves;
-        if !found {
+        if end == End::Dead {
             self.dead.insert(key);
         }
-        found
+        end
     }
+}
+
+/// Whether `target` can be reached from `pos` on `board`, and the positions expanded.
+///
+/// A lucky or unlucky move order changes the work a thousandfold here, so the search
+/// runs budgeted attempts of doubling size, alternating the pagoda and a random order,
+/// and alternating the problem with its dual: `pos` reaches `target` exactly when the
+/// complement of `target` reaches the complement of `pos` (a jump read backwards is a
+/// jump of the complement). Each side keeps its dead positions across its attempts, so
+/// the last, unlimited-in-effect attempt is exact, and at most a small factor is lost.
+pub fn reachable(board: &Board, pos: Bits, target: Bits) -> (bool, u64) {
+    if board.class(pos) != board.class(target) || target.count_ones() > pos.count_ones() {
+        return (false, 0);
+    }
+    let mask = board.mask();
+    let mut primal = Reach::new(board, target);
+    let mut dual = Reach::new(board, mask & !pos);
+    let dual_start = mask & !target;
+    let mut budget = 20_000u64;
+    for round in 0u32.. {
+        let order = [Order::Pagoda, Order::Standard, Order::Random][round as usize % 3];
+        for side in 0..2 {
+            let end = if side == 0 {
+                primal.attempt(pos, budget, order)
+            } else {
+                dual.attempt(dual_start, budget, order)
+            };
+            match end {
+                End::Found => return (true, primal.expansions + dual.expansions),
+                End::Dead => return (false, primal.expansions + dual.expansions),
+                End::Cut => {}
+            }
+        }
+        budget = budget.saturating_mul(2);
+    }
+    (false, primal.expansions + dual.expansions)
 }
 
 /// The total weight of the pegs of `pos`.
@@ -145,11 +247,11 @@ pub fn finishes(board: &Board, pos: Bits) -> (Vec<u8>, u64) {
         if board.class(1 << h) != class {
             continue;
         }
-        let mut reach = Reach::new(board, 1 << h);
-        if reach.from(pos) {
+        let (found, work) = reachable(board, pos, 1 << h);
+        if found {
             out.push(h);
         }
-        expansions += reach.expansions;
+        expansions += work;
     }
     (out, expansions)
 }
