@@ -22,7 +22,9 @@ fn main() {
         pos == centre
     });
     let seconds = t.elapsed().as_secs_f64();
-    println!("| pegs | positions mod symmetry | positions | can still finish in the centre | move sequences |");
+    println!(
+        "| pegs | positions mod symmetry | positions | can still finish in the centre | move sequences |"
+    );
     println!("|---|---|---|---|---|");
     for level in &counts.levels {
         println!(

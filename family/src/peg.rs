@@ -276,6 +276,12 @@ pub fn draw(board: &Board, pos: Bits, colour: bool) -> String {
     out
 }
 
+/// The position after jump `mv`.
+fn solver_jump(board: &Board, pos: Bits, mv: u8) -> Bits {
+    let j = board.jumps()[mv as usize];
+    pos ^ (1 << j.from | 1 << j.over | 1 << j.to)
+}
+
 /// The start position of an instance.
 fn start(
     family: &PegFamily,
@@ -336,8 +342,9 @@ impl GameSolver for PegSolver {
     }
 }
 
-/// Solves `pos`: the one-peg finishes of the searched start first (their absence is a
-/// floor of 2 for the search), then the search.
+/// Solves `pos` with the search, then finds the holes where one peg can remain: none
+/// when the search proved that more pegs stay; else the search's own finish plus a
+/// reachability search for each other hole of the right class.
 pub fn solve_with(
     solver: &mut Solver<Peg>,
     board: &Board,
@@ -345,16 +352,17 @@ pub fn solve_with(
     config: &Config,
     run_seed: u64,
 ) -> Solved {
-    let (_, searched) = solver.play_prefix(&pos, config, run_seed);
-    let (holes, finish_expansions) = finishes(board, searched);
-    let floor = if holes.is_empty() && searched.count_ones() >= 2 {
-        2
-    } else {
-        0
-    };
-    solver.puzzle_mut().set_floor(floor);
     let outcome = solver.solve(&pos, config, run_seed);
-    solver.puzzle_mut().set_floor(0);
+    let mut end = outcome.start;
+    for &mv in &outcome.solution {
+        end = solver_jump(board, end, mv);
+    }
+    let (holes, finish_expansions) = if outcome.exhaustive && outcome.min_score != 1 {
+        (Vec::new(), 0)
+    } else {
+        let known = if end.count_ones() == 1 { end } else { 0 };
+        finishes(board, outcome.start, known)
+    };
     Solved {
         board: notation::position_text(board, pos),
         prefix_moves: moves_text(board, &outcome.prefix_moves),

@@ -76,24 +76,10 @@ impl<P: Puzzle> Solver<P> {
         }
     }
 
-    pub fn puzzle(&self) -> &P {
-        &self.puzzle
-    }
-
-    /// The puzzle, to change per-game settings between solves (peg sets a floor on the
-    /// pegs left once it has shown that no single peg can remain).
-    pub fn puzzle_mut(&mut self) -> &mut P {
-        &mut self.puzzle
-    }
-
-    /// The random prefix [`Solver::solve`] plays from `board` under `config` and `seed`,
-    /// and the state after it: a family can look at the searched start before solving.
-    pub fn play_prefix(
-        &self,
-        board: &P::State,
-        config: &Config,
-        seed: u64,
-    ) -> (Vec<P::Move>, P::State) {
+    /// Solves `board` under `config`. `seed` is the run seed (see
+    /// [`hammer_engine::seeded::run_seed`]); the prefix and the search draw from
+    /// separate streams of it, so the prefix does not depend on the order or schedule.
+    pub fn solve(&mut self, board: &P::State, config: &Config, seed: u64) -> Outcome<P> {
         let puzzle = &self.puzzle;
         let mut prefix_rng = fast_stream(seed, "hammer/prefix", 0);
         let mut start = *board;
@@ -108,15 +94,7 @@ impl<P: Puzzle> Solver<P> {
             prefix_moves.push(mv);
             start = puzzle.apply(&start, mv);
         }
-        (prefix_moves, start)
-    }
 
-    /// Solves `board` under `config`. `seed` is the run seed (see
-    /// [`hammer_engine::seeded::run_seed`]); the prefix and the search draw from
-    /// separate streams of it, so the prefix does not depend on the order or schedule.
-    pub fn solve(&mut self, board: &P::State, config: &Config, seed: u64) -> Outcome<P> {
-        let (prefix_moves, start) = self.play_prefix(board, config, seed);
-        let puzzle = &self.puzzle;
         let mut rng = fast_stream(seed, "hammer/search", 0);
         let search = &mut self.search;
         search.reset(puzzle, &start);

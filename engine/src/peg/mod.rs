@@ -24,25 +24,15 @@ pub const GAMES_LABEL: &str = "hammer/peg/games";
 #[derive(Clone, Debug)]
 pub struct Peg {
     board: Board,
-    /// A known floor on the pegs left from the current game's start, on top of the class
-    /// invariant: 2 when a search showed that no single peg can remain (the family sets
-    /// it per game); 0 for none. Every state of the game is reachable from the start, so
-    /// the floor holds for all of them.
-    floor: u32,
 }
 
 impl Peg {
     pub fn new(board: Board) -> Peg {
-        Peg { board, floor: 0 }
+        Peg { board }
     }
 
     pub fn board(&self) -> &Board {
         &self.board
-    }
-
-    /// Sets the floor of the current game (see the field's doc); 0 removes it.
-    pub fn set_floor(&mut self, floor: u32) {
-        self.floor = floor;
     }
 
     /// The position after jump `mv`.
@@ -79,19 +69,15 @@ impl Puzzle for Peg {
         state.count_ones()
     }
 
-    /// The class floor (no jump changes the class), at least one peg while any is left,
-    /// and the game's floor; never above the pegs on the board.
+    /// The class floor (no jump changes the class) and at least one peg while any is
+    /// left; never above the pegs on the board.
     #[inline]
     fn lower_bound(&self, state: &Bits) -> u32 {
         let pegs = state.count_ones();
         if pegs == 0 {
             return 0;
         }
-        self.board
-            .class_floor(*state)
-            .max(1)
-            .max(self.floor)
-            .min(pegs)
+        self.board.class_floor(*state).max(1).min(pegs)
     }
 
     /// The class is the parent's, so only the cap by the pegs left changes.

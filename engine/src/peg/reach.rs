@@ -235,8 +235,9 @@ fn is_pagoda(board: &Board, w: &[u32; 64]) -> bool {
 }
 
 /// The holes where a lone peg can be left from `pos`, row-major, and the positions the
-/// searches expanded. Holes of another class than `pos` are skipped without a search.
-pub fn finishes(board: &Board, pos: Bits) -> (Vec<u8>, u64) {
+/// searches expanded. Holes of another class than `pos` are skipped without a search,
+/// and so are the `known` ones (a finish the solver found), which are taken as found.
+pub fn finishes(board: &Board, pos: Bits, known: Bits) -> (Vec<u8>, u64) {
     let mut out = Vec::new();
     let mut expansions = 0;
     if pos == 0 {
@@ -245,6 +246,10 @@ pub fn finishes(board: &Board, pos: Bits) -> (Vec<u8>, u64) {
     let class = board.class(pos);
     for h in bits(board.mask()) {
         if board.class(1 << h) != class {
+            continue;
+        }
+        if known >> h & 1 == 1 {
+            out.push(h);
             continue;
         }
         let (found, work) = reachable(board, pos, 1 << h);
