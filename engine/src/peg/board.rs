@@ -81,7 +81,7 @@ const fn english_mask() -> Bits {
 }
 
 /// The 7x7 grid itself: every bit a hole may use.
-pub const GRID: Bits = 0x7f7f_7f7f_7f7f_7f;
+pub const GRID: Bits = 0x007f_7f7f_7f7f_7f7f;
 
 impl BoardKind {
     pub fn mask(self) -> Bits {
