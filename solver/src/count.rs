@@ -12,7 +12,7 @@
 //! are the sum over classes `C` of (paths into `C`) x (moves of `C`'s representative
 //! that land in `C'`). The plain state count is the sum of the classes' sizes.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 pub use hammer_engine::Countable;
 use hammer_engine::fasthash::MixBuild;
@@ -115,9 +115,10 @@ fn run<P: Countable>(
         Reduction::None => 1,
         Reduction::Symmetry => puzzle.class_size(s),
     };
-    let mut pending: BTreeMap<u32, LevelMap<P::State>> = BTreeMap::new();
-    let mut first = LevelMap::default();
-    first.insert(
+    // Levels by score: every move lowers the score, so no level exceeds the start's.
+    let top = puzzle.score(start);
+    let mut pending: Vec<LevelMap<P::State>> = (0..=top).map(|_| LevelMap::default()).collect();
+    pending[top as usize].insert(
         key(start),
         Entry {
             state: *start,
@@ -125,11 +126,15 @@ fn run<P: Countable>(
             alive: false,
         },
     );
-    pending.insert(puzzle.score(start), first);
     let mut done: Vec<(u32, LevelMap<P::State>)> = Vec::new();
     let mut levels = Vec::new();
     let mut moves = Vec::new();
-    while let Some((score, level)) = pending.pop_last() {
+    for score in (0..=top).rev() {
+        let level = std::mem::take(&mut pending[score as usize]);
+        if level.is_empty() {
+            continue;
+        }
+        let (lower, _) = pending.split_at_mut(score as usize);
         let mut states = 0u64;
         let mut paths = 0u128;
         for entry in level.values() {
@@ -138,9 +143,7 @@ fn run<P: Countable>(
             puzzle.moves(&entry.state, &mut moves);
             for &mv in &moves {
                 let child = puzzle.apply(&entry.state, mv);
-                let slot = pending
-                    .entry(puzzle.score(&child))
-                    .or_default()
+                let slot = lower[puzzle.score(&child) as usize]
                     .entry(key(&child))
                     .or_insert(Entry {
                         state: child,
@@ -157,7 +160,7 @@ fn run<P: Countable>(
             paths,
             alive: None,
         });
-        if goal.is_some() || pending.is_empty() {
+        if goal.is_some() || lower.iter().all(|l| l.is_empty()) {
             done.push((score, level));
         }
     }

@@ -307,10 +307,16 @@ impl Board {
 
     /// How many distinct positions the images of `pos` under the symmetries are.
     pub fn orbit_size(&self, pos: Bits) -> u64 {
-        let mut images: Vec<Bits> = self.syms.iter().map(|&g| transform(g, pos)).collect();
-        images.sort_unstable();
-        images.dedup();
-        images.len() as u64
+        let mut images = [0; 8];
+        let mut len = 0;
+        for &g in &self.syms {
+            let image = transform(g, pos);
+            if !images[..len].contains(&image) {
+                images[len] = image;
+                len += 1;
+            }
+        }
+        len as u64
     }
 }
 
