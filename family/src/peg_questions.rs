@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use hammer_engine::peg::board::{bits, transform};
 use hammer_engine::peg::notation::{self, board_name};
-use hammer_engine::peg::{Bits, Board, Peg, Reach};
+use hammer_engine::peg::{Bits, Board, Peg, reachable};
 use hammer_solver::{Reduction, count};
 
 use crate::FamilyError;
@@ -46,7 +46,7 @@ pub(crate) fn answer(question: &Value) -> Result<Value, FamilyError> {
                     board_name(board.kind())
                 )));
             }
-            let solvable = Reach::new(&board, target).from(pos);
+            let (solvable, _) = reachable(&board, pos, target);
             Ok(json!({ "solvable": solvable }))
         }
         Some("replay") => {
