@@ -3,6 +3,9 @@
 //! The contract is `shared/spec/martello.md` (copied into `docs/martello.md`): notation,
 //! legal moves and their effect. Solvers never touch a Martello type directly; they go
 //! through the small [`Puzzle`] trait so that other puzzle families can plug in later.
+//!
+//! Peg solitaire ([`peg`], contract `shared/spec/peg.md`, described in `docs/peg.md`) is
+//! the second family: English, European and custom boards.
 
 pub mod fasthash;
 pub mod martello;
