@@ -3,11 +3,16 @@
 //! The contract is `shared/spec/martello.md` (copied into `docs/martello.md`): notation,
 //! legal moves and their effect. Solvers never touch a Martello type directly; they go
 //! through the small [`Puzzle`] trait so that other puzzle families can plug in later.
+//!
+//! Peg solitaire ([`peg`], contract `shared/spec/peg.md`, described in `docs/peg.md`) is
+//! the second family: English, European and custom boards.
 
 pub mod mancala;
+pub mod fasthash;
 pub mod martello;
+pub mod peg;
 mod puzzle;
 pub mod seeded;
 
 pub use martello::{MAX_N, Martello, Move, ParseError, State, Stone};
-pub use puzzle::{Puzzle, Successor};
+pub use puzzle::{Countable, Puzzle, Successor};

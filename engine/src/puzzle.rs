@@ -95,3 +95,18 @@ pub trait Puzzle {
         }
     }
 }
+
+/// What counting needs beyond [`Puzzle`]: a key of the state itself, and the size of a
+/// fingerprint class. A puzzle whose fingerprint merges no states implements it with
+/// `fingerprint` and 1.
+/// (It lives here, next to [`Puzzle`], so that a family's rules can implement it; the
+/// counting itself is `hammer_solver::count`.)
+pub trait Countable: Puzzle {
+    /// A 128-bit key of the state itself (no symmetry): equal keys exactly for equal
+    /// states, up to the fingerprint's negligible collision chance.
+    fn state_key(&self, state: &Self::State) -> u128;
+
+    /// How many states share `state`'s fingerprint (its orbit under the symmetries the
+    /// fingerprint merges).
+    fn class_size(&self, state: &Self::State) -> u64;
+}

@@ -17,11 +17,13 @@ mod martello_cost;
 mod martello_questions;
 mod martello_view;
 mod params;
+mod peg_questions;
 mod registry;
 mod solved;
 
 pub mod mancala;
 pub mod martello;
+pub mod peg;
 
 pub use error::FamilyError;
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};

@@ -11,6 +11,7 @@ pub const DEFAULT_FAMILY: &str = "martello";
 static FAMILIES: LazyLock<Vec<Box<dyn Family>>> = LazyLock::new(|| {
     vec![
         Box::new(crate::martello::MartelloFamily),
+        Box::new(crate::peg::PegFamily),
         Box::new(crate::mancala::MancalaFamily),
     ]
 });

@@ -5,6 +5,7 @@
 //! [`hammer_engine::seeded`]), so (seed, game, configuration) reproduces a result bit
 //! for bit, on any machine and with any number of threads.
 
+mod count;
 mod memo;
 mod order;
 mod schedule;
@@ -13,6 +14,7 @@ mod search;
 use hammer_engine::Puzzle;
 use hammer_engine::seeded::{bounded, fast_stream};
 
+pub use count::{Countable, Counts, Level, Reduction, count, count_towards};
 pub use memo::Memo;
 pub use order::{Order, OrderError};
 pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
