@@ -26,14 +26,14 @@ pub enum SolveError {
     /// came from another sweep.
     #[error("unit {unit} does not belong to sweep {sweep:?}")]
     UnknownUnit { unit: String, sweep: String },
-    #[error("game {index} of size {n}: {source}")]
+    #[error("game {index} of size {n}")]
     Seeded {
         n: u8,
         index: u64,
         #[source]
         source: SeededError,
     },
-    #[error("cannot start the solver threads: {0}")]
+    #[error("cannot start the solver threads")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
     /// The unit was abandoned (it was committed by another worker, or the worker stops).
     #[error("solving was cancelled")]
