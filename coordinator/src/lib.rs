@@ -100,6 +100,24 @@ pub struct CoordinatorConfig {
     pub hammer_version: String,
 }
 
+impl CoordinatorConfig {
+    /// A coordinator for this machine alone: listens on a free loopback port, without
+    /// token or TLS, with the default lease timing (`hammer run`, the benchmarks).
+    pub fn loopback(sweep: Sweep, out: PathBuf, state: PathBuf) -> CoordinatorConfig {
+        CoordinatorConfig {
+            sweep,
+            out,
+            state,
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            token: None,
+            tls: None,
+            timing: Timing::default(),
+            // The workspace shares one version, so this is the worker's HAMMER_VERSION.
+            hammer_version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
+}
+
 /// What the writer thread reports.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Events {
