@@ -21,7 +21,7 @@ pub enum Error {
 
     /// The report directory cannot be written, or would clobber something that is not a
     /// report.
-    #[error("{}: {action}: {source}", .path.display())]
+    #[error("{}: {action}", .path.display())]
     Io {
         path: PathBuf,
         action: &'static str,
@@ -42,6 +42,6 @@ pub enum Error {
     Tune { path: PathBuf, reason: String },
 
     /// The report could not be serialised as JSON.
-    #[error("cannot encode the report as JSON: {0}")]
+    #[error("cannot encode the report as JSON")]
     Json(#[from] serde_json::Error),
 }

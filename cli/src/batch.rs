@@ -21,7 +21,7 @@ pub fn batch(mut each: impl FnMut(&str) -> Result<Value>) -> Result<ExitCode> {
             Ok(v) => v,
             Err(e) => {
                 failed = true;
-                json!({"line": i + 1, "input": line, "error": format!("{e:#}")})
+                json!({"line": i + 1, "input": line, "error": hammer_proto::error_chain(e.as_ref())})
             }
         };
         writeln!(stdout, "{value}")?;

@@ -91,7 +91,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", hammer_proto::error_chain(err.as_ref()));
             ExitCode::FAILURE
         }
     }

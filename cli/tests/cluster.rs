@@ -386,6 +386,35 @@ fn a_malformed_sweep_is_refused_with_its_location_and_nothing_is_written() {
 }
 
 #[test]
+fn a_port_in_use_is_reported_with_its_cause_once() {
+    let cluster = Cluster::new(SMALL);
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let addr = taken.local_addr().expect("the port's address").to_string();
+    let sweep = cluster.path("sweep.toml");
+    let out = cluster.out();
+    let output = hammer(&[
+        "coordinator",
+        "--sweep",
+        sweep.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--listen",
+        &addr,
+    ]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("error: cannot listen on {addr}: ")),
+        "the error names the address, then its cause: {stderr}"
+    );
+    assert_eq!(
+        stderr.matches("already in use").count(),
+        1,
+        "the cause is printed once: {stderr}"
+    );
+}
+
+#[test]
 fn a_wrong_or_missing_token_is_refused_on_both_sides() {
     let cluster = Cluster::new(SMALL);
     let mut coordinator = cluster.coordinator(&[], &[("HAMMER_TOKEN", "s3cret-token")]);

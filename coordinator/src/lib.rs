@@ -21,6 +21,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use hammer_proto::error_chain;
 use hammer_proto::v1::StatusResponse;
 use hammer_proto::v1::coordinator_server::CoordinatorServer;
 use hammer_sweep::Sweep;
@@ -53,21 +54,21 @@ pub enum CoordinatorError {
          or pass --token-file, and give the same token to the workers"
     )]
     TokenRequired { addr: SocketAddr },
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}")]
     Bind {
         addr: SocketAddr,
         #[source]
         source: std::io::Error,
     },
-    #[error("cannot read {what} {}: {source}", .path.display())]
+    #[error("cannot read {what} {}", .path.display())]
     ReadFile {
         what: &'static str,
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
-    #[error("TLS setup: {0}")]
-    Tls(String),
+    #[error("TLS setup")]
+    Tls(#[source] tonic::transport::Error),
     #[error("cannot start a thread: {0}")]
     Thread(std::io::Error),
     #[error("the gRPC server failed: {0}")]
@@ -97,6 +98,24 @@ pub struct CoordinatorConfig {
     pub timing: Timing,
     /// The `hammer_version` reported to workers.
     pub hammer_version: String,
+}
+
+impl CoordinatorConfig {
+    /// A coordinator for this machine alone: listens on a free loopback port, without
+    /// token or TLS, with the default lease timing (`hammer run`, the benchmarks).
+    pub fn loopback(sweep: Sweep, out: PathBuf, state: PathBuf) -> CoordinatorConfig {
+        CoordinatorConfig {
+            sweep,
+            out,
+            state,
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            token: None,
+            tls: None,
+            timing: Timing::default(),
+            // The workspace shares one version, so this is the worker's HAMMER_VERSION.
+            hammer_version: env!("CARGO_PKG_VERSION").to_owned(),
+        }
+    }
 }
 
 /// What the writer thread reports.
@@ -228,7 +247,7 @@ impl Coordinator {
             );
             builder = builder
                 .tls_config(ServerTlsConfig::new().identity(identity))
-                .map_err(|e| CoordinatorError::Tls(service_error_chain(&e)))?;
+                .map_err(CoordinatorError::Tls)?;
         }
         let listener = tokio::net::TcpListener::bind(listen)
             .await
@@ -378,7 +397,7 @@ impl Coordinator {
             match tokio::time::timeout(Duration::from_secs(3), server).await {
                 Ok(Ok(Ok(()))) => {}
                 Ok(Ok(Err(e))) => {
-                    warn!(error = %service_error_chain(&e), "gRPC server ended with an error")
+                    warn!(error = %error_chain(&e), "gRPC server ended with an error")
                 }
                 Ok(Err(_)) => {}
                 Err(_) => {
@@ -430,15 +449,4 @@ impl Drop for Coordinator {
             server.abort();
         }
     }
-}
-
-fn service_error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
 }

@@ -46,7 +46,7 @@ pub struct CommitEntry {
 
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
-    #[error("{}: {action}: {source}", .path.display())]
+    #[error("{}: {action}", .path.display())]
     Io {
         path: PathBuf,
         action: &'static str,

@@ -88,7 +88,7 @@ fn writer_loop(
             Err(e) => {
                 error!(error = %e, "cannot commit a unit; stopping");
                 lock(core).write_failed(slot, games);
-                let message = e.to_string();
+                let message = hammer_proto::error_chain(&e);
                 events.send_modify(|ev| ev.fatal = Some(message));
                 return Err(e);
             }

@@ -41,11 +41,11 @@ pub enum Error {
     Column(#[from] ColumnError),
 
     /// Arrow refused to assemble a record batch.
-    #[error("cannot build an Arrow record batch: {0}")]
+    #[error("cannot build an Arrow record batch")]
     Arrow(#[from] ArrowError),
 
     /// An operating-system call on a file or directory failed.
-    #[error("{}: {action}: {source}", .path.display())]
+    #[error("{}: {action}", .path.display())]
     Io {
         path: PathBuf,
         action: &'static str,
@@ -54,7 +54,7 @@ pub enum Error {
     },
 
     /// The Parquet encoder failed while writing a part.
-    #[error("{}: cannot write Parquet: {source}", .path.display())]
+    #[error("{}: cannot write Parquet", .path.display())]
     Write {
         path: PathBuf,
         #[source]
@@ -66,13 +66,10 @@ pub enum Error {
     #[error("{}: not part of the dataset layout experiment=NAME/n=N/part-ID.parquet: {reason}", .path.display())]
     Layout { path: PathBuf, reason: String },
 
-    /// A part file exists but its content cannot be used.
+    /// A part file exists but its content cannot be used. The problem is part of the
+    /// message (it says what is wrong with the file), so it is not also a source.
     #[error("{}: {problem}", .path.display())]
-    File {
-        path: PathBuf,
-        #[source]
-        problem: FileProblem,
-    },
+    File { path: PathBuf, problem: FileProblem },
 }
 
 /// A column of a record batch is missing or unusable.

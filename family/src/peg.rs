@@ -382,6 +382,9 @@ pub fn solve_with(
         exhaustive: outcome.exhaustive,
         expansions: outcome.counters.expansions + finish_expansions,
         attempts: outcome.counters.attempts,
+        heuristic_steps: outcome.counters.heuristic_steps,
+        memo_states: outcome.memo_states,
+        memo_bytes: outcome.memo_bytes,
         solution: moves_text(board, &outcome.solution),
         extra: vec![
             Cell::Text(board.kind().to_string()),

@@ -7,6 +7,10 @@
 
 #![allow(clippy::large_enum_variant, clippy::doc_lazy_continuation)]
 
+mod error_chain;
+
+pub use error_chain::error_chain;
+
 /// Generated messages and service stubs of package `hammer.v1`.
 pub mod v1 {
     tonic::include_proto!("hammer.v1");

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use hammer_proto::TOKEN_METADATA_KEY;
 use hammer_proto::v1::coordinator_client::CoordinatorClient;
+use hammer_proto::{TOKEN_METADATA_KEY, error_chain};
 use tonic::metadata::AsciiMetadataValue;
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint};
@@ -29,7 +29,7 @@ pub struct ConnectOptions {
 pub enum ConnectError {
     #[error("bad coordinator URL {url:?}: {reason}")]
     Url { url: String, reason: String },
-    #[error("cannot read the TLS certificate authority {}: {source}", path.display())]
+    #[error("cannot read the TLS certificate authority {}", path.display())]
     Ca {
         path: PathBuf,
         #[source]
@@ -40,7 +40,7 @@ pub enum ConnectError {
          visible ASCII is allowed)"
     )]
     Token,
-    #[error("TLS setup for {url}: {source}")]
+    #[error("TLS setup for {url}")]
     Tls {
         url: String,
         #[source]
@@ -170,8 +170,16 @@ pub enum ClientError {
          with --tls-cert and --tls-key)"
     )]
     Tls { url: String, reason: String },
+    /// The coordinator answered with an error status. The status is described in the
+    /// message rather than kept as the source, which would print it a second time.
     #[error("{}", describe_status(.0))]
-    Rpc(#[from] tonic::Status),
+    Rpc(tonic::Status),
+}
+
+impl From<tonic::Status> for ClientError {
+    fn from(status: tonic::Status) -> ClientError {
+        ClientError::Rpc(status)
+    }
 }
 
 /// Whether a connection error is a failed TLS handshake (from rustls's messages), as
@@ -245,20 +253,4 @@ pub fn describe_status(status: &tonic::Status) -> String {
         ),
         code => format!("coordinator answered {code:?}: {message}"),
     }
-}
-
-/// The error and its causes on one line, because transport errors hide the useful part
-/// ("connection refused") in their source chain.
-pub fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let cause_text = cause.to_string();
-        if !text.contains(&cause_text) {
-            text.push_str(": ");
-            text.push_str(&cause_text);
-        }
-        source = cause.source();
-    }
-    text
 }

@@ -10,7 +10,7 @@ mod solve;
 
 pub use connect::{
     Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,
-    error_chain, is_transient_status,
+    is_transient_status,
 };
 pub use run::{Worker, WorkerError, WorkerOptions, WorkerProgress, WorkerReport, default_name};
 pub use solve::{GameSolvers, HAMMER_VERSION, SolveError, SolverPool, solve_game, to_wire};

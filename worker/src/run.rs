@@ -10,11 +10,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
     GameResult, HeartbeatRequest, LeaseRequest, RegisterRequest, RegisterResponse, ResultBatch,
     UnitState, lease_response,
 };
+use hammer_proto::{PROTOCOL_VERSION, error_chain};
 use hammer_sweep::{Sweep, SweepError, Unit};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -88,7 +88,7 @@ pub enum WorkerError {
          coordinator speaks {coordinator}; run the same hammer version on both sides"
     )]
     ProtocolMismatch { worker: u32, coordinator: u32 },
-    #[error("the sweep the coordinator sent does not parse: {0}")]
+    #[error("the sweep the coordinator sent does not parse")]
     Sweep(#[from] SweepError),
     #[error(
         "the sweep the coordinator sent has digest {computed}, but the coordinator says \
@@ -228,10 +228,10 @@ impl Worker {
                         break Err(WorkerError::GaveUp {
                             url: self.options.connect.url.clone(),
                             secs: since.elapsed().as_secs(),
-                            last: e.to_string(),
+                            last: error_chain(&e),
                         });
                     }
-                    warn!(error = %e, retry_in_ms = backoff.as_millis() as u64, "coordinator unavailable, retrying");
+                    warn!(error = %error_chain(&e), retry_in_ms = backoff.as_millis() as u64, "coordinator unavailable, retrying");
                     let mut shutdown = self.shutdown.clone();
                     tokio::select! {
                         _ = sleep(jitter(backoff)) => {}

@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 
 #[derive(Args)]
@@ -42,9 +42,6 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     if args.out.is_none() && args.format == Format::Text {
         bail!("--out REPORT_DIR is required (or --format json to print the tables on stdout)");
     }
-    // The library's messages already start with the offending file and end with the
-    // cause; keeping only the message stops `{:#}` from printing the cause twice.
-    let flat = |e: hammer_analysis::Error| anyhow!("{e}");
     // The coordinator's state directory, when there is one, says exactly how much of the
     // sweep is done; the analysis warns only about an unfinished or running sweep.
     let state_dir = args.dataset.join(hammer_analysis::STATE_DIR);
@@ -58,18 +55,17 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
                 games_committed: s.games_committed,
                 running: s.running,
             })
-            .map_err(|e| e.to_string());
+            .map_err(|e| hammer_proto::error_chain(&e));
         hammer_analysis::analyze_with_state(&args.dataset, state)
     } else {
         hammer_analysis::analyze(&args.dataset)
-    }
-    .map_err(flat)?;
+    }?;
     // Warnings go to stderr so that `--format json` output stays machine-readable.
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
     }
     if let Some(out) = &args.out {
-        hammer_analysis::write_report(&report, &args.dataset, out).map_err(flat)?;
+        hammer_analysis::write_report(&report, &args.dataset, out)?;
     }
     let mut text = String::new();
     match args.format {

@@ -2,22 +2,15 @@
 //! measured as a command rather than asserted in tests, because this machine is shared
 //! and noisy.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_coordinator::{Coordinator, CoordinatorConfig, Timing};
-use hammer_proto::PROTOCOL_VERSION;
-use hammer_proto::v1::{
-    GameResult, LeaseRequest, RegisterRequest, ResultBatch, UnitState, lease_response,
-};
+use hammer_coordinator::{Coordinator, CoordinatorConfig};
+use hammer_local::synthetic_worker;
 use hammer_sweep::Sweep;
-use hammer_worker::ConnectOptions;
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
 
 use crate::cpu_time::{process_cpu_seconds, thread_cpu_seconds};
 
@@ -48,27 +41,6 @@ fn synthetic_sweep(name: &str, games: u64, unit_games: u64) -> Result<Sweep> {
     Sweep::parse(&text, "<bench-ingest>").map_err(|e| anyhow::anyhow!("{e}"))
 }
 
-/// A realistic 6x6 result: full-length board, start and solution strings, so that the
-/// bytes per result match a real sweep's.
-fn template() -> GameResult {
-    let board = "A1B2C3D4E5F6/B1C2D3E4F5A6/C1D2E3F4A5B6/D1E2F3A4B5C6/E1F2A3B4C5D6/F1A2B3C4D5E6";
-    let solution = vec!["A1xB1"; 35].join(" ");
-    GameResult {
-        game_index: 0,
-        board: board.into(),
-        prefix_moves: String::new(),
-        start: board.into(),
-        min_stones: 1,
-        exhaustive: true,
-        expansions: 1234,
-        attempts: 1,
-        solution,
-        wall_ns: 5_000_000,
-        lower_bound: 1,
-        extra: Vec::new(),
-    }
-}
-
 pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
     if args.workers == 0 || args.games == 0 || args.unit_games == 0 || args.batch == 0 {
         bail!("--workers, --games, --unit-games and --batch must be positive");
@@ -86,16 +58,7 @@ pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
     }
     let sweep = synthetic_sweep("bench-ingest", args.games, args.unit_games)?;
     let units = sweep.units().len();
-    let config = CoordinatorConfig {
-        sweep,
-        out: out.clone(),
-        state: out.join(".hammer-state"),
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        token: None,
-        tls: None,
-        timing: Timing::default(),
-        hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
-    };
+    let config = CoordinatorConfig::loopback(sweep, out.clone(), out.join(".hammer-state"));
     // Two runtimes, so that the CPU time of the synthetic clients (which a real cluster
     // spends on other machines) can be told apart from the coordinator's: their threads
     // are named `bench-client`, and everything else in the process is the coordinator.
@@ -183,96 +146,4 @@ fn dir_size(path: &std::path::Path) -> u64 {
             _ => e.metadata().map_or(0, |m| m.len()),
         })
         .sum()
-}
-
-/// A worker that solves nothing: it leases units and streams template results for them
-/// as fast as the coordinator takes them.
-async fn synthetic_worker(index: usize, url: String, batch_rows: usize) -> Result<()> {
-    let options = ConnectOptions {
-        url,
-        ..ConnectOptions::default()
-    };
-    let mut client = options.connect().await?;
-    let reg = client
-        .register(RegisterRequest {
-            protocol_version: PROTOCOL_VERSION,
-            name: format!("synthetic{index}"),
-            threads: 1,
-            hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
-            instance: format!("{index:x}"),
-        })
-        .await?
-        .into_inner();
-    let sweep = Sweep::parse(&reg.sweep_text, "<bench>").map_err(|e| anyhow::anyhow!("{e}"))?;
-    let template = template();
-    loop {
-        let answer = client
-            .lease(LeaseRequest {
-                worker_id: reg.worker_id.clone(),
-                resume_unit_id: String::new(),
-            })
-            .await?
-            .into_inner();
-        let lease = match answer.outcome {
-            Some(lease_response::Outcome::Lease(lease)) => lease,
-            Some(lease_response::Outcome::WaitMs(ms)) => {
-                tokio::time::sleep(Duration::from_millis(ms)).await;
-                continue;
-            }
-            Some(lease_response::Outcome::Complete(_)) => return Ok(()),
-            None => bail!("empty lease answer"),
-        };
-        let unit_wire = lease.unit.context("lease without unit")?;
-        let unit = sweep
-            .unit_by_id(&unit_wire.unit_id)
-            .context("lease of an unknown unit")?;
-        let (experiment, config, point) =
-            sweep.context_of(&unit).context("unit outside the sweep")?;
-        let (tx, rx) = mpsc::channel(4);
-        let mut acks = client.submit(ReceiverStream::new(rx)).await?.into_inner();
-        let header = ResultBatch {
-            worker_id: reg.worker_id.clone(),
-            lease_id: lease.lease_id.clone(),
-            experiment: experiment.name.clone(),
-            config: config.id.clone(),
-            n: unit.n,
-            params: point.to_string(),
-            results: Vec::new(),
-        };
-        let sender = {
-            let template = template.clone();
-            tokio::spawn(async move {
-                let mut start = unit.start;
-                while start < unit.end {
-                    let end = (start + batch_rows as u64).min(unit.end);
-                    let mut batch = header.clone();
-                    // Distinct strings per game, as in a real sweep, so that the Parquet
-                    // encoder cannot get away with a one-entry dictionary.
-                    batch.results = (start..end)
-                        .map(|game_index| {
-                            let mut result = template.clone();
-                            result.game_index = game_index;
-                            let tag = format!("{:06}", game_index % 1_000_000);
-                            result.board.replace_range(..6, &tag);
-                            result.start.replace_range(..6, &tag);
-                            result.solution.replace_range(..6, &tag);
-                            result.expansions = game_index % 10_007;
-                            result
-                        })
-                        .collect();
-                    if tx.send(batch).await.is_err() {
-                        break;
-                    }
-                    start = end;
-                }
-            })
-        };
-        while let Some(ack) = acks.message().await? {
-            let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
-            if matches!(state, UnitState::Complete | UnitState::Committed) {
-                break;
-            }
-        }
-        sender.abort();
-    }
 }

@@ -2,7 +2,6 @@
 //! directly, measured as a command rather than asserted in tests, because this machine
 //! is shared and noisy.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -10,7 +9,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_coordinator::{CoordinatorConfig, Timing};
+use hammer_coordinator::CoordinatorConfig;
 use hammer_sweep::Sweep;
 use hammer_worker::SolverPool;
 
@@ -58,17 +57,9 @@ pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
         }
         let temp = tempfile::TempDir::new().context("cannot create a temporary directory")?;
         let out = temp.path().join("dataset");
-        let config = CoordinatorConfig {
-            sweep: sweep.clone(),
-            out: out.clone(),
-            state: out.join(".hammer-state"),
-            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            token: None,
-            tls: None,
-            timing: Timing::default(),
-            hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
-        };
-        let outcome = runtime.block_on(run_local(config, pool.clone(), false))?;
+        let config =
+            CoordinatorConfig::loopback(sweep.clone(), out.clone(), out.join(".hammer-state"));
+        let outcome = runtime.block_on(run_local(config, pool.clone(), false, None))?;
         if !matches!(outcome.end, RunEnd::Complete) {
             bail!("the run did not complete");
         }

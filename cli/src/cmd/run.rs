@@ -4,15 +4,14 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use hammer_coordinator::{Coordinator, CoordinatorConfig, Timing};
-use hammer_proto::v1::StatusResponse;
+use hammer_coordinator::CoordinatorConfig;
+use hammer_local::LocalEvent;
+pub use hammer_local::{RunEnd, RunOutcome};
 use hammer_sweep::Sweep;
-use hammer_worker::{ConnectOptions, SolverPool, Worker, WorkerOptions};
-use tokio::sync::watch;
+use hammer_worker::SolverPool;
 
 use crate::args::{default_state, load_sweep, threads};
 use crate::progress::{Progress, summary};
@@ -55,17 +54,55 @@ pub fn run_sweep(
 ) -> Result<RunOutcome> {
     let state = state.unwrap_or_else(|| default_state(out));
     let pool = Arc::new(SolverPool::new(threads(threads_flag)?)?);
-    let config = CoordinatorConfig {
-        sweep,
-        out: out.to_owned(),
-        state,
-        listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-        token: None,
-        tls: None,
-        timing: Timing::default(),
-        hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
-    };
-    runtime()?.block_on(run_local_with_metrics(config, pool, true, metrics))
+    let config = CoordinatorConfig::loopback(sweep, out.to_owned(), state);
+    runtime()?.block_on(run_local(config, pool, true, metrics))
+}
+
+/// [`hammer_local::run_local`] stopped by Ctrl-C or SIGTERM, printing what it reports:
+/// the metrics address, a resumed sweep, and a progress display when `show_progress`.
+pub async fn run_local(
+    config: CoordinatorConfig,
+    pool: Arc<SolverPool>,
+    show_progress: bool,
+    metrics: Option<SocketAddr>,
+) -> Result<RunOutcome> {
+    let mut progress: Option<Progress> = None;
+    let outcome =
+        hammer_local::run_local(config, pool, metrics, stop_signal(), |event| match event {
+            LocalEvent::Metrics(bound) => {
+                eprintln!("hammer run: metrics at http://{bound}/metrics")
+            }
+            LocalEvent::Started(status) => {
+                if status.units_committed > 0 {
+                    eprintln!(
+                        "resuming sweep {}: {} of {} units ({} of {} games) already committed",
+                        status.sweep_name,
+                        status.units_committed,
+                        status.units_total,
+                        status.games_committed,
+                        status.games_total
+                    );
+                }
+                if show_progress {
+                    progress = Some(Progress::new(status.games_total));
+                }
+            }
+            LocalEvent::Progress(status) => {
+                if let Some(p) = progress.as_mut() {
+                    p.update(status);
+                }
+            }
+            LocalEvent::WorkerEnded => {
+                if let Some(p) = progress.as_mut() {
+                    p.finish();
+                }
+            }
+        })
+        .await;
+    if let Some(p) = progress.as_mut() {
+        p.finish();
+    }
+    Ok(outcome?)
 }
 
 /// Prints how a local run ended, and the per-experiment summary when it completed.
@@ -98,113 +135,4 @@ pub fn tell_outcome(outcome: &RunOutcome, out: &Path) {
         }
     }
     print!("{}", summary(status));
-}
-
-pub enum RunEnd {
-    AlreadyComplete,
-    Complete,
-    Interrupted(&'static str),
-}
-
-pub struct RunOutcome {
-    pub end: RunEnd,
-    pub status: StatusResponse,
-    pub seconds: f64,
-}
-
-/// A coordinator and one worker in this process, talking gRPC over loopback: the same
-/// code paths as a cluster, so `hammer run` tests the cluster and vice versa.
-pub async fn run_local(
-    config: CoordinatorConfig,
-    pool: Arc<SolverPool>,
-    show_progress: bool,
-) -> Result<RunOutcome> {
-    run_local_with_metrics(config, pool, show_progress, None).await
-}
-
-/// `run_local`, serving Prometheus metrics at `metrics` while it runs.
-pub async fn run_local_with_metrics(
-    config: CoordinatorConfig,
-    pool: Arc<SolverPool>,
-    show_progress: bool,
-    metrics: Option<SocketAddr>,
-) -> Result<RunOutcome> {
-    let started = std::time::Instant::now();
-    let mut coordinator = Coordinator::start(config).await?;
-    if let Some(addr) = metrics {
-        let bound = coordinator.serve_metrics(addr).await?;
-        eprintln!("hammer run: metrics at http://{bound}/metrics");
-    }
-    if coordinator.is_complete() {
-        let status = coordinator.shutdown().await?;
-        return Ok(RunOutcome {
-            end: RunEnd::AlreadyComplete,
-            status,
-            seconds: 0.0,
-        });
-    }
-    let status = coordinator.status();
-    if status.units_committed > 0 {
-        eprintln!(
-            "resuming sweep {}: {} of {} units ({} of {} games) already committed",
-            status.sweep_name,
-            status.units_committed,
-            status.units_total,
-            status.games_committed,
-            status.games_total
-        );
-    }
-    let mut options = WorkerOptions::new(ConnectOptions {
-        url: coordinator.url(),
-        ..ConnectOptions::default()
-    });
-    options.name = "local".into();
-    options.give_up_after = Duration::from_secs(30);
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let mut worker = tokio::spawn(Worker::new(options, pool, stop_rx).run());
-    let mut progress = show_progress.then(|| Progress::new(status.games_total));
-    let mut tick = tokio::time::interval(Duration::from_millis(200));
-    let end = loop {
-        tokio::select! {
-            result = &mut worker => {
-                match result.context("the worker task failed")? {
-                    Ok(_) => break None,
-                    Err(e) => {
-                        if let Some(p) = progress.as_mut() { p.finish(); }
-                        let _ = coordinator.shutdown().await;
-                        return Err(e.into());
-                    }
-                }
-            }
-            signal = stop_signal() => break Some(signal),
-            _ = tick.tick() => {
-                if let Some(p) = progress.as_mut() { p.update(&coordinator.status()); }
-            }
-        }
-    };
-    if let Some(p) = progress.as_mut() {
-        p.finish();
-    }
-    match end {
-        None => {
-            coordinator.wait_complete().await?;
-            let status = coordinator.shutdown().await?;
-            Ok(RunOutcome {
-                end: RunEnd::Complete,
-                status,
-                seconds: started.elapsed().as_secs_f64(),
-            })
-        }
-        Some(signal) => {
-            let _ = stop_tx.send(true);
-            let _ = worker.await;
-            // The status after the drain, which may have committed more units.
-            let status = coordinator.shutdown().await?;
-            Ok(RunOutcome {
-                end: RunEnd::Interrupted(signal),
-                status,
-                seconds: started.elapsed().as_secs_f64(),
-            })
-        }
-    }
 }

@@ -104,10 +104,9 @@ fn write_atomic(path: &Path, text: &str) -> Result<()> {
 }
 
 pub fn run(args: TuneArgs) -> Result<ExitCode> {
-    let flat = |e: hammer_analysis::Error| anyhow!("{e}");
     let families = families(&args.families)?;
-    let data = hammer_analysis::load(&args.dataset).map_err(flat)?;
-    let input = tune::collect(&data, args.experiment.as_deref(), args.n).map_err(flat)?;
+    let data = hammer_analysis::load(&args.dataset)?;
+    let input = tune::collect(&data, args.experiment.as_deref(), args.n)?;
     drop(data);
     let mut tuning = tune::tune(input, &families);
 
@@ -132,8 +131,8 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
         write_atomic(&sweep_path, &text)?;
         eprintln!("refinement sweep: {}", sweep_path.display());
         let data_dir = run_to_end(&sweep_path, &args.out, "refine", args.threads)?;
-        let data = hammer_analysis::load(&data_dir).map_err(flat)?;
-        let refinement = tune::refine::measure(&tuning, &data).map_err(flat)?;
+        let data = hammer_analysis::load(&data_dir)?;
+        let refinement = tune::refine::measure(&tuning, &data)?;
         tune::apply_refinement(&mut tuning, refinement);
     }
     let schedule_path = args.out.join("best.schedule");
@@ -164,7 +163,7 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
         eprintln!("warning: {warning}");
     }
     let report_dir = args.out.join("report");
-    hammer_analysis::write_report(&report, &args.dataset, &report_dir).map_err(flat)?;
+    hammer_analysis::write_report(&report, &args.dataset, &report_dir)?;
     print!("{}", summary(&tuning, validation.as_ref()));
     println!("schedule: {}", schedule_path.display());
     println!("report: {}", report_dir.join("index.html").display());
@@ -210,9 +209,8 @@ fn validation_sweep(t: &Tuning, args: &TuneArgs) -> Result<String> {
 }
 
 fn compare(t: &Tuning, dir: &Path) -> Result<validate::Validation> {
-    let flat = |e: hammer_analysis::Error| anyhow!("{e}");
-    let data = hammer_analysis::load(dir).map_err(flat)?;
-    validate::compare(t, &data).map_err(flat)
+    let data = hammer_analysis::load(dir)?;
+    Ok(validate::compare(t, &data)?)
 }
 
 fn summary(t: &Tuning, v: Option<&validate::Validation>) -> String {

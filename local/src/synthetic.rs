@@ -1,0 +1,150 @@
+//! [`synthetic_worker`]: a worker that solves nothing, for `hammer bench-ingest`.
+
+use std::time::Duration;
+
+use hammer_proto::PROTOCOL_VERSION;
+use hammer_proto::v1::{
+    GameResult, LeaseRequest, RegisterRequest, ResultBatch, UnitState, lease_response,
+};
+use hammer_sweep::{Sweep, SweepError};
+use hammer_worker::{ClientError, ConnectOptions};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+
+/// Errors of a synthetic worker.
+#[derive(Debug, thiserror::Error)]
+pub enum SyntheticError {
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    #[error(transparent)]
+    Sweep(#[from] SweepError),
+    /// The coordinator's answer does not fit the protocol.
+    #[error("{0}")]
+    Protocol(&'static str),
+}
+
+/// A worker that solves nothing: it leases units and streams template results for them
+/// as fast as the coordinator takes them.
+pub async fn synthetic_worker(
+    index: usize,
+    url: String,
+    batch_rows: usize,
+) -> Result<(), SyntheticError> {
+    let options = ConnectOptions {
+        url,
+        ..ConnectOptions::default()
+    };
+    let mut client = options.connect().await?;
+    let reg = client
+        .register(RegisterRequest {
+            protocol_version: PROTOCOL_VERSION,
+            name: format!("synthetic{index}"),
+            threads: 1,
+            hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
+            instance: format!("{index:x}"),
+        })
+        .await
+        .map_err(ClientError::from)?
+        .into_inner();
+    let sweep = Sweep::parse(&reg.sweep_text, "<bench>")?;
+    let template = template();
+    loop {
+        let answer = client
+            .lease(LeaseRequest {
+                worker_id: reg.worker_id.clone(),
+                resume_unit_id: String::new(),
+            })
+            .await
+            .map_err(ClientError::from)?
+            .into_inner();
+        let lease = match answer.outcome {
+            Some(lease_response::Outcome::Lease(lease)) => lease,
+            Some(lease_response::Outcome::WaitMs(ms)) => {
+                tokio::time::sleep(Duration::from_millis(ms)).await;
+                continue;
+            }
+            Some(lease_response::Outcome::Complete(_)) => return Ok(()),
+            None => return Err(SyntheticError::Protocol("empty lease answer")),
+        };
+        let unit_wire = lease
+            .unit
+            .ok_or(SyntheticError::Protocol("lease without unit"))?;
+        let unit = sweep
+            .unit_by_id(&unit_wire.unit_id)
+            .ok_or(SyntheticError::Protocol("lease of an unknown unit"))?;
+        let (experiment, config, point) = sweep
+            .context_of(&unit)
+            .ok_or(SyntheticError::Protocol("unit outside the sweep"))?;
+        let (tx, rx) = mpsc::channel(4);
+        let mut acks = client
+            .submit(ReceiverStream::new(rx))
+            .await
+            .map_err(ClientError::from)?
+            .into_inner();
+        let header = ResultBatch {
+            worker_id: reg.worker_id.clone(),
+            lease_id: lease.lease_id.clone(),
+            experiment: experiment.name.clone(),
+            config: config.id.clone(),
+            n: unit.n,
+            params: point.to_string(),
+            results: Vec::new(),
+        };
+        let sender = {
+            let template = template.clone();
+            tokio::spawn(async move {
+                let mut start = unit.start;
+                while start < unit.end {
+                    let end = (start + batch_rows as u64).min(unit.end);
+                    let mut batch = header.clone();
+                    // Distinct strings per game, as in a real sweep, so that the Parquet
+                    // encoder cannot get away with a one-entry dictionary.
+                    batch.results = (start..end)
+                        .map(|game_index| {
+                            let mut result = template.clone();
+                            result.game_index = game_index;
+                            let tag = format!("{:06}", game_index % 1_000_000);
+                            result.board.replace_range(..6, &tag);
+                            result.start.replace_range(..6, &tag);
+                            result.solution.replace_range(..6, &tag);
+                            result.expansions = game_index % 10_007;
+                            result
+                        })
+                        .collect();
+                    if tx.send(batch).await.is_err() {
+                        break;
+                    }
+                    start = end;
+                }
+            })
+        };
+        while let Some(ack) = acks.message().await.map_err(ClientError::from)? {
+            let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
+            if matches!(state, UnitState::Complete | UnitState::Committed) {
+                break;
+            }
+        }
+        sender.abort();
+    }
+}
+
+/// A realistic 6x6 result: full-length board, start and solution strings, so that the
+/// bytes per result match a real sweep's.
+fn template() -> GameResult {
+    let board = "A1B2C3D4E5F6/B1C2D3E4F5A6/C1D2E3F4A5B6/D1E2F3A4B5C6/E1F2A3B4C5D6/F1A2B3C4D5E6";
+    let solution = vec!["A1xB1"; 35].join(" ");
+    GameResult {
+        game_index: 0,
+        board: board.into(),
+        prefix_moves: String::new(),
+        start: board.into(),
+        min_stones: 1,
+        exhaustive: true,
+        expansions: 1234,
+        attempts: 1,
+        solution,
+        wall_ns: 5_000_000,
+        lower_bound: 1,
+        extra: Vec::new(),
+    }
+}
