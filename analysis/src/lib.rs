@@ -72,7 +72,10 @@ fn family_figures(data: &Data) -> (Vec<Figure>, Vec<String>) {
     }
     match families::load(&data.family_parts) {
         Ok(by_family) => (families::figures(&by_family), Vec::new()),
-        Err(e) => (Vec::new(), vec![format!("the puzzle-family parts could not be read: {e}")]),
+        Err(e) => (
+            Vec::new(),
+            vec![format!("the puzzle-family parts could not be read: {e}")],
+        ),
     }
 }
 

@@ -24,7 +24,11 @@ impl PuzzleArgs {
 
     /// The point of `--param`s (plus `extra` pairs such as Martello's `--n`); with no
     /// parameter at all and a position given, the position's own point.
-    pub fn point(&self, extra: &[(String, String)], state: Option<&str>) -> Result<(FamilyRef, Point)> {
+    pub fn point(
+        &self,
+        extra: &[(String, String)],
+        state: Option<&str>,
+    ) -> Result<(FamilyRef, Point)> {
         let family = self.family()?;
         let mut pairs = Vec::new();
         for text in &self.params {

@@ -226,8 +226,8 @@ fn three_workers_write_every_key_once_and_match_direct_solving() {
     for unit in sweep.units().iter().step_by(7) {
         let shared = hammer_sweep::UnitRows::new(&sweep, unit).expect("unit of the sweep");
         for index in [unit.start, unit.end - 1] {
-            let game = hammer_worker::solve_game(&sweep, unit, index, &mut solvers)
-                .expect("direct solve");
+            let game =
+                hammer_worker::solve_game(&sweep, unit, index, &mut solvers).expect("direct solve");
             let direct = shared.owned_row(&game, "", hammer_worker::HAMMER_VERSION);
             let key = direct.key();
             let row = rows

@@ -39,7 +39,11 @@ fn cut_down(text: &str, games: u64, tries: u64) -> String {
                 Some(format!("{key} = {}", n.min(limit)))
             };
             let budgets = || -> Option<String> {
-                let list = line.strip_prefix("budgets")?.trim().strip_prefix('=')?.trim();
+                let list = line
+                    .strip_prefix("budgets")?
+                    .trim()
+                    .strip_prefix('=')?
+                    .trim();
                 let inner = list.strip_prefix('[')?.strip_suffix(']')?;
                 let cut: Option<Vec<String>> = inner
                     .split(',')

@@ -752,7 +752,6 @@ impl Core {
     }
 }
 
-
 /// Cheap sanity checks of one result: its key lies in the unit, its values are possible
 /// for any family (a lower bound above the score, a negative counter, a family column
 /// too many), and its strings are of a sane length. (The values themselves are trusted:
@@ -772,8 +771,7 @@ fn check_result(result: &GameResult, unit: &Unit, columns: usize) -> Result<(), 
             result.lower_bound, result.min_stones
         ));
     }
-    if result.board.is_empty() || result.board.len() > MAX_TEXT || result.start.len() > MAX_TEXT
-    {
+    if result.board.is_empty() || result.board.len() > MAX_TEXT || result.start.len() > MAX_TEXT {
         return Err("the board or start state has an impossible length".into());
     }
     if result.solution.len() > MAX_TEXT || result.prefix_moves.len() > MAX_TEXT {
@@ -818,6 +816,5 @@ mod tests {
     }
 
     #[test]
-    fn move_lists_are_counted_by_spaces() {
-    }
+    fn move_lists_are_counted_by_spaces() {}
 }

@@ -86,9 +86,11 @@ pub fn booleans<'a>(
         .ok_or_else(|| wrong_type(column, DataType::Boolean, array))
 }
 
-
 /// The values of a string column, owned.
-pub(crate) fn strings(batch: &RecordBatch, column: &'static str) -> Result<Vec<String>, ColumnError> {
+pub(crate) fn strings(
+    batch: &RecordBatch,
+    column: &'static str,
+) -> Result<Vec<String>, ColumnError> {
     let mut out = Vec::with_capacity(batch.num_rows());
     for_each_str(batch, column, |v| out.push(v.to_owned()))?;
     Ok(out)

@@ -15,16 +15,16 @@ mod row;
 mod schema;
 mod write;
 
+pub use columns::{booleans, for_each_str, int32s, int64s, non_null, wrong_type};
 pub use error::{ColumnError, Error, FileProblem, Result};
+pub use hammer_family::Cell;
 pub use layout::{
     MAX_NAME_LEN, PartInfo, list_parts, partition_dir, validate_experiment, validate_part_id,
 };
 pub use read::{read_dataset, read_part, remove_stale_temp_files};
-pub use columns::{booleans, for_each_str, int32s, int64s, non_null, wrong_type};
-pub use hammer_family::Cell;
 pub use row::{ResultRow, RowKey, RowRef, batch_to_rows, rows_to_batch};
 pub use schema::{
-    ADDED_WITH_FAMILIES, COLUMNS, FamilyColumn, PARTITION_COLUMNS, arrow_type, col,
-    family_columns, file_schema, schema,
+    ADDED_WITH_FAMILIES, COLUMNS, FamilyColumn, PARTITION_COLUMNS, arrow_type, col, family_columns,
+    file_schema, schema,
 };
 pub use write::{write_part, write_part_refs};

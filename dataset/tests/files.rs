@@ -65,6 +65,8 @@ fn awkward_rows() -> Vec<ResultRow> {
     extremes.prefix = i32::MIN;
     extremes.trial = i32::MAX;
     extremes.min_stones = i32::MIN;
+    extremes.score = i32::MIN;
+    extremes.lower_bound = i32::MIN;
     extremes.attempts = i32::MAX;
     extremes.solvable = true;
     extremes.exhaustive = true;

@@ -7,8 +7,8 @@
 //! Peg solitaire ([`peg`], contract `shared/spec/peg.md`, described in `docs/peg.md`) is
 //! the second family: English, European and custom boards.
 
-pub mod mancala;
 pub mod fasthash;
+pub mod mancala;
 pub mod martello;
 pub mod peg;
 mod puzzle;

@@ -21,7 +21,8 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
         min: 1,
         max: MAX_N as i64,
     },
-    default: Some("6"),
+    // Required: a Martello sweep has always had to name its sizes.
+    default: None,
     doc: "board side: n x n stones of n colours and n symbols",
 }];
 

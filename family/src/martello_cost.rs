@@ -84,4 +84,3 @@ pub fn estimated_game_seconds(n: u8, config: &Config) -> f64 {
         _ => exact,
     }
 }
-

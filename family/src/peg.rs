@@ -175,7 +175,10 @@ impl Family for PegFamily {
         let (kind, pos) = notation::parse_any(state).ok()?;
         let pairs = [
             ("board".to_string(), ParamValue::Text(kind.to_string())),
-            ("pegs".to_string(), ParamValue::Int(i64::from(pos.count_ones()))),
+            (
+                "pegs".to_string(),
+                ParamValue::Int(i64::from(pos.count_ones())),
+            ),
         ];
         crate::point_from_pairs(self, &pairs).ok()
     }

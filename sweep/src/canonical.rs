@@ -146,7 +146,11 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
             let _ = writeln!(out, "puzzle = {}", quote(e.family.name()));
         }
         for (i, spec) in e.family.params().iter().enumerate() {
-            let values = axis(e.points.iter().filter_map(|p| p.values().get(i).map(|(_, v)| v.clone())));
+            let values = axis(
+                e.points
+                    .iter()
+                    .filter_map(|p| p.values().get(i).map(|(_, v)| v.clone())),
+            );
             let _ = writeln!(
                 out,
                 "{} = {}",

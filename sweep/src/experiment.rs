@@ -559,7 +559,8 @@ fn expand_configs(place: &Place<'_, '_>, keys: &mut Keys) -> Result<Vec<RunConfi
             })
             .collect(),
     };
-    let count = orders.len() as u128 * settings.len() as u128 * prefixes.len() as u128 * tries as u128;
+    let count =
+        orders.len() as u128 * settings.len() as u128 * prefixes.len() as u128 * tries as u128;
     if count > MAX_CONFIGS as u128 {
         return Err(loc.error(
             &place.span,

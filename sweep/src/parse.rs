@@ -219,7 +219,12 @@ fn describe(value: &DeValue<'_>) -> String {
     }
 }
 
-pub(crate) fn type_error(loc: &Locator<'_>, value: &Value<'_>, key: &str, expected: &str) -> SweepError {
+pub(crate) fn type_error(
+    loc: &Locator<'_>,
+    value: &Value<'_>,
+    key: &str,
+    expected: &str,
+) -> SweepError {
     loc.error(
         &value.span(),
         key,
@@ -227,7 +232,11 @@ pub(crate) fn type_error(loc: &Locator<'_>, value: &Value<'_>, key: &str, expect
     )
 }
 
-pub(crate) fn string<'a>(loc: &Locator<'_>, value: &'a Value<'_>, key: &str) -> Result<&'a str, SweepError> {
+pub(crate) fn string<'a>(
+    loc: &Locator<'_>,
+    value: &'a Value<'_>,
+    key: &str,
+) -> Result<&'a str, SweepError> {
     match value.get_ref() {
         DeValue::String(s) => Ok(s.as_ref()),
         _ => Err(type_error(loc, value, key, "a string")),
@@ -489,4 +498,3 @@ pub(crate) fn schedule_file(
         .push((value.span(), schedule.to_string()));
     Ok(schedule)
 }
-

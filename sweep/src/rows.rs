@@ -67,7 +67,12 @@ impl<'s> UnitRows<'s> {
     }
 
     /// The row of one game, borrowing every string.
-    pub fn row<'a>(&'a self, game: &'a GameValues, worker: &'a str, version: &'a str) -> RowRef<'a> {
+    pub fn row<'a>(
+        &'a self,
+        game: &'a GameValues,
+        worker: &'a str,
+        version: &'a str,
+    ) -> RowRef<'a> {
         let clamp32 = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
         let clamp64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         RowRef {

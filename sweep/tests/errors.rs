@@ -293,7 +293,7 @@ fn game_ranges_and_limits() {
     assert!(Sweep::parse(big, "t").is_ok());
     check(
         &big.replace("2500000000", "2500000001"),
-        "examples/bad.toml:6:9: experiment[0].games: this experiment has 10000000004 result rows (1 configurations x 4 sizes x 2500000001 games), which takes the sweep to 10000000004 rows, more than the limit of 10000000000",
+        "examples/bad.toml:6:9: experiment[0].games: this experiment has 10000000004 result rows (1 configurations x 4 points x up to 2500000001 games), which takes the sweep to 10000000004 rows, more than the limit of 10000000000",
     );
     check(
         &with(

@@ -326,7 +326,8 @@ impl Worker {
                             wire.unit_id, sweep.name
                         ))
                     })?;
-                    if unit.n != wire.n || unit.point != wire.point
+                    if unit.n != wire.n
+                        || unit.point != wire.point
                         || unit.start != wire.start
                         || unit.end != wire.end
                     {

@@ -158,11 +158,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             );
             let both_exact = first.exhaustive == games && r.exhaustive == games;
             if both_exact && r.mins != first.mins {
-                bail!(
-                    "{} and {} disagree on a proven score",
-                    r.name,
-                    first.name
-                );
+                bail!("{} and {} disagree on a proven score", r.name, first.name);
             }
         }
     }

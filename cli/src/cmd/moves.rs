@@ -39,7 +39,8 @@ pub fn moves(args: MovesArgs) -> Result<ExitCode> {
     if args.state == "-" {
         return batch(|line| moves_of(&args.puzzle, line.trim()));
     }
-    let value = moves_of(&args.puzzle, &args.state).with_context(|| format!("state '{}'", args.state))?;
+    let value =
+        moves_of(&args.puzzle, &args.state).with_context(|| format!("state '{}'", args.state))?;
     if args.json {
         println!("{value}");
         return Ok(ExitCode::SUCCESS);

@@ -30,7 +30,12 @@ fn use_colour() -> bool {
 }
 
 /// The start and every state after a move; the first illegal move is an error naming it.
-fn replay_states(family: FamilyRef, point: &Point, board: &str, moves: &[String]) -> Result<Vec<String>> {
+fn replay_states(
+    family: FamilyRef,
+    point: &Point,
+    board: &str,
+    moves: &[String],
+) -> Result<Vec<String>> {
     let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
     let mut states = vec![board.to_string()];
     states.extend(family.replay(point, board, &texts)?);
@@ -65,21 +70,34 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     }
     let context = || format!("board '{}'", args.board);
     if args.json {
-        println!("{}", replay_json(&args.puzzle, &args.board, &args.moves).with_context(context)?);
+        println!(
+            "{}",
+            replay_json(&args.puzzle, &args.board, &args.moves).with_context(context)?
+        );
         return Ok(ExitCode::SUCCESS);
     }
-    let (family, point) = args.puzzle.point(&[], Some(&args.board)).with_context(context)?;
+    let (family, point) = args
+        .puzzle
+        .point(&[], Some(&args.board))
+        .with_context(context)?;
     // Every move is checked before anything is drawn, so that an illegal move is
     // reported without a half-drawn replay above it.
     let states = replay_states(family, &point, &args.board, &args.moves).with_context(context)?;
     let colour = use_colour();
-    let unit = if family.name() == hammer_family::DEFAULT_FAMILY { "stones" } else { "score" };
+    let unit = if family.name() == hammer_family::DEFAULT_FAMILY {
+        "stones"
+    } else {
+        "score"
+    };
     for (i, state) in states.iter().enumerate() {
         let score = family.score(&point, state)?;
         if i == 0 {
             println!("start: {state} ({score} {unit})");
         } else {
-            println!("\nmove {i}: {} -> {state} ({score} {unit})", args.moves[i - 1]);
+            println!(
+                "\nmove {i}: {} -> {state} ({score} {unit})",
+                args.moves[i - 1]
+            );
         }
         print!("{}", family.draw(&point, state, colour)?);
     }
@@ -87,9 +105,23 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     let left = family.moves(&point, &last)?.len();
     let score = family.score(&point, &last)?;
     if left == 0 {
-        println!("\nno legal move left: {score} {}", if unit == "stones" { "stone(s)" } else { "score" });
+        println!(
+            "\nno legal move left: {score} {}",
+            if unit == "stones" {
+                "stone(s)"
+            } else {
+                "score"
+            }
+        );
     } else {
-        println!("\n{left} legal move(s) left, {score} {}", if unit == "stones" { "stone(s)" } else { "score" });
+        println!(
+            "\n{left} legal move(s) left, {score} {}",
+            if unit == "stones" {
+                "stone(s)"
+            } else {
+                "score"
+            }
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -106,7 +106,11 @@ fn print_solve(v: &Value) {
         }
     };
     if v["puzzle"] != hammer_family::DEFAULT_FAMILY {
-        println!("puzzle      {} ({})", v["puzzle"].as_str().unwrap_or(""), v["params"].as_str().unwrap_or(""));
+        println!(
+            "puzzle      {} ({})",
+            v["puzzle"].as_str().unwrap_or(""),
+            v["params"].as_str().unwrap_or("")
+        );
     }
     println!("board       {}", v["board"].as_str().unwrap_or(""));
     if v["prefix"].as_u64().unwrap_or(0) > 0 {
@@ -139,7 +143,11 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         schedule: args.schedule.clone(),
         prefix: args.prefix,
     };
-    let extra: Vec<(String, String)> = args.n.map(|n| ("n".to_string(), n.to_string())).into_iter().collect();
+    let extra: Vec<(String, String)> = args
+        .n
+        .map(|n| ("n".to_string(), n.to_string()))
+        .into_iter()
+        .collect();
     let family = args.puzzle.family()?;
     let mut solver = family.solver();
     let value = match (&args.board, args.random) {
@@ -147,13 +155,27 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
             return batch(|line| {
                 let line = line.trim();
                 let (family, point) = args.puzzle.point(&extra, Some(line))?;
-                solve_one(family, &point, solver.as_mut(), Instance::Given(line), &config, args.seed)
+                solve_one(
+                    family,
+                    &point,
+                    solver.as_mut(),
+                    Instance::Given(line),
+                    &config,
+                    args.seed,
+                )
             });
         }
         (Some(b), _) => {
             let (family, point) = args.puzzle.point(&extra, Some(b))?;
-            solve_one(family, &point, solver.as_mut(), Instance::Given(b), &config, args.seed)
-                .with_context(|| format!("board '{b}'"))?
+            solve_one(
+                family,
+                &point,
+                solver.as_mut(),
+                Instance::Given(b),
+                &config,
+                args.seed,
+            )
+            .with_context(|| format!("board '{b}'"))?
         }
         (None, true) => {
             let Some(index) = args.index else {
