@@ -29,7 +29,7 @@ pub fn load(parts: &[PathBuf]) -> Result<BTreeMap<String, Vec<ResultRow>>> {
         }
     }
     for rows in by_family.values_mut() {
-        rows.sort_by(|a, b| a.key().cmp(&b.key()));
+        rows.sort_by_key(ResultRow::key);
         rows.dedup_by(|a, b| a.key() == b.key());
     }
     Ok(by_family)
@@ -124,7 +124,9 @@ fn summary(family: &str, groups: &BTreeMap<Group<'_>, Vec<&ResultRow>>) -> Table
 /// The solved ratio against the family's size (the `n` column), one series per
 /// (experiment, configuration) that has at least two sizes.
 fn solved_by_size(family: &str, rows: &[ResultRow]) -> Option<Chart> {
-    let mut by_series: BTreeMap<(&str, &str), BTreeMap<i32, (u64, u64)>> = BTreeMap::new();
+    /// (solved, games) per size.
+    type Sizes = BTreeMap<i32, (u64, u64)>;
+    let mut by_series: BTreeMap<(&str, &str), Sizes> = BTreeMap::new();
     for row in rows {
         let at = by_series
             .entry((&row.experiment, &row.config))

@@ -38,10 +38,10 @@ impl PuzzleArgs {
             pairs.push((key.trim().to_string(), value.trim().to_string()));
         }
         pairs.extend(extra.iter().cloned());
-        if pairs.is_empty() {
-            if let Some(point) = state.and_then(|s| family.point_of_state(s)) {
-                return Ok((family, point));
-            }
+        if let (true, Some(state)) = (pairs.is_empty(), state)
+            && let Some(point) = family.point_of_state(state)?
+        {
+            return Ok((family, point));
         }
         let mut values = Vec::with_capacity(pairs.len());
         for (key, text) in pairs {

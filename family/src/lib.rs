@@ -93,9 +93,11 @@ pub trait Family: Send + Sync + 'static {
     /// tells (Martello: the board's side; peg: the board from the row lengths). The
     /// command line uses it when the user sets no parameter, so that
     /// `hammer solve BOARD` needs no `--param`.
-    fn point_of_state(&self, state: &str) -> Option<Point> {
+    /// An error when the position cannot be read at all, so that the user learns what
+    /// is wrong with it rather than which parameter is missing.
+    fn point_of_state(&self, state: &str) -> Result<Option<Point>, FamilyError> {
         let _ = state;
-        None
+        Ok(None)
     }
 
     /// The start position of an instance in the family's notation.

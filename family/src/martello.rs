@@ -114,8 +114,8 @@ impl Family for MartelloFamily {
         Box::new(MartelloSolver(Solver::new(Martello)))
     }
 
-    fn point_of_state(&self, state: &str) -> Option<Point> {
-        MartelloFamily::point_of_board(state).ok()
+    fn point_of_state(&self, state: &str) -> Result<Option<Point>, FamilyError> {
+        MartelloFamily::point_of_board(state).map(Some)
     }
 
     fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
@@ -184,7 +184,11 @@ fn start(point: &Point, instance: Instance<'_>) -> Result<State, FamilyError> {
                     reason: other.to_string(),
                 },
             }),
-        Instance::Given(text) => parse(point, text),
+        // A start position: every row full, as the spec's boards are.
+        Instance::Given(text) => {
+            let board = State::parse_board(text).map_err(|e| bad_state(text, e))?;
+            parse(point, &board.to_string())
+        }
     }
 }
 

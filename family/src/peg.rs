@@ -171,8 +171,11 @@ impl Family for PegFamily {
     }
 
     /// The board a position's row lengths tell (English or European), with its pegs.
-    fn point_of_state(&self, state: &str) -> Option<Point> {
-        let (kind, pos) = notation::parse_any(state).ok()?;
+    fn point_of_state(&self, state: &str) -> Result<Option<Point>, FamilyError> {
+        let (kind, pos) = notation::parse_any(state).map_err(|e| FamilyError::BadState {
+            text: state.to_string(),
+            reason: e.to_string(),
+        })?;
         let pairs = [
             ("board".to_string(), ParamValue::Text(kind.to_string())),
             (
@@ -180,7 +183,7 @@ impl Family for PegFamily {
                 ParamValue::Int(i64::from(pos.count_ones())),
             ),
         ];
-        crate::point_from_pairs(self, &pairs).ok()
+        crate::point_from_pairs(self, &pairs).map(Some)
     }
 
     fn instance_count(&self, point: &Point) -> Option<u64> {

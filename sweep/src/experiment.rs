@@ -485,17 +485,17 @@ fn resolve_games(
             ));
         }
     };
-    if let Some(counts) = &counts {
-        if let Some(i) = counts.iter().position(|&c| first_game >= c) {
-            return Err(place.loc.error(
-                &games_span,
-                join(place.path, "first_game"),
-                format!(
-                    "first_game {first_game} is past the {} instance(s) of point {}",
-                    counts[i], points[i]
-                ),
-            ));
-        }
+    if let Some((count, point)) = counts
+        .iter()
+        .flatten()
+        .zip(points)
+        .find(|&(&c, _)| first_game >= c)
+    {
+        return Err(place.loc.error(
+            &games_span,
+            join(place.path, "first_game"),
+            format!("first_game {first_game} is past the {count} instance(s) of point {point}"),
+        ));
     }
     if games == 0 {
         return Err(place.missing("games", "no point has any instance"));

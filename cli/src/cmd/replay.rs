@@ -38,7 +38,12 @@ fn replay_states(
 ) -> Result<Vec<String>> {
     let texts: Vec<&str> = moves.iter().map(String::as_str).collect();
     let mut states = vec![board.to_string()];
-    states.extend(family.replay(point, board, &texts)?);
+    let after = family.replay(point, board, &texts).map_err(|e| match &e {
+        hammer_family::FamilyError::BadMove { index: Some(i), .. } => anyhow::Error::new(e.clone())
+            .context(format!("move {} of {} is illegal", i + 1, moves.len())),
+        _ => anyhow::Error::new(e),
+    })?;
+    states.extend(after);
     Ok(states)
 }
 
