@@ -110,12 +110,17 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     (p.low, p.high)
 }
 
-/// The per experiment, size and configuration table of committed results.
+/// The per experiment, size and configuration table of committed results. A sweep
+/// whose points are more than a size (another family's parameters) is shown by point.
 pub fn summary(status: &StatusResponse) -> String {
     let mut out = String::new();
+    let by_point = status
+        .experiments
+        .iter()
+        .any(|e| !e.params.is_empty() && e.params != format!("n={}", e.n));
     let header = [
         "experiment",
-        "n",
+        if by_point { "params" } else { "n" },
         "config",
         "games",
         "solvable",
@@ -135,7 +140,11 @@ pub fn summary(status: &StatusResponse) -> String {
         };
         rows.push([
             e.experiment.clone(),
-            e.n.to_string(),
+            if by_point {
+                e.params.clone()
+            } else {
+                e.n.to_string()
+            },
             e.config.clone(),
             games,
             format!("{:.3}", e.solvable as f64 / e.games_committed as f64),
