@@ -13,9 +13,10 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use arrow::array::RecordBatch;
-use arrow::datatypes::{DataType, Schema};
+use arrow::datatypes::Schema;
 use hammer_dataset::{
     ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo, booleans, for_each_str, int32s, int64s,
+    type_accepted,
 };
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -191,18 +192,6 @@ fn check_magic(path: &Path, mut file: &File) -> Result<()> {
             &"no PAR1 magic at the end, the file is truncated",
         )),
         (false, true) => Err(corrupt(path, &"no PAR1 magic at the start")),
-    }
-}
-
-/// Strings written by other tools may come back as large or view strings; integer widths
-/// must match exactly, since a silent narrowing would corrupt counts.
-fn type_accepted(expected: &DataType, found: &DataType) -> bool {
-    match expected {
-        DataType::Utf8 => matches!(
-            found,
-            DataType::Utf8 | DataType::LargeUtf8 | DataType::Utf8View
-        ),
-        other => other == found,
     }
 }
 

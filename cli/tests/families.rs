@@ -495,4 +495,14 @@ fn game_commands_take_a_puzzle() {
     .unwrap();
     assert_eq!(moves["puzzle"], "mancala");
     assert_eq!(moves["moves"].as_object().unwrap().len(), 4, "{moves}");
+    // Without parameters, the position's hole count tells the holes per side.
+    let told: serde_json::Value = serde_json::from_str(&ok(&hammer(&[
+        "moves",
+        "--puzzle",
+        "mancala",
+        "1,1,1,1|0",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(told["moves"], moves["moves"]);
 }

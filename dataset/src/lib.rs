@@ -25,6 +25,6 @@ pub use read::{read_dataset, read_part, remove_stale_temp_files};
 pub use row::{ResultRow, RowKey, RowRef, batch_to_rows, rows_to_batch};
 pub use schema::{
     ADDED_WITH_FAMILIES, COLUMNS, FamilyColumn, PARTITION_COLUMNS, arrow_type, col, family_columns,
-    file_schema, schema,
+    file_schema, schema, type_accepted,
 };
 pub use write::{write_part, write_part_refs};

@@ -243,8 +243,8 @@ pub(crate) fn check_schema(schema: &Schema) -> Result<(), ColumnError> {
 
 /// Strings written by other tools may come back as large or view strings; they hold the same
 /// values, so they are accepted. Integer widths are not, since a silent narrowing would corrupt
-/// counts.
-fn type_accepted(expected: &DataType, found: &DataType) -> bool {
+/// counts. The analysis's projected reader checks files with the same rule.
+pub fn type_accepted(expected: &DataType, found: &DataType) -> bool {
     match expected {
         DataType::Utf8 => matches!(
             found,

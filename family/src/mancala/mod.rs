@@ -250,6 +250,18 @@ impl Family for MancalaFamily {
         Box::new(MancalaSolver(Solver::new(Mancala)))
     }
 
+    /// The holes per side a position's hole list tells (`2h` counts before the first
+    /// `|`); the other rules keep their defaults, since a position cannot tell them.
+    fn point_of_state(&self, state: &str) -> Result<Option<Point>, FamilyError> {
+        let holes = state.split('|').next().unwrap_or("").split(',').count();
+        if holes < 2 || !holes.is_multiple_of(2) {
+            // Not a board of any size: parsing it under the defaults names the problem.
+            return Ok(None);
+        }
+        let pairs = [("h".to_string(), ParamValue::Int((holes / 2) as i64))];
+        crate::point_from_pairs(self, &pairs).map(Some)
+    }
+
     fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
         Ok(start(point, instance)?.to_string())
     }
