@@ -2,13 +2,11 @@
 //! to every question kind) and `mancala-bad.jsonl` (inputs to refuse), through the
 //! family's `answer`, as `hammer ask` sees it.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/cases")
-}
+mod common;
+
+use common::cases_dir;
 
 fn cases(name: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(cases_dir().join(name)).expect("read the cases");
@@ -76,17 +74,5 @@ fn every_bad_case_is_refused() {
 /// The copies in `testdata/cases` must equal the shared originals when those exist.
 #[test]
 fn case_copies_are_current() {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/cases");
-    if !shared.is_dir() {
-        eprintln!("skipped: {} does not exist", shared.display());
-        return;
-    }
-    for name in ["mancala.jsonl", "mancala-bad.jsonl"] {
-        let original = std::fs::read(shared.join(name)).expect("read the original");
-        let copy = std::fs::read(cases_dir().join(name)).expect("read the copy");
-        assert!(
-            original == copy,
-            "testdata/cases/{name} differs from shared/cases/{name}: copy it again"
-        );
-    }
+    common::assert_copies_current(&["mancala.jsonl", "mancala-bad.jsonl"]);
 }

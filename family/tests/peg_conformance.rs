@@ -2,13 +2,11 @@
 //! `peg-bad.jsonl` (inputs every one of which must be refused), through
 //! `Family::answer` as `hammer ask` uses it.
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/cases")
-}
+mod common;
+
+use common::cases_dir;
 
 fn cases(name: &str) -> Vec<(usize, Value)> {
     let text = std::fs::read_to_string(cases_dir().join(name)).expect("case file");
@@ -49,17 +47,5 @@ fn every_bad_case_is_refused() {
 /// The copies in `testdata/cases` must equal the shared originals when those exist.
 #[test]
 fn case_copies_are_current() {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/cases");
-    if !shared.is_dir() {
-        eprintln!("skipped: {} does not exist", shared.display());
-        return;
-    }
-    for name in ["peg.jsonl", "peg-bad.jsonl"] {
-        let original = std::fs::read(shared.join(name)).expect("shared case file");
-        let copy = std::fs::read(cases_dir().join(name)).expect("copied case file");
-        assert!(
-            original == copy,
-            "testdata/cases/{name} differs from shared/cases/{name}: copy it again"
-        );
-    }
+    common::assert_copies_current(&["peg.jsonl", "peg-bad.jsonl"]);
 }
