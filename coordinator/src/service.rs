@@ -16,7 +16,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 use tracing::{debug, info, warn};
 
-use crate::core::{Core, LeaseOutcome, WriteJob};
+use crate::core::{Core, CoreError, LeaseOutcome, WriteJob};
 use crate::lock;
 use crate::metrics::Metrics;
 
@@ -124,7 +124,7 @@ impl Coordinator for Service {
                     }
                 };
                 let worker = batch.worker_id.clone();
-                let outcome = lock(&core).ingest(batch);
+                let outcome = lock(&core).ingest(batch).map_err(Status::from);
                 match outcome {
                     Ok((ack, job)) => {
                         metrics.results_received(ack.accepted, ack.duplicates);
@@ -205,4 +205,21 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
         return false;
     }
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// The gRPC code of each refusal: workers act on the code (`NotFound`: register or lease
+/// again; `Unavailable`: retry later), the message is for people.
+impl From<CoreError> for Status {
+    fn from(error: CoreError) -> Status {
+        let message = error.to_string();
+        match error {
+            CoreError::UnknownWorker(_) | CoreError::UnknownLease(_) => Status::not_found(message),
+            CoreError::ShuttingDown => Status::unavailable(message),
+            CoreError::MalformedLease(_)
+            | CoreError::OutsideLease { .. }
+            | CoreError::ResultRefused { .. } => Status::invalid_argument(message),
+            CoreError::NotYourLease { .. } => Status::permission_denied(message),
+            CoreError::UnitOutsideSweep => Status::internal(message),
+        }
+    }
 }

@@ -9,15 +9,17 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{
-    BatchAck, ExperimentStatus, GameResult, HeartbeatResponse, Lease, ResultBatch, StatusResponse,
-    Unit as WireUnit, UnitState,
-};
+use hammer_proto::v1::{GameResult, HeartbeatResponse, Lease, Unit as WireUnit};
 use hammer_sweep::{Sweep, Unit};
-use tonic::Status;
 
 use crate::metrics::Metrics;
 use crate::state::CommitEntry;
+
+mod error;
+mod ingest;
+mod status;
+
+pub(crate) use error::CoreError;
 
 /// Who produced a result: goes into the dataset's `worker` and `hammer_version` columns.
 #[derive(Debug)]
@@ -258,12 +260,11 @@ impl Core {
         id
     }
 
-    fn worker_mut(&mut self, worker: &str) -> Result<&mut WorkerRec, Status> {
-        let rec = self.workers.get_mut(worker).ok_or_else(|| {
-            Status::not_found(format!(
-                "unknown worker id {worker:?}: the coordinator restarted; register again"
-            ))
-        })?;
+    fn worker_mut(&mut self, worker: &str) -> Result<&mut WorkerRec, CoreError> {
+        let rec = self
+            .workers
+            .get_mut(worker)
+            .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?;
         rec.last_seen = Instant::now();
         Ok(rec)
     }
@@ -345,9 +346,9 @@ impl Core {
         }
     }
 
-    pub fn lease(&mut self, worker: &str, resume: &str) -> Result<LeaseOutcome, Status> {
+    pub fn lease(&mut self, worker: &str, resume: &str) -> Result<LeaseOutcome, CoreError> {
         if self.draining {
-            return Err(Status::unavailable("the coordinator is shutting down"));
+            return Err(CoreError::ShuttingDown);
         }
         self.worker_mut(worker)?;
         self.expire(Instant::now());
@@ -416,7 +417,7 @@ impl Core {
         &mut self,
         worker: &str,
         leases: &[String],
-    ) -> Result<HeartbeatResponse, Status> {
+    ) -> Result<HeartbeatResponse, CoreError> {
         self.worker_mut(worker)?;
         let now = Instant::now();
         let mut answer = HeartbeatResponse {
@@ -469,181 +470,6 @@ impl Core {
         slot.active += 1;
         self.available.remove(&slot_index);
         self.leased.insert(slot_index);
-    }
-
-    /// Takes one batch of results. Refuses the whole batch, writing nothing of it, when
-    /// any result lies outside the lease or is malformed.
-    pub fn ingest(&mut self, batch: ResultBatch) -> Result<(BatchAck, Option<WriteJob>), Status> {
-        let worker = self.worker_mut(&batch.worker_id)?.info.clone();
-        let lease_id: u64 = batch.lease_id.parse().map_err(|_| {
-            self.refused += batch.results.len() as u64;
-            Status::invalid_argument(format!("malformed lease id {:?}", batch.lease_id))
-        })?;
-        let Some(rec) = self.leases.get(&lease_id) else {
-            // Either forgotten after the unit was committed, or from before a restart.
-            return Err(Status::not_found(format!(
-                "unknown lease {lease_id}: lease the unit again"
-            )));
-        };
-        if rec.worker != batch.worker_id {
-            self.refused += batch.results.len() as u64;
-            return Err(Status::permission_denied(format!(
-                "lease {lease_id} belongs to worker {}, not to {}",
-                rec.worker, batch.worker_id
-            )));
-        }
-        let slot_index = rec.slot;
-        let (experiment, config, point) = self
-            .sweep
-            .context_of(&self.slots[slot_index as usize].unit)
-            .ok_or_else(|| Status::internal("lease of a unit outside the sweep"))?;
-        let params = point.to_string();
-        let columns = experiment.family.columns().len();
-        let slot = &self.slots[slot_index as usize];
-        let unit = slot.unit;
-        if batch.experiment != experiment.name
-            || batch.config != config.id
-            || batch.n != unit.n
-            || batch.params != params
-        {
-            self.refused += batch.results.len() as u64;
-            return Err(Status::invalid_argument(format!(
-                "results for experiment {:?}, config {:?}, {} are outside lease {lease_id}, \
-                 which covers experiment {:?}, config {:?}, {}, games {}..{} (unit {}); \
-                 refused, nothing of this batch is written",
-                batch.experiment,
-                batch.config,
-                batch.params,
-                experiment.name,
-                config.id,
-                params,
-                unit.start,
-                unit.end,
-                slot.id
-            )));
-        }
-        for result in &batch.results {
-            if let Err(problem) = check_result(result, &unit, columns) {
-                self.refused += batch.results.len() as u64;
-                return Err(Status::invalid_argument(format!(
-                    "result for game {} refused under lease {lease_id} (unit {}, games {}..{}): \
-                     {problem}; nothing of this batch is written",
-                    result.game_index, slot.id, unit.start, unit.end
-                )));
-            }
-        }
-
-        let now = Instant::now();
-        self.renew(lease_id, now);
-        let slot = &mut self.slots[slot_index as usize];
-        let games = unit.games();
-        let mut accepted = 0u32;
-        let mut duplicates = 0u32;
-        if slot.state == SlotState::Open {
-            if slot.results.is_empty() {
-                slot.results.resize_with(games as usize, || None);
-            }
-            for result in batch.results {
-                let offset = (result.game_index - unit.start) as usize;
-                let entry = &mut slot.results[offset];
-                if entry.is_none() {
-                    *entry = Some(Stored {
-                        result,
-                        worker: worker.clone(),
-                    });
-                    accepted += 1;
-                } else {
-                    duplicates += 1;
-                }
-            }
-            slot.received += u64::from(accepted);
-        } else {
-            duplicates = batch.results.len() as u32;
-        }
-        self.games_pending += u64::from(accepted);
-        self.duplicates += u64::from(duplicates);
-        self.received_total += u64::from(accepted);
-        self.sample(now);
-
-        let slot = &mut self.slots[slot_index as usize];
-        let mut job = None;
-        if slot.state == SlotState::Open && slot.received == games {
-            slot.state = SlotState::Writing;
-            let results = std::mem::take(&mut slot.results)
-                .into_iter()
-                .flatten()
-                .collect();
-            job = Some(WriteJob {
-                slot: slot_index,
-                unit,
-                unit_id: slot.id.clone(),
-                results,
-            });
-        }
-        let state = match slot.state {
-            SlotState::Open => UnitState::Open,
-            SlotState::Writing => UnitState::Complete,
-            SlotState::Committed => UnitState::Committed,
-        };
-        let slot_leases = if job.is_some() {
-            slot.leases.clone()
-        } else {
-            Vec::new()
-        };
-        let ack = BatchAck {
-            lease_id: batch.lease_id,
-            accepted,
-            duplicates,
-            unit_received: if slot.state == SlotState::Open {
-                slot.received
-            } else {
-                games
-            },
-            unit_games: games,
-            unit_state: state as i32,
-        };
-        for lease in slot_leases {
-            self.deactivate(lease);
-        }
-        if job.is_some() {
-            self.leased.remove(&slot_index);
-            self.available.remove(&slot_index);
-        }
-        Ok((ack, job))
-    }
-
-    fn sample(&mut self, now: Instant) {
-        if self
-            .samples
-            .back()
-            .is_none_or(|&(t, _)| now.duration_since(t) >= Duration::from_millis(250))
-        {
-            self.samples.push_back((now, self.received_total));
-            while self
-                .samples
-                .front()
-                .is_some_and(|&(t, _)| now.duration_since(t) > Duration::from_secs(10))
-            {
-                self.samples.pop_front();
-            }
-        }
-    }
-
-    /// Results per second over the last ten seconds.
-    fn rate(&self) -> f64 {
-        let (Some(&(t0, g0)), Some(&(t1, g1))) = (self.samples.front(), self.samples.back()) else {
-            return 0.0;
-        };
-        let now = Instant::now();
-        if now.duration_since(t1) > Duration::from_secs(10) {
-            return 0.0;
-        }
-        let span = now.duration_since(t0).as_secs_f64();
-        if span <= 0.0 {
-            0.0
-        } else {
-            (g1 - g0) as f64 / span
-        }
     }
 
     /// The unit's part file is durable and journaled.
@@ -702,94 +528,6 @@ impl Core {
             .values()
             .all(|w| w.told_complete || w.last_seen.elapsed() > recent)
     }
-
-    pub fn status(&self) -> StatusResponse {
-        let experiments = self
-            .series
-            .iter()
-            .map(|(&(e, p, c), s)| {
-                let experiment = self.sweep.experiments.get(e as usize);
-                let point = experiment.and_then(|x| x.points.get(p as usize));
-                ExperimentStatus {
-                    experiment: experiment.map(|x| x.name.clone()).unwrap_or_default(),
-                    n: match (experiment, point) {
-                        (Some(x), Some(p)) => x.family.size(p),
-                        _ => 0,
-                    },
-                    params: point.map(|p| p.to_string()).unwrap_or_default(),
-                    config: experiment
-                        .and_then(|x| x.configs.get(c as usize))
-                        .map(|c| c.id.clone())
-                        .unwrap_or_default(),
-                    games_total: s.total,
-                    games_committed: s.committed,
-                    solvable: s.solvable,
-                    expansions: s.expansions,
-                }
-            })
-            .collect();
-        let recent = self.timing.lease_ttl;
-        StatusResponse {
-            sweep_name: self.sweep.name.clone(),
-            sweep_digest: self.sweep.digest.clone(),
-            games_total: self.sweep.total_games(),
-            games_committed: self.games_committed,
-            games_pending: self.games_pending,
-            units_total: self.slots.len() as u32,
-            units_committed: self.units_committed,
-            units_leased: self.leased.len() as u32,
-            workers: self
-                .workers
-                .values()
-                .filter(|w| w.last_seen.elapsed() <= recent && !w.told_complete)
-                .count() as u32,
-            games_per_second: self.rate(),
-            complete: self.is_complete(),
-            experiments,
-            refused: self.refused,
-            duplicates: self.duplicates,
-        }
-    }
-}
-
-/// Cheap sanity checks of one result: its key lies in the unit, its values are possible
-/// for any family (a lower bound above the score, a negative counter, a family column
-/// too many), and its strings are of a sane length. (The values themselves are trusted:
-/// re-solving would double the cost of the sweep.)
-fn check_result(result: &GameResult, unit: &Unit, columns: usize) -> Result<(), String> {
-    /// Longer than any position or solution of a registered family by far.
-    const MAX_TEXT: usize = 1 << 20;
-    if result.game_index < unit.start || result.game_index >= unit.end {
-        return Err(format!(
-            "game index {} is outside the lease's games {}..{}",
-            result.game_index, unit.start, unit.end
-        ));
-    }
-    if result.lower_bound > result.min_stones {
-        return Err(format!(
-            "lower bound {} is above the score {}",
-            result.lower_bound, result.min_stones
-        ));
-    }
-    if result.board.is_empty() || result.board.len() > MAX_TEXT || result.start.len() > MAX_TEXT {
-        return Err("the board or start state has an impossible length".into());
-    }
-    if result.solution.len() > MAX_TEXT || result.prefix_moves.len() > MAX_TEXT {
-        return Err("the solution or prefix has an impossible length".into());
-    }
-    if result.extra.len() != columns {
-        return Err(format!(
-            "{} family column value(s), but the puzzle has {columns}",
-            result.extra.len()
-        ));
-    }
-    if result.wall_ns > i64::MAX as u64
-        || result.expansions > i64::MAX as u64
-        || result.min_stones > i32::MAX as u32
-    {
-        return Err("a counter is out of range".into());
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -814,7 +552,4 @@ mod tests {
         let old = core.register("old", "0.1.0", "");
         assert_ne!(core.register("old", "0.1.0", ""), old);
     }
-
-    #[test]
-    fn move_lists_are_counted_by_spaces() {}
 }
