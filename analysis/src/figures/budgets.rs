@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::figures::EXAMPLE_BUDGETS;
+use super::EXAMPLE_BUDGETS;
 use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
@@ -179,28 +179,44 @@ fn cell_charts(
 
 /// Figures 14, 15 and 16, in that order.
 pub fn figures(p: &Prepared) -> [Figure; 3] {
-    let mut f14 = Figure::new(
+    let f14 = Figure::new(
         "fig14",
         "Figure 14: success rate of at least 1 of T budgeted tries",
         "Rows with budget > 0 (one attempt of `budget` expansions after a random prefix of \
          `prefix` moves, one row per try), on games whose exact prefix-0 result is solvable.",
         EXAMPLE_BUDGETS,
     );
-    let mut f15 = Figure::new(
+    let f15 = Figure::new(
         "fig15",
         "Figure 15: expected expansions until the first successful try",
         "The games of Figure 14 with at least one successful try.",
         EXAMPLE_BUDGETS,
     );
-    let mut f16 = Figure::new(
+    let f16 = Figure::new(
         "fig16",
         "Figure 16: expected expansions overall, with an exact fallback",
         "The games of Figure 14; a game whose tries all failed costs an exact solve.",
         EXAMPLE_BUDGETS,
     );
+    let cells = budget_cells(p);
+    if cells.is_empty() {
+        let why = "the dataset has no budget rows (budget > 0)";
+        return [f14.missing(why), f15.missing(why), f16.missing(why)];
+    }
+    let mut acc = Accumulator::new();
+    for (key, games) in &cells {
+        acc.add_cell(p, key, games);
+    }
+    if acc.t14.rows.is_empty() {
+        let why = "every game of the budget rows is unsolvable at prefix 0";
+        return [f14.missing(why), f15.missing(why), f16.missing(why)];
+    }
+    acc.finish([f14, f15, f16])
+}
 
-    // cell -> game -> trial -> (solvable, expansions); a trial counted once even if two
-    // experiments ran the same configuration.
+/// cell -> game -> trial -> (solvable, expansions); a trial counted once even if two
+/// experiments ran the same configuration.
+fn budget_cells(p: &Prepared) -> BTreeMap<CellKey, GameTrials> {
     let mut cells: BTreeMap<CellKey, GameTrials> = BTreeMap::new();
     for r in p.rows {
         if r.budget <= 0 {
@@ -220,86 +236,66 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
             .entry(r.trial)
             .or_insert((r.solvable, r.expansions));
     }
-    if cells.is_empty() {
-        let why = "the dataset has no budget rows (budget > 0)";
-        return [f14.missing(why), f15.missing(why), f16.missing(why)];
+    cells
+}
+
+/// Chart points per (n, order), then per depth.
+type Pts = BTreeMap<(i32, String), BTreeMap<i32, Vec<Point>>>;
+
+/// The three figures' tables and chart points, filled cell by cell, and what the notes
+/// must say about the cells.
+struct Accumulator {
+    t14: Table,
+    t15: Table,
+    t16: Table,
+    p14: Pts,
+    p15: Pts,
+    p16: Pts,
+    unconditioned_cells: usize,
+    /// (cell, game) pairs left out: unsolvable games, and games without an exact result.
+    left_out: (usize, usize),
+    fallback_notes: BTreeSet<String>,
+}
+
+impl Accumulator {
+    fn new() -> Accumulator {
+        Accumulator {
+            t14: table14(),
+            t15: table15(),
+            t16: table16(),
+            p14: Pts::new(),
+            p15: Pts::new(),
+            p16: Pts::new(),
+            unconditioned_cells: 0,
+            left_out: (0, 0),
+            fallback_notes: BTreeSet::new(),
+        }
     }
 
-    let mut t14 = Table::new(
-        "fig14_success_rate",
-        "Share of solvable games solved by at least 1 of T tries (95% Wilson interval), and \
-         the share of single tries that succeed",
-        &[
-            "n",
-            "order",
-            "depth",
-            "budget",
-            "games",
-            "tries_per_game",
-            "solved_games",
-            "rate",
-            "ci_low",
-            "ci_high",
-            "try_success",
-            "try_ci_low",
-            "try_ci_high",
-            "report_rate",
-            "report_within_ci",
-        ],
-    );
-    let mut t15 = Table::new(
-        "fig15_expected_to_success",
-        "Expected expansions until the first success, mean over games with a success of \
-         (all expansions of its T tries) / (its successes) (95% t interval)",
-        &[
-            "n",
-            "order",
-            "depth",
-            "budget",
-            "games",
-            "mean",
-            "ci_low",
-            "ci_high",
-            "report",
-            "report_within_ci",
-        ],
-    );
-    let mut t16 = Table::new(
-        "fig16_expected_overall",
-        "Expected expansions overall: Figure 15's cost for games with a success, an exact \
-         solve for games without (95% t interval)",
-        &[
-            "n",
-            "order",
-            "depth",
-            "budget",
-            "games",
-            "failed_games",
-            "fallback",
-            "fallback_mean",
-            "mean",
-            "ci_low",
-            "ci_high",
-            "report",
-            "report_within_ci",
-        ],
-    );
-    type Pts = BTreeMap<(i32, String), BTreeMap<i32, Vec<Point>>>;
-    let (mut p14, mut p15, mut p16): (Pts, Pts, Pts) = Default::default();
-    let mut unconditioned_cells = 0usize;
-    let mut left_out = (0usize, 0usize);
-    let mut fallback_notes: BTreeSet<String> = BTreeSet::new();
-
-    for (key, games) in &cells {
+    /// One (n, order, depth, budget) cell: a row of each table and a point of each chart.
+    fn add_cell(&mut self, p: &Prepared, key: &CellKey, games: &GameTrials) {
         let cg = condition(p, games);
         if cg.games.is_empty() {
-            left_out.0 += cg.unsolvable_left_out;
-            continue;
+            self.left_out.0 += cg.unsolvable_left_out;
+            return;
         }
-        unconditioned_cells += usize::from(cg.unconditioned);
-        left_out.0 += cg.unsolvable_left_out;
-        left_out.1 += cg.unknown_left_out;
+        self.unconditioned_cells += usize::from(cg.unconditioned);
+        self.left_out.0 += cg.unsolvable_left_out;
+        self.left_out.1 += cg.unknown_left_out;
         let (tries_label, tries) = tries_text(&cg.games);
+        self.fig14_row(key, &cg, tries_label, tries);
+        self.fig15_row(key, &cg, tries);
+        self.fig16_row(p, key, &cg, tries);
+    }
+
+    /// Figure 14: at least one success among the game's tries, and per try.
+    fn fig14_row(
+        &mut self,
+        key: &CellKey,
+        cg: &CellGames,
+        tries_label: String,
+        tries: Option<u64>,
+    ) {
         let total = cg.games.len() as u64;
         let solved = cg.games.iter().filter(|(_, t)| t.successes > 0).count() as u64;
         let rate = wilson(solved, total);
@@ -307,7 +303,7 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
         let all_succ: u64 = cg.games.iter().map(|(_, t)| t.successes).sum();
         let per_try = wilson(all_succ, all_tries);
         let (r14, why14) = report_value(key, tries, &paper::FIG14);
-        t14.push(vec![
+        self.t14.push(vec![
             Cell::Int(i64::from(key.n)),
             Cell::text(key.order.clone()),
             Cell::Int(i64::from(key.depth)),
@@ -325,7 +321,8 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
             verdict(r14, why14, rate.low, rate.high),
         ]);
         let group = (key.n, key.order.clone());
-        p14.entry(group.clone())
+        self.p14
+            .entry(group.clone())
             .or_default()
             .entry(key.depth)
             .or_default()
@@ -335,7 +332,11 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
                 rate.low,
                 rate.high,
             ));
+    }
 
+    /// Figure 15: expected expansions until the first success.
+    fn fig15_row(&mut self, key: &CellKey, cg: &CellGames, tries: Option<u64>) {
+        let group = (key.n, key.order.clone());
         // Figure 15.
         let to_success: Vec<f64> = cg
             .games
@@ -344,7 +345,7 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
             .collect();
         let m15 = mean_t(&to_success);
         let (r15, why15) = report_value(key, tries, &paper::FIG15);
-        t15.push(vec![
+        self.t15.push(vec![
             Cell::Int(i64::from(key.n)),
             Cell::text(key.order.clone()),
             Cell::Int(i64::from(key.depth)),
@@ -357,13 +358,19 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
             verdict(r15, why15, m15.low, m15.high),
         ]);
         if m15.count > 0 && m15.value > 0.0 {
-            p15.entry(group.clone())
+            self.p15
+                .entry(group)
                 .or_default()
                 .entry(key.depth)
                 .or_default()
                 .push(Point::new(key.budget as f64, m15.value, m15.low, m15.high));
         }
+    }
 
+    /// Figure 16: expected expansions overall, an exact solve standing in for a game whose
+    /// tries all failed.
+    fn fig16_row(&mut self, p: &Prepared, key: &CellKey, cg: &CellGames, tries: Option<u64>) {
+        let group = (key.n, key.order.clone());
         // Figure 16.
         let failed: Vec<GameKey> = cg
             .games
@@ -378,7 +385,7 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
         let (fallback_label, substitute) = if failed.is_empty() {
             ("none needed".to_owned(), paper::FIG16_FALLBACK)
         } else if measured.is_empty() {
-            fallback_notes.insert(format!(
+            self.fallback_notes.insert(format!(
                 "n={}: no exact standard-order run of the games whose tries all failed, so \
                  the report's 4,000,000 expansions stand in for each (chosen for 6x6).",
                 key.n
@@ -412,7 +419,7 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
         };
         let m16: Mean = mean_t(&overall);
         let (r16, why16) = report_value(key, tries, &paper::FIG16);
-        t16.push(vec![
+        self.t16.push(vec![
             Cell::Int(i64::from(key.n)),
             Cell::text(key.order.clone()),
             Cell::Int(i64::from(key.depth)),
@@ -428,107 +435,119 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
             verdict(r16, why16, m16.low, m16.high),
         ]);
         if m16.value > 0.0 {
-            p16.entry(group)
+            self.p16
+                .entry(group)
                 .or_default()
                 .entry(key.depth)
                 .or_default()
                 .push(Point::new(key.budget as f64, m16.value, m16.low, m16.high));
         }
     }
-    if t14.rows.is_empty() {
-        let why = "every game of the budget rows is unsolvable at prefix 0";
-        return [f14.missing(why), f15.missing(why), f16.missing(why)];
-    }
-    if unconditioned_cells > 0 {
-        f14.notes.push(format!(
-            "{unconditioned_cells} cell(s) have no exact prefix-0 result for any of their games, \
-             so their rates are over all games, solvable or not (the report's are over \
-             solvable games only)."
-        ));
-    }
-    if left_out.0 > 0 || left_out.1 > 0 {
-        f14.notes.push(format!(
-            "Left out: {} (cell, game) pairs whose game is unsolvable, and {} whose game has no \
-             exact prefix-0 result while others of the cell do.",
-            left_out.0, left_out.1
-        ));
-    }
-    f14.notes.push(
-        "The report ran 1,000 tries per game on 6x6 with the random order; a rate of 'at least \
-         1 of T tries' grows with T, so it is compared only where T is 1,000 too. The per-try \
-         success share does not depend on T. Tries of one game are not independent, so the \
-         per-try interval is somewhat too narrow."
-            .to_owned(),
-    );
-    f15.notes.push(
-        "Per game with T tries, s >= 1 of them successful: p = s/T, and repeating tries until \
-         one succeeds costs (1-p)/p failed tries of mean cost F plus one successful try of mean \
-         cost S. With F and S the game's measured means this equals (sum of the expansions of \
-         all T tries) / s. The figure is the mean of that over the games with s >= 1 (the \
-         report's 'under the condition that at least 1 of the 1000 attempts were successful'), \
-         with a t interval over games. A failed try costs about the budget: slightly more when \
-         the search finishes the state it is expanding, less when it proves its start \
-         unsolvable early."
-            .to_owned(),
-    );
-    f16.notes.push(
-        "Per game: Figure 15's expected cost if any try succeeded, otherwise the cost of an exact \
-         solve: the game's own exact standard-order expansions when the dataset has them, else \
-         the mean of those measured in the same cell, else the report's 4,000,000. The failed \
-         tries themselves are not added, as in the report (1 - r) x 4,000,000 + r x Figure 15 \
-         reproduces its table within a few per cent. Mean over all games of the cell, t \
-         interval over games."
-            .to_owned(),
-    );
-    f16.notes.extend(fallback_notes);
 
-    f14.tables.push(t14);
-    f14.tables.push(report_grid(
-        "fig14_report",
-        "The report's Figure 14 (6x6, random order, 1,000 tries): success rate by depth and \
-         budget",
-        &paper::FIG14,
-        5,
-    ));
-    f14.charts = cell_charts(
-        "fig14_success_rate",
-        "Success of at least 1 of T tries",
-        "share of solvable games solved",
-        Scale::Linear,
-        &p14,
-        Some(&paper::FIG14),
-    );
-    f15.tables.push(t15);
-    f15.tables.push(report_grid(
-        "fig15_report",
-        "The report's Figure 15: expected expansions until the first success",
-        &paper::FIG15,
-        0,
-    ));
-    f15.charts = cell_charts(
-        "fig15_expected_to_success",
-        "Expected expansions until the first success",
-        "expected expansions",
-        Scale::Log,
-        &p15,
-        Some(&paper::FIG15),
-    );
-    f16.tables.push(t16);
-    f16.tables.push(report_grid(
-        "fig16_report",
-        "The report's Figure 16: expected expansions overall (4,000,000 per failed game)",
-        &paper::FIG16,
-        0,
-    ));
-    f16.charts = cell_charts(
-        "fig16_expected_overall",
-        "Expected expansions overall",
-        "expected expansions",
-        Scale::Log,
-        &p16,
-        Some(&paper::FIG16),
-    );
-    [f14, f15, f16]
+    /// The notes, the report's own grids and the charts.
+    fn finish(self, [mut f14, mut f15, mut f16]: [Figure; 3]) -> [Figure; 3] {
+        let Accumulator {
+            t14,
+            t15,
+            t16,
+            p14,
+            p15,
+            p16,
+            unconditioned_cells,
+            left_out,
+            fallback_notes,
+        } = self;
+        if unconditioned_cells > 0 {
+            f14.notes.push(format!(
+                "{unconditioned_cells} cell(s) have no exact prefix-0 result for any of their games, \
+                 so their rates are over all games, solvable or not (the report's are over \
+                 solvable games only)."
+            ));
+        }
+        if left_out.0 > 0 || left_out.1 > 0 {
+            f14.notes.push(format!(
+                "Left out: {} (cell, game) pairs whose game is unsolvable, and {} whose game has no \
+                 exact prefix-0 result while others of the cell do.",
+                left_out.0, left_out.1
+            ));
+        }
+        f14.notes.push(
+            "The report ran 1,000 tries per game on 6x6 with the random order; a rate of 'at least \
+             1 of T tries' grows with T, so it is compared only where T is 1,000 too. The per-try \
+             success share does not depend on T. Tries of one game are not independent, so the \
+             per-try interval is somewhat too narrow."
+                .to_owned(),
+        );
+        f15.notes.push(
+            "Per game with T tries, s >= 1 of them successful: p = s/T, and repeating tries until \
+             one succeeds costs (1-p)/p failed tries of mean cost F plus one successful try of mean \
+             cost S. With F and S the game's measured means this equals (sum of the expansions of \
+             all T tries) / s. The figure is the mean of that over the games with s >= 1 (the \
+             report's 'under the condition that at least 1 of the 1000 attempts were successful'), \
+             with a t interval over games. A failed try costs about the budget: slightly more when \
+             the search finishes the state it is expanding, less when it proves its start \
+             unsolvable early."
+                .to_owned(),
+        );
+        f16.notes.push(
+            "Per game: Figure 15's expected cost if any try succeeded, otherwise the cost of an exact \
+             solve: the game's own exact standard-order expansions when the dataset has them, else \
+             the mean of those measured in the same cell, else the report's 4,000,000. The failed \
+             tries themselves are not added, as in the report (1 - r) x 4,000,000 + r x Figure 15 \
+             reproduces its table within a few per cent. Mean over all games of the cell, t \
+             interval over games."
+                .to_owned(),
+        );
+        f16.notes.extend(fallback_notes);
+
+        f14.tables.push(t14);
+        f14.tables.push(report_grid(
+            "fig14_report",
+            "The report's Figure 14 (6x6, random order, 1,000 tries): success rate by depth and \
+             budget",
+            &paper::FIG14,
+            5,
+        ));
+        f14.charts = cell_charts(
+            "fig14_success_rate",
+            "Success of at least 1 of T tries",
+            "share of solvable games solved",
+            Scale::Linear,
+            &p14,
+            Some(&paper::FIG14),
+        );
+        f15.tables.push(t15);
+        f15.tables.push(report_grid(
+            "fig15_report",
+            "The report's Figure 15: expected expansions until the first success",
+            &paper::FIG15,
+            0,
+        ));
+        f15.charts = cell_charts(
+            "fig15_expected_to_success",
+            "Expected expansions until the first success",
+            "expected expansions",
+            Scale::Log,
+            &p15,
+            Some(&paper::FIG15),
+        );
+        f16.tables.push(t16);
+        f16.tables.push(report_grid(
+            "fig16_report",
+            "The report's Figure 16: expected expansions overall (4,000,000 per failed game)",
+            &paper::FIG16,
+            0,
+        ));
+        f16.charts = cell_charts(
+            "fig16_expected_overall",
+            "Expected expansions overall",
+            "expected expansions",
+            Scale::Log,
+            &p16,
+            Some(&paper::FIG16),
+        );
+        [f14, f15, f16]
+    }
 }
 
 /// Keeps the games known solvable from exact prefix-0 rows, or all games when none of the
@@ -555,4 +574,72 @@ fn condition(p: &Prepared, games: &GameTrials) -> CellGames {
         }
     }
     out
+}
+
+fn table14() -> Table {
+    Table::new(
+        "fig14_success_rate",
+        "Share of solvable games solved by at least 1 of T tries (95% Wilson interval), and \
+     the share of single tries that succeed",
+        &[
+            "n",
+            "order",
+            "depth",
+            "budget",
+            "games",
+            "tries_per_game",
+            "solved_games",
+            "rate",
+            "ci_low",
+            "ci_high",
+            "try_success",
+            "try_ci_low",
+            "try_ci_high",
+            "report_rate",
+            "report_within_ci",
+        ],
+    )
+}
+
+fn table15() -> Table {
+    Table::new(
+        "fig15_expected_to_success",
+        "Expected expansions until the first success, mean over games with a success of \
+     (all expansions of its T tries) / (its successes) (95% t interval)",
+        &[
+            "n",
+            "order",
+            "depth",
+            "budget",
+            "games",
+            "mean",
+            "ci_low",
+            "ci_high",
+            "report",
+            "report_within_ci",
+        ],
+    )
+}
+
+fn table16() -> Table {
+    Table::new(
+        "fig16_expected_overall",
+        "Expected expansions overall: Figure 15's cost for games with a success, an exact \
+     solve for games without (95% t interval)",
+        &[
+            "n",
+            "order",
+            "depth",
+            "budget",
+            "games",
+            "failed_games",
+            "fallback",
+            "fallback_mean",
+            "mean",
+            "ci_low",
+            "ci_high",
+            "report",
+            "report_within_ci",
+        ],
+    )
 }

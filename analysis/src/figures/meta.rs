@@ -1,0 +1,160 @@
+//! The meta-solver (`paper` schedule) against plain exact search.
+
+use std::collections::BTreeMap;
+
+use crate::paper;
+use crate::prepare::{GameKey, Prepared};
+use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
+use crate::stats::{mean_t, paired_ratio};
+
+use super::orders::runs_of;
+use super::*;
+
+/// The meta-solver (`paper` schedule) against the exact standard-order search.
+pub fn meta(p: &Prepared) -> Figure {
+    let mut fig = Figure::new(
+        "meta",
+        "Meta-solver: the paper schedule against plain exact search",
+        "Rows with schedule paper, prefix 0, budget 0 (averaged over trials per game), paired \
+         game by game with the exact standard-order rows of Figure 11; all games, solvable or \
+         not, as in the report.",
+        EXAMPLE_META,
+    );
+    let Some(paper_id) = p.ids.paper else {
+        return fig.missing("the dataset has no rows with schedule paper");
+    };
+    let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
+        BTreeMap::new();
+    for r in p.rows {
+        if r.schedule == paper_id && r.prefix == 0 && r.budget == 0 {
+            trials
+                .entry((r.n, p.name(r.order).to_owned()))
+                .or_default()
+                .entry(GameKey::of(r))
+                .or_default()
+                .entry(r.trial)
+                .or_insert(r.expansions as f64);
+        }
+    }
+    let runs = runs_of(trials);
+    let mut t = Table::new(
+        "meta_solver",
+        "Mean expansions per game: paper schedule vs exact standard order on the same games \
+         (95% t intervals; reduction with a paired bootstrap interval)",
+        &[
+            "n",
+            "order",
+            "games",
+            "mean_paper",
+            "paper_ci_low",
+            "paper_ci_high",
+            "mean_exact",
+            "exact_ci_low",
+            "exact_ci_high",
+            "reduction",
+            "reduction_ci_low",
+            "reduction_ci_high",
+            "report_reduction",
+            "report_within_ci",
+            "report_mean_paper",
+        ],
+    );
+    let mut labels = Vec::new();
+    let mut exact_pts = Vec::new();
+    let mut paper_pts = Vec::new();
+    let mut unpaired = 0usize;
+    for ((n, order), games) in &runs {
+        let mut meta_v = Vec::new();
+        let mut exact_v = Vec::new();
+        for (key, v) in games {
+            match p.exact_standard.get(key) {
+                Some(&(exp, _)) => {
+                    meta_v.push(v.iter().sum::<f64>() / v.len().max(1) as f64);
+                    exact_v.push(exp as f64);
+                }
+                None => unpaired += 1,
+            }
+        }
+        if meta_v.is_empty() {
+            continue;
+        }
+        let mm = mean_t(&meta_v);
+        let me = mean_t(&exact_v);
+        let ratio = paired_ratio(&meta_v, &exact_v, &format!("meta n={n} {order}"));
+        let (red, red_lo, red_hi) = (1.0 - ratio.value, 1.0 - ratio.high, 1.0 - ratio.low);
+        let report = (*n == 6).then_some(paper::META_REDUCTION);
+        let [a, b, c] = mean_cells(&mm);
+        let [d, e, f] = mean_cells(&me);
+        t.push(vec![
+            Cell::Int(i64::from(*n)),
+            Cell::text(order.clone()),
+            Cell::Int(mm.count as i64),
+            a,
+            b,
+            c,
+            d,
+            e,
+            f,
+            Cell::num(red, 4),
+            Cell::num(red_lo, 4),
+            Cell::num(red_hi, 4),
+            Cell::opt(report, 2),
+            verdict(report, red_lo, red_hi),
+            Cell::opt((*n == 6).then_some(paper::META_MEAN), 0),
+        ]);
+        fig.notes.push(format!(
+            "n={n}, order {order}: the paper schedule needs {:.1}% {} expansions than exact \
+             standard search, {:.0} against {:.0} per game (reduction {:.1}%, 95% CI {:.1}% to \
+             {:.1}%, {} games){}",
+            100.0 * red.abs(),
+            if red >= 0.0 { "fewer" } else { "more" },
+            mm.value,
+            me.value,
+            100.0 * red,
+            100.0 * red_lo,
+            100.0 * red_hi,
+            mm.count,
+            match report {
+                Some(r) => format!(
+                    "; the report found a 29% reduction (144,000 per game): {}.",
+                    verdict_word(r, red_lo, red_hi)
+                ),
+                None => ".".to_owned(),
+            }
+        ));
+        let x = labels.len() as f64;
+        labels.push(format!("n={n} {order}"));
+        exact_pts.push(Point::new(x, me.value, me.low, me.high));
+        paper_pts.push(Point::new(x, mm.value, mm.low, mm.high));
+    }
+    if t.rows.is_empty() {
+        return fig.missing(
+            "the paper-schedule rows have no exact standard-order result of the same games to \
+             compare with; the example sweep runs both on every game",
+        );
+    }
+    if unpaired > 0 {
+        fig.notes.push(format!(
+            "{unpaired} game(s) with paper rows but no exact standard-order row are left out."
+        ));
+    }
+    let mut c = chart(
+        "meta_solver",
+        "Meta-solver (paper schedule) vs exact standard search",
+        "board size and order of the budgeted attempts",
+        "mean expansions per game",
+        Scale::Linear,
+        Scale::Linear,
+    );
+    c.categories = Some(labels);
+    c.series.push(series(
+        "exact, standard order",
+        SeriesKind::Points,
+        exact_pts,
+    ));
+    c.series
+        .push(series("paper schedule", SeriesKind::Points, paper_pts));
+    fig.tables.push(t);
+    fig.charts.push(c);
+    fig
+}
