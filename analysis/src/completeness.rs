@@ -20,11 +20,13 @@ pub const STATE_DIR: &str = ".hammer-state";
 type Groups = BTreeMap<(u32, i32), Vec<i64>>;
 
 /// Checks the rows and the state directory; returns the summary and warnings. `state` is
-/// what the caller read from the state directory (`None`: not read).
+/// what the caller read from the state directory (`None`: not read). `family_rows` counts
+/// the distinct rows of the other puzzle families, which the journal counts too.
 pub fn check(
     p: &Prepared,
     dir: &Path,
     state: Option<Result<SweepState, String>>,
+    family_rows: u64,
 ) -> (Completeness, Vec<String>) {
     let mut warnings = Vec::new();
     // (sweep, experiment) -> (config, n) -> game indices.
@@ -113,7 +115,11 @@ pub fn check(
         summary.coordinator_state = true;
         match state {
             Some(Ok(state)) => {
-                warnings.extend(state_warnings(&state, &state_dir, summary.rows_present));
+                warnings.extend(state_warnings(
+                    &state,
+                    &state_dir,
+                    summary.rows_present + family_rows,
+                ));
                 summary.sweep_state = Some(state);
             }
             Some(Err(why)) => warnings.push(format!(

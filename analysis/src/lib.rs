@@ -11,7 +11,6 @@
 //! DataFusion is deliberately not used: it pins an older arrow/parquet than the
 //! workspace, and the aggregations here are simple group-bys over a dozen columns.
 
-mod budgets;
 mod chart;
 mod completeness;
 mod error;
@@ -65,56 +64,118 @@ pub fn analyze_data(data: Data) -> Report {
     analyze_rows(data, None)
 }
 
-/// The figures of the other puzzle families' parts of a dataset (see `families.rs`).
-fn family_figures(data: &Data) -> (Vec<Figure>, Vec<String>) {
+/// The other puzzle families' part of a dataset (see `families.rs`): their figures, the
+/// warnings of reading them, and what the report's header counts of them.
+#[derive(Default)]
+struct FamilyPart {
+    figures: Vec<Figure>,
+    warnings: Vec<String>,
+    /// The families present, by name.
+    names: Vec<String>,
+    rows: u64,
+    /// Distinct (sweep, experiment, params, game index).
+    games: BTreeSet<(String, String, String, i64)>,
+    sweeps: BTreeSet<String>,
+    experiments: BTreeSet<String>,
+}
+
+fn family_part(data: &Data) -> FamilyPart {
     if data.family_parts.is_empty() {
-        return (Vec::new(), Vec::new());
+        return FamilyPart::default();
     }
-    match families::load(&data.family_parts) {
-        Ok(by_family) => (families::figures(&by_family), Vec::new()),
-        Err(e) => (
-            Vec::new(),
-            vec![format!("the puzzle-family parts could not be read: {e}")],
-        ),
+    let by_family = match families::load(&data.family_parts) {
+        Ok(by_family) => by_family,
+        Err(e) => {
+            return FamilyPart {
+                warnings: vec![format!("the puzzle-family parts could not be read: {e}")],
+                ..FamilyPart::default()
+            };
+        }
+    };
+    let mut part = FamilyPart {
+        figures: families::figures(&by_family),
+        names: by_family.keys().cloned().collect(),
+        ..FamilyPart::default()
+    };
+    for row in by_family.values().flatten() {
+        part.rows += 1;
+        part.games.insert((
+            row.sweep.clone(),
+            row.experiment.clone(),
+            row.params.clone(),
+            row.game_index,
+        ));
+        part.sweeps.insert(row.sweep.clone());
+        part.experiments.insert(row.experiment.clone());
     }
+    part
+}
+
+/// The page's heading: the 2013 report's when the dataset has Martello rows (or nothing
+/// else), the families' names otherwise, so that a peg-only dataset is not presented as
+/// a Martello report with every figure missing.
+fn report_title(martello: bool, families: &[String]) -> String {
+    match (martello, families.is_empty()) {
+        (true, true) => REPORT_TITLE.to_owned(),
+        (true, false) => format!("{REPORT_TITLE}; and {}", families.join(", ")),
+        (false, _) => format!("Puzzle families: {}", families.join(", ")),
+    }
+}
+
+/// The 2013 report's figures over the Martello rows.
+fn martello_figures(p: &prepare::Prepared) -> Vec<Figure> {
+    let [f14, f15, f16] = figures::fig14_16(p);
+    vec![
+        figures::overview(p),
+        figures::fig05(p),
+        figures::fig07(p),
+        figures::fig08(p),
+        figures::fig11(p),
+        figures::fig12(p),
+        figures::fig13(p),
+        f14,
+        f15,
+        f16,
+        figures::meta(p),
+    ]
 }
 
 fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, String>>) -> Report {
     let duplicates = prepare::dedupe(&mut data.rows);
     let p = prepare::Prepared::new(&data, duplicates);
-    let (completeness, completeness_warnings) = completeness::check(&p, &data.dir, state);
+    let family = family_part(&data);
+    let (completeness, completeness_warnings) =
+        completeness::check(&p, &data.dir, state, family.rows);
     let mut warnings = p.warnings.clone();
     warnings.extend(completeness_warnings);
-
-    let [f14, f15, f16] = budgets::figures(&p);
-    let (family_figures, family_warnings) = family_figures(&data);
-    warnings.extend(family_warnings);
-    let mut figures = vec![
-        figures::overview(&p),
-        figures::fig05(&p),
-        figures::fig07(&p),
-        figures::fig08(&p),
-        figures::fig11(&p),
-        figures::fig12(&p),
-        figures::fig13(&p),
-        f14,
-        f15,
-        f16,
-        figures::meta(&p),
-    ];
-    figures.extend(family_figures);
+    warnings.extend(family.warnings);
+    // A dataset of other families only gets their sections, not eleven Martello figures
+    // marked missing.
+    let martello = !p.rows.is_empty() || data.family_parts.is_empty();
+    let mut figures = if martello {
+        martello_figures(&p)
+    } else {
+        Vec::new()
+    };
+    figures.extend(family.figures);
     let games: BTreeSet<prepare::GameKey> = p.rows.iter().map(prepare::GameKey::of).collect();
-    let sweeps: BTreeSet<&str> = p.rows.iter().map(|r| p.name(r.sweep)).collect();
-    let experiments: BTreeSet<&str> = p.rows.iter().map(|r| p.name(r.experiment)).collect();
+    let mut sweeps: BTreeSet<String> = p.rows.iter().map(|r| p.name(r.sweep).to_owned()).collect();
+    sweeps.extend(family.sweeps);
+    let mut experiments: BTreeSet<String> = p
+        .rows
+        .iter()
+        .map(|r| p.name(r.experiment).to_owned())
+        .collect();
+    experiments.extend(family.experiments);
     Report {
-        title: REPORT_TITLE.to_owned(),
+        title: report_title(martello, &family.names),
         dataset: data.dir.display().to_string(),
         hammer_version: VERSION.to_owned(),
-        rows: p.rows.len() as u64,
+        rows: p.rows.len() as u64 + family.rows,
         parts: data.parts as u64,
-        games: games.len() as u64,
-        sweeps: sweeps.into_iter().map(str::to_owned).collect(),
-        experiments: experiments.into_iter().map(str::to_owned).collect(),
+        games: (games.len() + family.games.len()) as u64,
+        sweeps: sweeps.into_iter().collect(),
+        experiments: experiments.into_iter().collect(),
         warnings,
         completeness,
         figures,

@@ -217,7 +217,7 @@ fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill()
     assert_eq!(cluster_rows, rows);
 
     python_readers(&local, &rows);
-    analyze(&local);
+    analyze(&local, rows.len());
 }
 
 /// The four Python readers read every family's rows as they are, and one DuckDB query
@@ -291,15 +291,17 @@ fn python_readers(out: &Path, rows: &[ResultRow]) {
     assert_eq!(got, want);
 }
 
-/// `hammer analyze` writes a section per family present, beside Martello's figures.
-fn analyze(out: &Path) {
-    let json: serde_json::Value = serde_json::from_str(&ok(&hammer(&[
-        "analyze",
-        out.to_str().unwrap(),
-        "--format",
-        "json",
-    ])))
-    .unwrap();
+/// `hammer analyze` writes a section per family present, beside Martello's figures, and
+/// counts every family's rows: the finished sweep gets no warning.
+fn analyze(out: &Path, rows: usize) {
+    let json = analyze_json(out);
+    assert_eq!(json["rows"].as_u64(), Some(rows as u64), "{}", json["rows"]);
+    assert_eq!(json["warnings"], serde_json::json!([]));
+    let title = json["title"].as_str().unwrap();
+    assert!(
+        title.contains("Martello") && title.contains("mancala, peg"),
+        "{title}"
+    );
     let ids: Vec<&str> = json["figures"]
         .as_array()
         .unwrap()
@@ -322,6 +324,45 @@ fn analyze(out: &Path) {
         .filter_map(|t| t["name"].as_str())
         .collect();
     assert_eq!(tables, ["peg_summary", "peg_instances"]);
+}
+
+fn analyze_json(out: &Path) -> serde_json::Value {
+    serde_json::from_str(&ok(&hammer(&[
+        "analyze",
+        out.to_str().unwrap(),
+        "--format",
+        "json",
+    ])))
+    .unwrap()
+}
+
+/// A dataset of another family only is analysed as that family's: its heading names the
+/// family, and no Martello figure is listed as missing.
+#[test]
+fn a_dataset_without_martello_gets_only_its_family_sections() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = dir.path().join("peg.toml");
+    std::fs::write(
+        &sweep,
+        "name = \"peg-only\"\nseed = 7\n\n[[experiment]]\nname = \"classic\"\npuzzle = \"peg\"\n\
+         boards = [\"xxxx---/xxxx---/xxxx---/xxxx---/-------/-------/-------\"]\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    run(&sweep, &out);
+    let json = analyze_json(&out);
+    assert_eq!(json["title"], "Puzzle families: peg");
+    // Every single-vacancy start of the 16-hole board: one row each.
+    assert_eq!(json["rows"].as_u64(), Some(16));
+    assert_eq!(json["experiments"], serde_json::json!(["classic"]));
+    assert_eq!(json["warnings"], serde_json::json!([]));
+    let ids: Vec<&str> = json["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["id"].as_str())
+        .collect();
+    assert_eq!(ids, ["family-peg"]);
 }
 
 #[test]
