@@ -15,9 +15,12 @@ if [[ ! -x "$venv/bin/python" ]]; then
     echo "== making the Python environment in $venv"
     python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c "import pyarrow, polars, duckdb, pandas, nbclient, nbformat, ipykernel, matplotlib" 2>/dev/null; then
-    echo "== installing Python packages (.ci/requirements.txt)"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r .ci/requirements.txt
+# The pinned versions of .ci/requirements.lock; installed again whenever the lock changes.
+lock_sum=$(sha256sum .ci/requirements.lock | cut -d' ' -f1)
+if [[ "$(cat "$venv/.hammer-lock" 2>/dev/null)" != "$lock_sum" ]]; then
+    echo "== installing Python packages (.ci/requirements.lock)"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r .ci/requirements.lock
+    echo "$lock_sum" > "$venv/.hammer-lock"
 fi
 export HAMMER_PYTHON="$venv/bin/python"
 export HAMMER_REQUIRE_PYTHON=1

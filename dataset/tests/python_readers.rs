@@ -22,7 +22,7 @@ fn python_readers_agree_with_what_was_written() {
             assert!(
                 std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
                 "HAMMER_REQUIRE_PYTHON=1 but HAMMER_PYTHON is not set: point HAMMER_PYTHON at a \
-                 Python interpreter with the packages of .ci/requirements.txt installed"
+                 Python interpreter with the packages of .ci/requirements.lock installed"
             );
             println!("skipped: HAMMER_PYTHON not set");
             return;
