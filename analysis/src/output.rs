@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use crate::chart;
 use crate::error::{Error, Result};
-use crate::report::{Chart, Figure, Report, Table};
+use crate::report::{Chart, Completeness, Figure, Report, Table};
 
 /// A file that marks a directory as written by `hammer analyze`, so that re-running the
 /// command may replace it, while any other existing directory is refused.
@@ -71,6 +71,42 @@ pub fn csv(table: &Table) -> String {
     out
 }
 
+/// What the rows imply about completeness (only Martello's rows imply anything: other
+/// families' instances are not numbered per group) and what the coordinator's journal says.
+fn completeness_line(c: &Completeness) -> String {
+    let mut parts = Vec::new();
+    if c.groups > 0 {
+        parts.push(format!(
+            "{} of {} rows that the rows themselves imply ({} groups, {} with gaps, {} \
+             duplicate rows)",
+            c.rows_present, c.rows_expected, c.groups, c.groups_with_gaps, c.duplicate_rows
+        ));
+    }
+    match (&c.sweep_state, c.coordinator_state) {
+        (Some(s), _) => parts.push(format!(
+            "the coordinator's journal: sweep {:?} {}, {} of {} units ({} of {} games)",
+            s.sweep,
+            if s.running {
+                "running"
+            } else if s.units_committed == s.units {
+                "complete"
+            } else {
+                "unfinished"
+            },
+            s.units_committed,
+            s.units,
+            s.games_committed,
+            s.games
+        )),
+        (None, true) => parts.push("a coordinator state directory is present".to_owned()),
+        (None, false) => {}
+    }
+    if parts.is_empty() {
+        parts.push("nothing to check".to_owned());
+    }
+    format!("Completeness: {}", parts.join("; "))
+}
+
 fn summary_lines(report: &Report) -> Vec<String> {
     vec![
         format!("Dataset: {}", report.dataset),
@@ -82,37 +118,7 @@ fn summary_lines(report: &Report) -> Vec<String> {
             report.sweeps.join(", "),
             report.experiments.join(", ")
         ),
-        format!(
-            "Completeness: {} of {} rows that the rows themselves imply ({} groups, {} with \
-             gaps, {} duplicate rows){}",
-            report.completeness.rows_present,
-            report.completeness.rows_expected,
-            report.completeness.groups,
-            report.completeness.groups_with_gaps,
-            report.completeness.duplicate_rows,
-            match (
-                &report.completeness.sweep_state,
-                report.completeness.coordinator_state
-            ) {
-                (Some(s), _) => format!(
-                    "; the coordinator's journal: sweep {:?} {}, {} of {} units ({} of {} games)",
-                    s.sweep,
-                    if s.running {
-                        "running"
-                    } else if s.units_committed == s.units {
-                        "complete"
-                    } else {
-                        "unfinished"
-                    },
-                    s.units_committed,
-                    s.units,
-                    s.games_committed,
-                    s.games
-                ),
-                (None, true) => "; a coordinator state directory is present".to_owned(),
-                (None, false) => String::new(),
-            }
-        ),
+        completeness_line(&report.completeness),
         format!(
             "Made by hammer-analysis {}. Every proportion has a 95% Wilson interval, every \
              mean a 95% Student t interval, every ratio of means a 95% percentile bootstrap \
