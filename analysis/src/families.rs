@@ -94,7 +94,20 @@ fn summary(family: &str, groups: &BTreeMap<Group<'_>, Vec<&ResultRow>>) -> Table
             "median_expansions",
         ],
     );
-    for ((experiment, params, config), rows) in groups {
+    // Points in the order of their other parameters, then by size (pegs=4 before
+    // pegs=10), not as text.
+    let mut ordered: Vec<_> = groups.iter().collect();
+    ordered.sort_by_cached_key(|((experiment, params, config), rows)| {
+        let n = rows.first().map_or(0, |r| r.n);
+        (
+            *experiment,
+            without_size(family, params),
+            n,
+            *params,
+            *config,
+        )
+    });
+    for ((experiment, params, config), rows) in ordered {
         let games = rows.len() as u64;
         let solved = rows.iter().filter(|r| r.solvable).count() as u64;
         let exact = rows.iter().filter(|r| r.exhaustive).count() as i64;
@@ -121,26 +134,54 @@ fn summary(family: &str, groups: &BTreeMap<Group<'_>, Vec<&ResultRow>>) -> Table
     t
 }
 
+/// A parameter point's text without the family's size parameter
+/// ([`hammer_family::Family::size_param`]): `board=english` for `board=english;pegs=20`.
+fn without_size(family: &str, params: &str) -> String {
+    let size = hammer_family::by_name(family)
+        .ok()
+        .and_then(|f| f.size_param());
+    params
+        .split(';')
+        .filter(|pair| size.is_none_or(|key| pair.split('=').next() != Some(key)))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
 /// The solved ratio against the family's size (the `n` column), one series per
-/// (experiment, configuration) that has at least two sizes.
+/// (experiment, configuration, other parameters) that has at least two sizes.
 fn solved_by_size(family: &str, rows: &[ResultRow]) -> Option<Chart> {
     /// (solved, games) per size.
     type Sizes = BTreeMap<i32, (u64, u64)>;
-    let mut by_series: BTreeMap<(&str, &str), Sizes> = BTreeMap::new();
+    let mut by_series: BTreeMap<(&str, String, &str), Sizes> = BTreeMap::new();
     for row in rows {
         let at = by_series
-            .entry((&row.experiment, &row.config))
+            .entry((
+                &row.experiment,
+                without_size(family, &row.params),
+                &row.config,
+            ))
             .or_default()
             .entry(row.n)
             .or_default();
         at.0 += u64::from(row.solvable);
         at.1 += 1;
     }
+    let configs: std::collections::BTreeSet<&str> =
+        rows.iter().map(|r| r.config.as_str()).collect();
     let series: Vec<Series> = by_series
         .into_iter()
         .filter(|(_, sizes)| sizes.len() >= 2)
-        .map(|((experiment, config), sizes)| Series {
-            name: format!("{experiment} {config}"),
+        .map(|((experiment, others, config), sizes)| Series {
+            name: [
+                experiment,
+                others.as_str(),
+                if configs.len() > 1 { config } else { "" },
+            ]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" "),
             kind: SeriesKind::Line,
             points: sizes
                 .into_iter()
@@ -211,4 +252,24 @@ fn instances(family: &str, rows: &[ResultRow]) -> Option<Table> {
         t.push(cells);
     }
     Some(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_size;
+
+    #[test]
+    fn a_point_without_its_size_names_the_line() {
+        assert_eq!(
+            without_size("peg", "board=english;pegs=20"),
+            "board=english"
+        );
+        assert_eq!(
+            without_size("mancala", "h=4;s=4;picks=all"),
+            "s=4;picks=all"
+        );
+        assert_eq!(without_size("martello", "n=6"), "");
+        // An unknown family keeps the whole point.
+        assert_eq!(without_size("nope", "a=1;b=2"), "a=1;b=2");
+    }
 }

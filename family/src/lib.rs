@@ -64,6 +64,13 @@ pub trait Family: Send + Sync + 'static {
     /// size (Martello: the board side; peg: the pegs at the start; Mancala: holes per side).
     fn size(&self, point: &Point) -> u32;
 
+    /// The parameter whose value is [`Family::size`] (Martello `n`, peg `pegs`, Mancala
+    /// `h`), if one is: charts against size draw one line per value of the other
+    /// parameters (one line per peg board, not both boards pooled).
+    fn size_param(&self) -> Option<&'static str> {
+        None
+    }
+
     /// How many distinct instances the point has, when that is finite (peg's
     /// single-vacancy starts: one per hole; Mancala: one). `None`: seeded, unlimited.
     fn instance_count(&self, point: &Point) -> Option<u64>;

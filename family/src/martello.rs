@@ -94,6 +94,10 @@ impl Family for MartelloFamily {
         u32::from(side(point))
     }
 
+    fn size_param(&self) -> Option<&'static str> {
+        Some("n")
+    }
+
     fn instance_count(&self, _point: &Point) -> Option<u64> {
         None
     }

@@ -170,6 +170,10 @@ impl Family for PegFamily {
         pegs(point)
     }
 
+    fn size_param(&self) -> Option<&'static str> {
+        Some("pegs")
+    }
+
     /// The board a position's row lengths tell (English or European), with its pegs.
     fn point_of_state(&self, state: &str) -> Result<Option<Point>, FamilyError> {
         let (kind, pos) = notation::parse_any(state).map_err(|e| FamilyError::BadState {

@@ -234,6 +234,10 @@ impl Family for MancalaFamily {
         point.int("h").unwrap_or(6) as u32
     }
 
+    fn size_param(&self) -> Option<&'static str> {
+        Some("h")
+    }
+
     fn instance_count(&self, _point: &Point) -> Option<u64> {
         Some(1)
     }
