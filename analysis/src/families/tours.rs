@@ -211,28 +211,39 @@ fn single_obstacle(rows: &[ResultRow], cols: &Columns, fig: &mut Figure) {
     }
 }
 
-/// What the single-obstacle boards show by the obstacle's colour.
+/// What the single-obstacle boards show by the obstacle's colour, from the rows.
 fn colour_note(experiment: &str, n: i32, by_colour: [(u32, u32, u32); 2]) -> String {
     let [(c0, s0, p0), (c1, s1, p1)] = by_colour;
     let side = n as u32;
     let cells = side * side;
-    let corner = cells.div_ceil(2);
-    let other = cells / 2;
+    let (corner, other) = (cells.div_ceil(2), cells / 2);
     let mut note = format!(
-        "{experiment}, {n}x{n}: an obstacle on the corners' colour (r + c even, {corner} cells \
-         of that colour) leaves a solvable board {s0} of {c0} times; on the other colour \
-         ({other} cells), {s1} of {c1} times. Unsolvable boards proved by the bound before \
-         any search (parity, dead ends, parts): {} of {}.",
-        p0 + p1,
-        (c0 - s0) + (c1 - s1)
+        "{experiment}, {n}x{n}: with the obstacle on the corners' colour (r + c even; the \
+         board has {corner} such cells and {other} of the other colour) the board is \
+         solvable {s0} of {c0} times; on the other colour {s1} of {c1} times. Of the \
+         unsolvable boards, the bound proved {p0} of {} (corners' colour) and {p1} of {} \
+         (other colour) before any search; the search proved the rest.",
+        c0 - s0,
+        c1 - s1
     );
     if side % 2 == 1 {
+        // Odd side: the free cells' colours differ by 0 (obstacle on the corners'
+        // colour) or 2 (on the other), and a path alternates colours.
         note.push_str(&format!(
-            " On odd n a tour alternates colours, so it needs the free cells' colour counts \
-             to differ by at most one; with the obstacle on the minority colour they differ \
-             by {}, which the parity bound proves impossible.",
-            corner - (other - 1)
+            " On an odd board an obstacle on the other colour leaves {} cells of the \
+             corners' colour against {} of the other; a tour alternates colours, so it \
+             covers at most {} cells of {}: one must stay unvisited, which is what the \
+             parity bound proves.",
+            corner,
+            other - 1,
+            2 * (other - 1) + 1,
+            corner + other - 1
         ));
+    } else {
+        note.push_str(
+            " On an even board either obstacle colour leaves the free cells' colours one \
+             apart, so parity cannot rule any of these boards out.",
+        );
     }
     note
 }
