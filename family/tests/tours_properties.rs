@@ -118,6 +118,22 @@ fn exhaustive(state: &State) -> u32 {
         .unwrap_or_else(|| Tours.score(state))
 }
 
+/// [`exhaustive`] with a table of the states already solved.
+fn exhaustive_memo(state: &State, memo: &mut std::collections::HashMap<State, u32>) -> u32 {
+    if let Some(&v) = memo.get(state) {
+        return v;
+    }
+    let mut moves = Vec::new();
+    Tours.moves(state, &mut moves);
+    let best = moves
+        .iter()
+        .map(|&m| exhaustive_memo(&Tours.apply(state, m), memo))
+        .min()
+        .unwrap_or_else(|| Tours.score(state));
+    memo.insert(*state, best);
+    best
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -179,6 +195,29 @@ proptest! {
             }
             state = Tours.apply(&state, moves[usize::from(pick) % moves.len()]);
             prop_assert!(lower_bound(&state) <= exhaustive(&state), "{:?}", state);
+        }
+    }
+
+    /// On larger boards, after a few random moves, the bound never exceeds the
+    /// answer of a plain exhaustive search with a memo (no bound, no pruning).
+    #[test]
+    fn bound_never_exceeds_the_exhaustive_answer_on_larger_boards(
+        board in board(7, 12),
+        picks in proptest::collection::vec(any::<u16>(), 3..12),
+    ) {
+        let mut state = board.start();
+        let mut moves = Vec::new();
+        let mut memo = std::collections::HashMap::new();
+        for (i, pick) in picks.into_iter().enumerate() {
+            if i >= 3 {
+                let exact = exhaustive_memo(&state, &mut memo);
+                prop_assert!(lower_bound(&state) <= exact, "{:?}", state);
+            }
+            Tours.moves(&state, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            state = Tours.apply(&state, moves[usize::from(pick) % moves.len()]);
         }
     }
 
