@@ -456,3 +456,106 @@ fn cost_by_size(rows: &[ResultRow], fig: &mut Figure) {
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hammer_family::{Instance, ParamValue, point_from_pairs};
+
+    /// The rows of every single-obstacle board of side `n`, solved and counted by the
+    /// family itself, as a sweep would write them.
+    fn single_obstacle_rows(n: i64) -> Vec<ResultRow> {
+        let family = hammer_family::by_name("tours").unwrap();
+        let pairs = [
+            ("n".to_string(), ParamValue::Int(n)),
+            ("k".to_string(), ParamValue::Int(1)),
+            ("place".to_string(), ParamValue::Text("every".into())),
+            ("count".to_string(), ParamValue::Bool(true)),
+        ];
+        let point = point_from_pairs(family, &pairs).unwrap();
+        let mut solver = family.solver();
+        let config = hammer_solver::Config::default();
+        (0..family.instance_count(&point).unwrap())
+            .map(|index| {
+                let instance = Instance::Seeded {
+                    sweep_seed: 3,
+                    index,
+                };
+                let s = solver.solve(&point, instance, &config, 0).unwrap();
+                ResultRow {
+                    sweep: "t".into(),
+                    experiment: "single".into(),
+                    config: "c".into(),
+                    n: n as i32,
+                    game_index: index as i64,
+                    seed: 3,
+                    board: s.board,
+                    prefix: 0,
+                    prefix_moves: s.prefix_moves,
+                    start: s.start,
+                    order: "standard".into(),
+                    schedule: "exact".into(),
+                    budget: 0,
+                    trial: 0,
+                    min_stones: s.score as i32,
+                    solvable: s.score == 0,
+                    exhaustive: s.exhaustive,
+                    expansions: s.expansions as i64,
+                    attempts: s.attempts as i32,
+                    solution: s.solution,
+                    wall_ns: 1_000,
+                    worker: "test".into(),
+                    hammer_version: "test".into(),
+                    puzzle: "tours".into(),
+                    params: point.to_string(),
+                    score: s.score as i32,
+                    lower_bound: s.lower_bound as i32,
+                    schedule_complete: true,
+                    extra: s
+                        .extra
+                        .into_iter()
+                        .map(|c| match c {
+                            hammer_family::Cell::Int(v) => DataCell::Int(v),
+                            hammer_family::Cell::Text(v) => DataCell::Text(v),
+                            hammer_family::Cell::Bool(v) => DataCell::Bool(v),
+                            hammer_family::Cell::Null => DataCell::Null,
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_five_by_five_map_is_the_seeds_table_and_the_note_counts_colours() {
+        let mut rows = single_obstacle_rows(5);
+        rows.extend(single_obstacle_rows(4));
+        let mut fig = Figure::new("family-tours", "t", "", "");
+        extend(&rows, &mut fig);
+        let map = fig.table("tours_single_obstacle_map_single_n5").unwrap();
+        for (r, line) in map.rows.iter().enumerate() {
+            for c in 0..5 {
+                // The seed: solvable exactly when the obstacle's cell number is odd.
+                let want = if (r * 5 + c + 1) % 2 == 1 { "Y" } else { "n" };
+                assert_eq!(line[c + 1].display(), want, "row {r} column {c}");
+            }
+        }
+        let note = fig.notes.iter().find(|n| n.contains("5x5")).unwrap();
+        assert!(note.contains("solvable 13 of 13 times"), "{note}");
+        assert!(note.contains("on the other colour 0 of 12 times"), "{note}");
+        assert!(note.contains("12 of 12 (other colour)"), "{note}");
+        let note = fig.notes.iter().find(|n| n.contains("4x4")).unwrap();
+        assert!(note.contains("parity cannot rule"), "{note}");
+        // One line per (experiment, obstacle count) with two sizes; the cost table has
+        // the seed's mean nodes for 4x4: (181 + 110 + 754) / 3.
+        let ratio = fig.table("tours_solved_ratio").unwrap();
+        assert_eq!(ratio.rows.len(), 2);
+        assert_eq!(fig.charts.len(), 2);
+        let cost = fig.table("tours_cost_by_size").unwrap();
+        let seed = cost.get(&[("n", "4")], "seed_mean_nodes").unwrap();
+        assert!((seed.as_f64().unwrap() - 348.333).abs() < 0.01);
+        // Every single-obstacle row is listed, with its tour count.
+        let all = fig.table("tours_single_obstacle").unwrap();
+        assert_eq!(all.rows.len(), 41);
+    }
+}
