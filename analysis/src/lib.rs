@@ -65,7 +65,7 @@ pub fn analyze_data(data: Data) -> Report {
     analyze_rows(data, None)
 }
 
-/// The figures of the other puzzle families' parts of a dataset (see `families.rs`).
+/// The figures of the other puzzle families' parts of a dataset (see `families/`).
 fn family_figures(data: &Data) -> (Vec<Figure>, Vec<String>) {
     if data.family_parts.is_empty() {
         return (Vec::new(), Vec::new());
