@@ -150,12 +150,14 @@ impl Puzzle for Tours {
         lower_bound(state)
     }
 
+    /// Both halves depend on every word and the token: the memo picks a state's bucket
+    /// from the high half, and boards above 8x8 differ in the upper words too.
     fn fingerprint(&self, state: &State) -> u128 {
         let w = state.blocked.0;
         let t = state.token.map_or(0x1ff, u64::from);
-        let a = mix64(w[0] ^ mix64(w[1] ^ mix64(t)));
-        let b = mix64(w[2] ^ mix64(w[3] ^ mix64(t ^ 0x5bd1_e995)));
-        u128::from(a) << 64 | u128::from(mix64(b ^ a))
+        let a = mix64(w[3] ^ mix64(w[2] ^ mix64(w[1] ^ mix64(w[0] ^ mix64(t)))));
+        let b = mix64(w[0] ^ mix64(w[1] ^ mix64(w[2] ^ mix64(w[3] ^ mix64(t ^ 0x5bd1_e995)))));
+        u128::from(a) << 64 | u128::from(b)
     }
 }
 
