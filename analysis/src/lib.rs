@@ -64,7 +64,7 @@ pub fn analyze_data(data: Data) -> Report {
     analyze_rows(data, None)
 }
 
-/// The other puzzle families' part of a dataset (see `families.rs`): their figures, the
+/// The other puzzle families' part of a dataset (see `families/`): their figures, the
 /// warnings of reading them, and what the report's header counts of them.
 #[derive(Default)]
 struct FamilyPart {

@@ -7,7 +7,7 @@ use hammer_family::{FamilyRef, ParamValue, Point, point_from_pairs};
 
 #[derive(Args, Clone, Debug)]
 pub struct PuzzleArgs {
-    /// The puzzle family: martello, peg, mancala (see docs/families.md).
+    /// The puzzle family: martello, peg, mancala, tours (see docs/families.md).
     #[arg(long, default_value = hammer_family::DEFAULT_FAMILY)]
     pub puzzle: String,
     /// A parameter of the puzzle, KEY=VALUE (repeat for several), such as

@@ -1,4 +1,5 @@
-//! A sweep that mixes puzzle families (Martello, peg solitaire, Mancala), through the real
+//! A sweep that mixes puzzle families (Martello, peg solitaire, Mancala, slide tours),
+//! through the real
 //! `hammer` binary: `hammer run`, a coordinator with two workers one of which is killed
 //! with SIGKILL mid-run, the Python readers and one DuckDB query over the mixed dataset,
 //! `hammer analyze`, the spec questions through `hammer ask`, and bad input per family.
@@ -46,6 +47,26 @@ holes = [2, 3]
 stones = [1, 2, 3]
 picks = ["all", "own"]
 unit_games = 1
+
+# Every position of one obstacle on 4x4 and 5x5 boards (the seed's 5x5 table), counted.
+[[experiment]]
+name = "tours_single"
+puzzle = "tours"
+sizes = [4, 5]
+k = 1
+place = "every"
+count = true
+unit_games = 8
+
+# Random 6x6 boards with three obstacles, and a fixed start.
+[[experiment]]
+name = "tours_random"
+puzzle = "tours"
+sizes = [6]
+k = 3
+starts = [0, 8]
+games = 10
+unit_games = 5
 "#;
 
 /// Timing and worker columns aside, sorted by key.
@@ -89,7 +110,7 @@ fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill()
         rows.iter().map(|r| r.puzzle.as_str()).collect();
     assert_eq!(
         families.into_iter().collect::<Vec<_>>(),
-        ["mancala", "martello", "peg"]
+        ["mancala", "martello", "peg", "tours"]
     );
     for row in &rows {
         let family = hammer_family::by_name(&row.puzzle).unwrap();
@@ -134,6 +155,7 @@ fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill()
         let (max_home, total) = (int("mancala_max_home"), int("mancala_total"));
         assert_eq!(max_home, total - i64::from(row.score), "{row:?}");
     }
+    check_tours(&rows);
 
     // The same sweep on a coordinator and two workers, one killed with SIGKILL as soon
     // as results arrive: the same rows, every key once.
@@ -218,6 +240,54 @@ fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill()
 
     python_readers(&local, &rows);
     analyze(&local, rows.len());
+}
+
+/// Slide tours: every path replays and is a tour exactly when the score is 0; the 5x5
+/// single-obstacle boards are solvable exactly when the obstacle is on an odd cell (the
+/// seed's table); the counts agree with solvability.
+fn check_tours(rows: &[ResultRow]) {
+    let family = hammer_family::by_name("tours").unwrap();
+    let column = |name: &str| {
+        let columns = family.columns();
+        columns.iter().position(|c| c.name == name).unwrap()
+    };
+    let tours: Vec<&ResultRow> = rows.iter().filter(|r| r.puzzle == "tours").collect();
+    assert_eq!(tours.len(), 16 + 25 + 20);
+    for row in &tours {
+        let Cell::Text(board) = &row.extra[column("tours_board")] else {
+            panic!("tours_board: {row:?}");
+        };
+        let Cell::Text(path) = &row.extra[column("tours_path")] else {
+            panic!("tours_path: {row:?}");
+        };
+        let path: Vec<u32> = path
+            .split_whitespace()
+            .map(|c| c.parse().unwrap())
+            .collect();
+        let check = family
+            .answer(&serde_json::json!({"kind": "check", "board": board, "path": path}))
+            .unwrap();
+        assert_eq!(check["valid"], row.score == 0, "{row:?}");
+        // The path is a legal partial tour: its cells leave exactly `score` unvisited.
+        let free = board.chars().filter(|&c| c == '.').count();
+        assert_eq!(free - path.len(), row.score as usize, "{row:?}");
+        if row.params.contains("start=8") {
+            assert_eq!(path.first(), Some(&8), "{row:?}");
+        }
+    }
+    for row in tours.iter().filter(|r| r.experiment == "tours_single") {
+        let Cell::Int(count) = row.extra[column("tours_count")] else {
+            panic!("tours_count: {row:?}");
+        };
+        assert_eq!(count > 0, row.solvable, "{row:?}");
+        if row.n == 5 {
+            let Cell::Text(board) = &row.extra[column("tours_board")] else {
+                unreachable!()
+            };
+            let obstacle = board.replace('/', "").find('#').unwrap() + 1;
+            assert_eq!(row.solvable, obstacle % 2 == 1, "{row:?}");
+        }
+    }
 }
 
 /// The four Python readers read every family's rows as they are, and one DuckDB query
@@ -308,7 +378,7 @@ fn analyze(out: &Path, rows: usize) {
         .iter()
         .filter_map(|f| f["id"].as_str())
         .collect();
-    for id in ["fig08", "family-peg", "family-mancala"] {
+    for id in ["fig08", "family-peg", "family-mancala", "family-tours"] {
         assert!(ids.contains(&id), "{id} missing from {ids:?}");
     }
     let peg = json["figures"]
@@ -324,6 +394,27 @@ fn analyze(out: &Path, rows: usize) {
         .filter_map(|t| t["name"].as_str())
         .collect();
     assert_eq!(tables, ["peg_summary", "peg_instances"]);
+    let tours = json["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"] == "family-tours")
+        .unwrap();
+    let tables: Vec<&str> = tours["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    for want in [
+        "tours_summary",
+        "tours_single_obstacle_map_tours_single_n5",
+        "tours_single_obstacle",
+        "tours_solved_ratio",
+        "tours_cost_by_size",
+    ] {
+        assert!(tables.contains(&want), "{want} missing from {tables:?}");
+    }
 }
 
 fn analyze_json(out: &Path) -> serde_json::Value {
@@ -368,8 +459,12 @@ fn a_dataset_without_martello_gets_only_its_family_sections() {
 #[test]
 fn every_conformance_case_passes_through_hammer_ask() {
     let cases = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/cases");
-    for family in ["peg", "mancala"] {
-        let path = cases.join(format!("{family}.jsonl"));
+    for (family, file) in [
+        ("peg", "peg"),
+        ("mancala", "mancala"),
+        ("tours", "machinarium"),
+    ] {
+        let path = cases.join(format!("{file}.jsonl"));
         let text = std::fs::read_to_string(&path).unwrap();
         let output = hammer(&["ask", "--puzzle", family, path.to_str().unwrap()]);
         let stdout = ok(&output);
@@ -386,7 +481,7 @@ fn every_conformance_case_passes_through_hammer_ask() {
             assert_eq!(&got["answer"], want, "{family} case {}", i + 1);
         }
 
-        let bad = cases.join(format!("{family}-bad.jsonl"));
+        let bad = cases.join(format!("{file}-bad.jsonl"));
         let output = hammer(&["ask", "--puzzle", family, bad.to_str().unwrap()]);
         assert!(!output.status.success(), "{family}: bad cases must fail");
         let stdout = String::from_utf8_lossy(&output.stdout);
@@ -423,6 +518,30 @@ fn bad_input_per_family_is_refused_with_a_clear_message_and_nothing_written() {
             "puzzle = \"peg\"\nsizes = [6]\ngames = 1",
             "experiment[0].sizes: unknown key",
         ),
+        (
+            "puzzle = \"tours\"\nboards = [\"../...\"]\ngames = 1",
+            "experiment[0].boards: board: row 2 has 3 cells, expected 2 (board must be square)",
+        ),
+        (
+            "puzzle = \"tours\"\nsizes = [4]\nobstacles = [\"3,17\"]\ngames = 1",
+            "cell 17 is outside the 4x4 board",
+        ),
+        (
+            "puzzle = \"tours\"\nsizes = [4]\nobstacles = [\"3, 3\"]\ngames = 1",
+            "cell 3 is listed twice",
+        ),
+        (
+            "puzzle = \"tours\"\nboards = [\"#../.../...\"]\nobstacles = [\"1\"]\ngames = 1",
+            "cell 1 is listed twice",
+        ),
+        (
+            "puzzle = \"tours\"\nboards = [\"#../.../...\"]\nstarts = [1]\ngames = 1",
+            "experiment[0].starts: start: cell 1 is an obstacle",
+        ),
+        (
+            "puzzle = \"tours\"\nsizes = [3]\nk = [9]\ngames = 1",
+            "experiment[0].k: k: 9 obstacles do not fit",
+        ),
     ];
     for (i, (keys, expected)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.toml"));
@@ -441,7 +560,7 @@ fn bad_input_per_family_is_refused_with_a_clear_message_and_nothing_written() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{keys}");
         assert!(stderr.contains(expected), "{keys}: {stderr}");
-        let at_key = [5, 6].map(|line| format!("bad{i}.toml:{line}:"));
+        let at_key = [5, 6, 7].map(|line| format!("bad{i}.toml:{line}:"));
         assert!(
             at_key.iter().any(|a| stderr.contains(a.as_str())),
             "{keys}: {stderr}"
@@ -462,6 +581,33 @@ fn bad_input_per_family_is_refused_with_a_clear_message_and_nothing_written() {
         (
             vec!["moves", "--puzzle", "mancala", "--param", "h=0", "1,1|0"],
             "h",
+        ),
+        (
+            vec!["solve", "--puzzle", "tours", "../..."],
+            "row 2 has 3 cells, expected 2 (board must be square)",
+        ),
+        (
+            vec!["replay", "--puzzle", "tours", "#../.../...", "1"],
+            "cell 1 is an obstacle",
+        ),
+        (
+            vec!["moves", "--puzzle", "tours", ".../.../...:1,5"],
+            "step 1 -> 5 breaks the rules",
+        ),
+        (
+            vec![
+                "solve",
+                "--puzzle",
+                "tours",
+                "--random",
+                "--index",
+                "0",
+                "--param",
+                "board=#../.../...",
+                "--param",
+                "start=1",
+            ],
+            "start: cell 1 is an obstacle",
         ),
         (
             vec![
@@ -546,4 +692,48 @@ fn game_commands_take_a_puzzle() {
     ])))
     .unwrap();
     assert_eq!(told["moves"], moves["moves"]);
+
+    // Slide tours: the seed's 3x3 example board, solved to its first tour, replayed.
+    let v: serde_json::Value = serde_json::from_str(&ok(&hammer(&[
+        "solve",
+        "--puzzle",
+        "tours",
+        "#../.../...",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(v["score"], 0, "{v}");
+    assert_eq!(
+        v["solution"],
+        serde_json::json!(["2", "R", "D", "L", "U", "R"])
+    );
+    let replayed = ok(&hammer(&[
+        "replay",
+        "--puzzle",
+        "tours",
+        "#../.../...",
+        "2",
+        "R",
+        "D",
+        "L",
+        "U",
+        "R",
+    ]));
+    assert!(
+        replayed.contains("#../.../...:2,3,6,9,8,7,4,5"),
+        "{replayed}"
+    );
+    assert!(replayed.contains(" 7  8* 3"), "{replayed}");
+    let moves: serde_json::Value = serde_json::from_str(&ok(&hammer(&[
+        "moves",
+        "--puzzle",
+        "tours",
+        "#../.../...:2,3,6,9",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(
+        moves["moves"],
+        serde_json::json!({"L": "#../.../...:2,3,6,9,8,7"})
+    );
 }

@@ -5,7 +5,9 @@
 //! through the small [`Puzzle`] trait so that other puzzle families can plug in later.
 //!
 //! Peg solitaire ([`peg`], contract `shared/spec/peg.md`, described in `docs/peg.md`) is
-//! the second family: English, European and custom boards.
+//! the second family: English, European and custom boards. Machinarium slide tours
+//! ([`tours`], contract `shared/spec/machinarium.md`, described in `docs/tours.md`) is
+//! another.
 
 pub mod fasthash;
 pub mod mancala;
@@ -13,6 +15,7 @@ pub mod martello;
 pub mod peg;
 mod puzzle;
 pub mod seeded;
+pub mod tours;
 
 pub use martello::{MAX_N, Martello, Move, ParseError, State, Stone};
 pub use puzzle::{Countable, Puzzle, Successor};

@@ -24,6 +24,7 @@ mod solved;
 pub mod mancala;
 pub mod martello;
 pub mod peg;
+pub mod tours;
 
 pub use error::FamilyError;
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};

@@ -13,6 +13,7 @@ static FAMILIES: LazyLock<Vec<Box<dyn Family>>> = LazyLock::new(|| {
         Box::new(crate::martello::MartelloFamily),
         Box::new(crate::peg::PegFamily),
         Box::new(crate::mancala::MancalaFamily),
+        Box::new(crate::tours::ToursFamily),
     ]
 });
 

@@ -7,6 +7,11 @@
 //!
 //! It reads whole rows with `hammer_dataset::read_part`, since the family columns vary by
 //! family; such experiments are small next to Martello's millions of games.
+//!
+//! A family whose questions need more than this generic section adds its own module
+//! here and one line to [`EXTRAS`] (slide tours: `tours.rs`).
+
+mod tours;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -45,6 +50,21 @@ pub fn figures(by_family: &BTreeMap<String, Vec<ResultRow>>) -> Vec<Figure> {
 
 type Group<'a> = (&'a str, &'a str, &'a str);
 
+/// A family's own analysis: adds tables, charts and notes to the family's figure.
+type Extra = fn(&[ResultRow], &mut Figure);
+
+/// The families with analysis of their own, beyond the generic section.
+const EXTRAS: &[(&str, Extra)] = &[("tours", tours::extend)];
+
+/// The index of a family's column `name` in a row's `extra` cells.
+pub(crate) fn column(family: &str, name: &str) -> Option<usize> {
+    hammer_family::by_name(family)
+        .ok()?
+        .columns()
+        .iter()
+        .position(|c| c.name == name)
+}
+
 fn figure(family: &str, rows: &[ResultRow]) -> Figure {
     let mut fig = Figure::new(
         &format!("family-{family}"),
@@ -70,6 +90,11 @@ fn figure(family: &str, rows: &[ResultRow]) -> Figure {
     }
     if let Some(table) = instances(family, rows) {
         fig.tables.push(table);
+    }
+    for (name, extra) in EXTRAS {
+        if *name == family {
+            extra(rows, &mut fig);
+        }
     }
     fig
 }

@@ -1,0 +1,526 @@
+//! Machinarium slide tours as a family: a board (a side `n`, a given board or a list of
+//! obstacles, plus `k` obstacles at seeded random cells or at every placement), an
+//! optional fixed start cell, and optionally a count of the tours. The score is the
+//! free cells not yet visited; a tour exists when it can reach 0.
+//!
+//! Notation: see [`notation`]. The first tour in the spec's order is what the search
+//! finds first, because the engine lists moves in that order (start cells ascending,
+//! then up, left, right, down) and the search only skips subtrees that cannot hold a
+//! tour; [`solve_board`] is the one-call version for tests and other solvers.
+
+pub mod notation;
+mod questions;
+mod view;
+
+use hammer_engine::Puzzle;
+use hammer_engine::tours::{
+    Board, Cells, Tours, binomial, count_tours, placement, seeded_obstacles,
+};
+use hammer_solver::{Config, Solver};
+
+pub use notation::Position;
+use notation::{bad_state, join, parse_step, step_text, steps_text};
+
+use crate::{
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec,
+    ParamValue, Point, Solved,
+};
+
+/// The slide-tours family.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ToursFamily;
+
+/// Seeded random instances use stream numbers below 2^40 (see `seeded_obstacles`).
+const MAX_RANDOM_INSTANCES: u64 = 1 << 40;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        key: "n",
+        sweep_key: "sizes",
+        kind: ParamKind::Int { min: 0, max: 16 },
+        default: Some("0"),
+        doc: "board side 1..16; 0 (the default) takes it from the given board",
+    },
+    ParamSpec {
+        key: "board",
+        sweep_key: "boards",
+        kind: ParamKind::Text,
+        default: Some(""),
+        doc: "a board in the spec's notation (rows of . and # joined by /); empty: an empty n x n board",
+    },
+    ParamSpec {
+        key: "obstacles",
+        sweep_key: "obstacles",
+        kind: ParamKind::Text,
+        default: Some(""),
+        doc: "obstacle cell numbers (1..n*n, row by row), comma-separated, added to the board",
+    },
+    ParamSpec {
+        key: "k",
+        sweep_key: "k",
+        kind: ParamKind::Int { min: 0, max: 255 },
+        default: Some("0"),
+        doc: "obstacles added at other free cells (never the start): seeded random cells, or every placement",
+    },
+    ParamSpec {
+        key: "place",
+        sweep_key: "place",
+        kind: ParamKind::Choice(&["random", "every"]),
+        default: Some("random"),
+        doc: "random: instance i has k obstacles at seeded random cells; every: instance i is the i-th placement of k obstacles in lexicographic order (a finite set)",
+    },
+    ParamSpec {
+        key: "start",
+        sweep_key: "starts",
+        kind: ParamKind::Int { min: 0, max: 256 },
+        default: Some("0"),
+        doc: "a fixed start cell number; 0 (the default): the first move chooses it",
+    },
+    ParamSpec {
+        key: "count",
+        sweep_key: "count",
+        kind: ParamKind::Bool,
+        default: Some("false"),
+        doc: "also count every tour of the instance and the start cells that begin one",
+    },
+];
+
+const COLUMNS: &[ColumnSpec] = &[
+    ColumnSpec {
+        name: "tours_board",
+        kind: ColumnKind::Utf8,
+        doc: "the instance's board in the spec's notation (obstacles included)",
+    },
+    ColumnSpec {
+        name: "tours_obstacles",
+        kind: ColumnKind::Int32,
+        doc: "obstacles on the board",
+    },
+    ColumnSpec {
+        name: "tours_free",
+        kind: ColumnKind::Int32,
+        doc: "free cells on the board",
+    },
+    ColumnSpec {
+        name: "tours_start",
+        kind: ColumnKind::Int32,
+        doc: "the first cell of the best path found (of the tour when score is 0); empty when none",
+    },
+    ColumnSpec {
+        name: "tours_path",
+        kind: ColumnKind::Utf8,
+        doc: "the best path found, cell numbers space-separated: the first tour in the spec's order when score is 0 under the standard order without prefix",
+    },
+    ColumnSpec {
+        name: "tours_count",
+        kind: ColumnKind::Int64,
+        doc: "with count = true: the number of tours from the instance (saturating at 2^63-1); else empty",
+    },
+    ColumnSpec {
+        name: "tours_starts",
+        kind: ColumnKind::Utf8,
+        doc: "with count = true: the start cells that begin a tour, space-separated; else empty",
+    },
+    ColumnSpec {
+        name: "tours_count_nodes",
+        kind: ColumnKind::Int64,
+        doc: "with count = true: states the count expanded (its cost, apart from expansions); else empty",
+    },
+];
+
+/// A checked point, read back.
+#[derive(Clone, Debug)]
+struct Spec {
+    /// The given board with the listed obstacles.
+    base: Board,
+    start: Option<u8>,
+    k: u32,
+    every: bool,
+}
+
+impl Spec {
+    /// The cells the `k` extra obstacles may take: free cells other than the start.
+    fn candidates(&self) -> Cells {
+        match self.start {
+            Some(s) => self.base.free() & !Cells::single(s),
+            None => self.base.free(),
+        }
+    }
+}
+
+fn bad(key: &str, reason: String) -> FamilyError {
+    FamilyError::BadParam {
+        key: key.to_string(),
+        reason,
+    }
+}
+
+/// A cell number of the point's board.
+fn cell_of(board: &Board, key: &str, k: u32) -> Result<u8, FamilyError> {
+    board.index(k).ok_or_else(|| {
+        let n = board.n();
+        bad(
+            key,
+            format!(
+                "cell {k} is outside the {n}x{n} board (1..{})",
+                board.cells()
+            ),
+        )
+    })
+}
+
+/// The obstacle list: cell numbers separated by commas or spaces.
+fn obstacle_list(text: &str) -> Result<Vec<u32>, FamilyError> {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<u32>()
+                .map_err(|_| bad("obstacles", format!("'{t}' is not a cell number")))
+        })
+        .collect()
+}
+
+/// Reads and checks a point's values (in [`PARAMS`] order).
+fn spec_of(values: &[(&'static str, ParamValue)]) -> Result<Spec, FamilyError> {
+    let get = |key: &str| values.iter().find(|(k, _)| *k == key).map(|(_, v)| v);
+    let int = |key: &str| get(key).and_then(ParamValue::as_int).unwrap_or(0);
+    let text = |key: &str| get(key).and_then(ParamValue::as_text).unwrap_or("");
+    let n = int("n") as u8;
+    let board_text = text("board").trim();
+    let mut base = if board_text.is_empty() {
+        if n == 0 {
+            return Err(bad(
+                "n",
+                "required: a board side 1..16, unless a board is given".into(),
+            ));
+        }
+        Board::new(n, &[]).map_err(|e| bad("n", e.to_string()))?
+    } else {
+        let board = Board::parse(board_text).map_err(|e| bad("board", e.to_string()))?;
+        if n != 0 && n != board.n() {
+            let m = board.n();
+            return Err(bad("n", format!("n = {n} but the board is {m}x{m}")));
+        }
+        board
+    };
+    let mut obstacles: Vec<u32> = base.obstacles().iter().map(|i| base.number(i)).collect();
+    for k in obstacle_list(text("obstacles"))? {
+        let i = cell_of(&base, "obstacles", k)?;
+        if base.obstacles().has(i) || obstacles.contains(&k) {
+            return Err(bad("obstacles", format!("cell {k} is listed twice")));
+        }
+        obstacles.push(k);
+    }
+    base = Board::new(base.n(), &obstacles).map_err(|e| bad("obstacles", e.to_string()))?;
+    let start = match int("start") as u32 {
+        0 => None,
+        s => {
+            let i = cell_of(&base, "start", s)?;
+            if base.obstacles().has(i) {
+                return Err(bad("start", format!("cell {s} is an obstacle")));
+            }
+            Some(i)
+        }
+    };
+    let k = int("k") as u32;
+    let every = text("place") == "every";
+    let spec = Spec {
+        base,
+        start,
+        k,
+        every,
+    };
+    let room = spec.candidates().count() - u32::from(start.is_none());
+    if k > room {
+        return Err(bad(
+            "k",
+            format!(
+                "{k} obstacles do not fit: {} free cells and one must stay free",
+                base.free().count()
+            ),
+        ));
+    }
+    if every && k > 0 {
+        let placements = binomial(u64::from(spec.candidates().count()), u64::from(k));
+        if placements.is_none_or(|p| p > hammer_engine::seeded::MAX_INDEX) {
+            return Err(bad(
+                "place",
+                format!("every placement of {k} obstacles is too many instances to number"),
+            ));
+        }
+    }
+    Ok(spec)
+}
+
+fn spec(point: &Point) -> Result<Spec, FamilyError> {
+    spec_of(point.values())
+}
+
+impl ToursFamily {
+    /// The number of instances of a checked spec, when finite.
+    fn count_of(spec: &Spec) -> Option<u64> {
+        match (spec.k, spec.every) {
+            (0, _) => Some(1),
+            (k, true) => binomial(u64::from(spec.candidates().count()), u64::from(k)),
+            (_, false) => None,
+        }
+    }
+
+    /// The start position of instance `index` of a checked spec.
+    fn seeded(spec: &Spec, n: u8, sweep_seed: u64, index: u64) -> Result<Position, FamilyError> {
+        let extra = match Self::count_of(spec) {
+            Some(count) if index >= count => {
+                return Err(FamilyError::NoSuchInstance { index, count });
+            }
+            Some(_) => placement(spec.candidates(), spec.k, index).unwrap_or(Cells::EMPTY),
+            None if index >= MAX_RANDOM_INSTANCES => {
+                return Err(FamilyError::NoSuchInstance {
+                    index,
+                    count: MAX_RANDOM_INSTANCES,
+                });
+            }
+            None => seeded_obstacles(spec.candidates(), n, sweep_seed, spec.k, index),
+        };
+        let base = spec.base;
+        let mut obstacles: Vec<u32> = (base.obstacles() | extra)
+            .iter()
+            .map(|i| base.number(i))
+            .collect();
+        obstacles.sort_unstable();
+        let board = Board::new(base.n(), &obstacles).map_err(|e| bad("k", e.to_string()))?;
+        match spec.start {
+            None => Ok(Position::start(board)),
+            Some(s) => Position::from_path(board, vec![s]).map_err(|e| bad("start", e)),
+        }
+    }
+}
+
+fn start(point: &Point, instance: Instance<'_>) -> Result<Position, FamilyError> {
+    match instance {
+        Instance::Given(text) => Position::parse(text),
+        Instance::Seeded { sweep_seed, index } => {
+            let spec = spec(point)?;
+            ToursFamily::seeded(&spec, spec.base.n(), sweep_seed, index)
+        }
+    }
+}
+
+impl Family for ToursFamily {
+    fn name(&self) -> &'static str {
+        "tours"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Machinarium slide tours: slide a token until blocked; visit every free cell of a square board once"
+    }
+
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+
+    /// Normalises `n` to the board's side, the board to its notation and the obstacle
+    /// list to increasing numbers, so equal instances have equal point texts.
+    fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError> {
+        let mut values: Vec<(&'static str, ParamValue)> =
+            PARAMS.iter().map(|s| s.key).zip(values).collect();
+        let spec = spec_of(&values)?;
+        values[0].1 = ParamValue::Int(i64::from(spec.base.n()));
+        if let Some(text) = values[1].1.as_text()
+            && !text.trim().is_empty()
+        {
+            let board = Board::parse(text.trim()).map_err(|e| bad("board", e.to_string()))?;
+            values[1].1 = ParamValue::Text(board.to_string());
+        }
+        let mut listed = obstacle_list(values[2].1.as_text().unwrap_or(""))?;
+        listed.sort_unstable();
+        values[2].1 = ParamValue::Text(join(&listed, ","));
+        Ok(Point::new("tours", values))
+    }
+
+    fn size(&self, point: &Point) -> u32 {
+        point.int("n").unwrap_or(0) as u32
+    }
+
+    fn size_param(&self) -> Option<&'static str> {
+        Some("n")
+    }
+
+    fn instance_count(&self, point: &Point) -> Option<u64> {
+        Self::count_of(&spec(point).ok()?)
+    }
+
+    fn goal(&self, _point: &Point) -> u32 {
+        0
+    }
+
+    fn columns(&self) -> &'static [ColumnSpec] {
+        COLUMNS
+    }
+
+    fn solver(&self) -> Box<dyn GameSolver> {
+        Box::new(ToursSolver(Solver::new(Tours)))
+    }
+
+    /// The board a position shows.
+    fn point_of_state(&self, state: &str) -> Result<Option<Point>, FamilyError> {
+        let pos = Position::parse(state)?;
+        let pairs = [("board".to_string(), ParamValue::Text(pos.board.to_string()))];
+        crate::point_from_pairs(self, &pairs).map(Some)
+    }
+
+    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
+        Ok(start(point, instance)?.to_string())
+    }
+
+    fn moves(&self, _point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError> {
+        let pos = Position::parse(state)?;
+        let mut buf = Vec::new();
+        Tours.moves(&pos.state, &mut buf);
+        Ok(buf
+            .iter()
+            .map(|&s| (step_text(&pos.board, s), pos.play(s).to_string()))
+            .collect())
+    }
+
+    fn replay(
+        &self,
+        _point: &Point,
+        state: &str,
+        moves: &[&str],
+    ) -> Result<Vec<String>, FamilyError> {
+        let mut pos = Position::parse(state)?;
+        let mut out = Vec::with_capacity(moves.len());
+        for (i, text) in moves.iter().enumerate() {
+            let step = parse_step(&pos, text, Some(i))?;
+            pos = pos.play(step);
+            out.push(pos.to_string());
+        }
+        Ok(out)
+    }
+
+    fn score(&self, _point: &Point, state: &str) -> Result<u32, FamilyError> {
+        Ok(Tours.score(&Position::parse(state)?.state))
+    }
+
+    fn draw(&self, _point: &Point, state: &str, colour: bool) -> Result<String, FamilyError> {
+        Ok(view::draw(&Position::parse(state)?, colour))
+    }
+
+    fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
+        questions::answer(question)
+    }
+}
+
+/// What [`solve_board`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TourSolve {
+    /// The first tour in the spec's order (cell numbers), when one exists.
+    pub tour: Option<Vec<u32>>,
+    /// The fewest free cells that must stay unvisited (0 when a tour exists).
+    pub min_unvisited: u32,
+    /// A path that leaves `min_unvisited` cells unvisited (the tour when one exists).
+    pub path: Vec<u32>,
+    /// Expansions of the search.
+    pub expansions: u64,
+}
+
+impl TourSolve {
+    pub fn solvable(&self) -> bool {
+        self.tour.is_some()
+    }
+}
+
+/// Solves one board exactly with the family's standard search (standard order, exact
+/// schedule, no prefix): whether a tour exists, the first tour in the spec's order, the
+/// fewest cells that must stay unvisited otherwise. For differential tests against
+/// other solvers.
+pub fn solve_board(board: &Board) -> TourSolve {
+    let mut solver = Solver::new(Tours);
+    let pos = Position::start(*board);
+    let outcome = solver.solve(&pos.state, &Config::default(), 0);
+    let end = outcome.solution.iter().fold(pos, |p, &s| p.play(s));
+    let path = end.numbers();
+    TourSolve {
+        tour: (outcome.min_score == 0).then(|| path.clone()),
+        min_unvisited: outcome.min_score,
+        path,
+        expansions: outcome.counters.expansions,
+    }
+}
+
+/// [`solve_board`] on a board in the spec's notation.
+pub fn solve_text(text: &str) -> Result<TourSolve, FamilyError> {
+    let board = Board::parse(text).map_err(|e| bad_state(text, e))?;
+    Ok(solve_board(&board))
+}
+
+/// One thread's solver: the board travels in the state, so one solver (and its memo)
+/// serves every instance.
+struct ToursSolver(Solver<Tours>);
+
+impl GameSolver for ToursSolver {
+    fn solve(
+        &mut self,
+        point: &Point,
+        instance: Instance<'_>,
+        config: &Config,
+        run_seed: u64,
+    ) -> Result<Solved, FamilyError> {
+        let pos = start(point, instance)?;
+        let outcome = self.0.solve(&pos.state, config, run_seed);
+        let after_prefix = outcome
+            .prefix_moves
+            .iter()
+            .fold(pos.clone(), |p, &s| p.play(s));
+        let end = outcome
+            .solution
+            .iter()
+            .fold(after_prefix.clone(), |p, &s| p.play(s));
+        let board = pos.board;
+        let counted = point
+            .bool("count")
+            .unwrap_or(false)
+            .then(|| count_tours(&pos.state));
+        let big = |x: u128| Cell::Int(i64::try_from(x).unwrap_or(i64::MAX));
+        let (count, starts, nodes) = match &counted {
+            Some(c) => (
+                big(c.tours),
+                Cell::Text(join(
+                    &c.starts
+                        .iter()
+                        .map(|&i| board.number(i))
+                        .collect::<Vec<_>>(),
+                    " ",
+                )),
+                big(u128::from(c.nodes)),
+            ),
+            None => (Cell::Null, Cell::Null, Cell::Null),
+        };
+        let path = end.numbers();
+        Ok(Solved {
+            board: pos.to_string(),
+            prefix_moves: steps_text(&board, &outcome.prefix_moves),
+            start: after_prefix.to_string(),
+            score: outcome.min_score,
+            lower_bound: outcome.lower_bound,
+            exhaustive: outcome.exhaustive,
+            expansions: outcome.counters.expansions,
+            attempts: outcome.counters.attempts,
+            heuristic_steps: outcome.counters.heuristic_steps,
+            memo_states: outcome.memo_states,
+            memo_bytes: outcome.memo_bytes,
+            solution: steps_text(&board, &outcome.solution),
+            extra: vec![
+                Cell::Text(board.to_string()),
+                Cell::Int(i64::from(board.obstacles().count())),
+                Cell::Int(i64::from(board.free().count())),
+                path.first()
+                    .map_or(Cell::Null, |&s| Cell::Int(i64::from(s))),
+                Cell::Text(join(&path, " ")),
+                count,
+                starts,
+                nodes,
+            ],
+        })
+    }
+}
