@@ -1,11 +1,13 @@
-//! Times the SAT model on a fixed list of boards: `cargo run --release -p
-//! hammer-tours-sat --example sat_bench [-- --max-n N]`. Prints one line per board
-//! (size, free cells, solvable, variables, clauses, encode and solve milliseconds); the
-//! figures in docs/benchmarks.md came from it. Boards: every `solve`/`count` case of
+//! Times the SAT model and the family's depth-first search on the same boards: `cargo run
+//! --release -p hammer-tours-sat --example sat_bench [-- --max-n N]`. Prints one line per
+//! board (size, free cells, solvable, the SAT formula's variables and clauses, encode and
+//! solve milliseconds, the DFS's expansions and milliseconds), and stops if the two
+//! disagree; the figures in docs/benchmarks.md came from it. Boards: every `solve`/`count` case of
 //! `testdata/cases/machinarium.jsonl` and the empty boards 2x2 to 15x15 (the seed's
 //! figures 8 and 9).
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use hammer_tours_sat::{Board, check, solve};
 
@@ -33,8 +35,10 @@ fn main() {
     for n in 2..=15 {
         boards.push(("empty".to_owned(), vec![".".repeat(n); n].join("/")));
     }
-    println!("source\tn\tfree\tsolvable\tvariables\tclauses\tencode_ms\tsolve_ms\tboard");
-    let mut total = 0.0;
+    println!(
+        "source\tn\tfree\tsolvable\tvariables\tclauses\tencode_ms\tsolve_ms\tdfs_expansions\tdfs_ms\tboard"
+    );
+    let (mut total, mut dfs_total) = (0.0, 0.0);
     for (source, text) in boards {
         let board = Board::parse(&text).expect("a good board");
         if board.n() > max_n {
@@ -44,18 +48,28 @@ fn main() {
         if let Some(tour) = &out.tour {
             assert!(check(&board, tour), "{text}: not a tour");
         }
+        let began = Instant::now();
+        let dfs = hammer_family::tours::solve_text(&text).expect("solved");
+        let dfs_ms = began.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(
+            dfs.tour.is_some(),
+            out.tour.is_some(),
+            "{text}: DFS and SAT disagree"
+        );
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
         total += ms(out.encode) + ms(out.solve);
+        dfs_total += dfs_ms;
         println!(
-            "{source}\t{}\t{}\t{}\t{}\t{}\t{:.1}\t{:.1}\t{text}",
+            "{source}\t{}\t{}\t{}\t{}\t{}\t{:.1}\t{:.1}\t{}\t{dfs_ms:.2}\t{text}",
             board.n(),
             board.free_cells().len(),
             out.tour.is_some(),
             out.variables,
             out.clauses,
             ms(out.encode),
-            ms(out.solve)
+            ms(out.solve),
+            dfs.expansions
         );
     }
-    println!("total\t{total:.0} ms");
+    println!("total\tSAT {total:.0} ms\tDFS {dfs_total:.1} ms");
 }

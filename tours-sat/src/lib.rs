@@ -108,9 +108,11 @@ const ELIMINATE: bool = true;
 /// none.
 fn run(clauses: &[Vec<i32>]) -> Result<Option<Vec<i32>>, SatError> {
     use splr::{Certificate, Config, SolveIF, Solver, SolverError};
-    let mut config = Config::default();
-    config.quiet_mode = true;
-    config.enable_eliminator = ELIMINATE;
+    let config = Config {
+        quiet_mode: true,
+        enable_eliminator: ELIMINATE,
+        ..Config::default()
+    };
     let answer = match Solver::try_from((config, clauses)) {
         Ok(mut solver) => solver.solve(),
         Err(early) => early,
