@@ -11,8 +11,8 @@ pub struct PuzzleArgs {
     #[arg(long, default_value = hammer_family::DEFAULT_FAMILY)]
     pub puzzle: String,
     /// A parameter of the puzzle, KEY=VALUE (repeat for several), such as
-    /// `--param board=european` or `--param h=6`. Left out, a given position's own
-    /// parameters are used where it tells them (a Martello board's size), else defaults.
+    /// `--param board=european` or `--param h=6`. A parameter left out takes the given
+    /// position's own value where it tells one (a Martello board's size), else its default.
     #[arg(long = "param", value_name = "KEY=VALUE")]
     pub params: Vec<String>,
 }
@@ -22,8 +22,8 @@ impl PuzzleArgs {
         Ok(FamilyRef::named(&self.puzzle)?)
     }
 
-    /// The point of `--param`s (plus `extra` pairs such as Martello's `--n`); with no
-    /// parameter at all and a position given, the position's own point.
+    /// The point of `--param`s (plus `extra` pairs such as Martello's `--n`) over a given
+    /// position's own point (its values stand where no parameter is given).
     pub fn point(
         &self,
         extra: &[(String, String)],
@@ -38,12 +38,21 @@ impl PuzzleArgs {
             pairs.push((key.trim().to_string(), value.trim().to_string()));
         }
         pairs.extend(extra.iter().cloned());
-        if let (true, Some(state)) = (pairs.is_empty(), state)
+        // The position's own point first, so that `--param count=true` with a tours board
+        // keeps the board's size; the user's parameters come after it and win.
+        let mut values = Vec::with_capacity(pairs.len());
+        if let Some(state) = state
             && let Some(point) = family.point_of_state(state)?
         {
-            return Ok((family, point));
+            if pairs.is_empty() {
+                return Ok((family, point));
+            }
+            for spec in family.params() {
+                if let Some(value) = point.get(spec.key) {
+                    values.push((spec.key.to_string(), value.clone()));
+                }
+            }
         }
-        let mut values = Vec::with_capacity(pairs.len());
         for (key, text) in pairs {
             let spec = family
                 .params()

@@ -649,6 +649,21 @@ fn game_commands_take_a_puzzle() {
         .map(|m| m.as_str().unwrap())
         .collect();
     assert_eq!(solution.len(), 31);
+    assert_eq!(v["columns"]["peg_finishes"], "d1 a4 d4 g4 d7");
+    // A parameter given beside a position keeps the position's own point (the tours
+    // board's size here) and adds to it.
+    let counted: serde_json::Value = serde_json::from_str(&ok(&hammer(&[
+        "solve",
+        "--puzzle",
+        "tours",
+        "--param",
+        "count=true",
+        "...../...../..#../...../.....",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(counted["n"], 5);
+    assert_eq!(counted["columns"]["tours_count"], 64);
     // The solution replays to one peg.
     let mut args = vec![
         "replay",

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_family::{FamilyRef, GameSolver, Instance, Point};
+use hammer_family::{Cell, FamilyRef, GameSolver, Instance, Point};
 use hammer_solver::{Config, Order, Schedule};
 use serde_json::{Value, json};
 
@@ -53,8 +53,8 @@ pub struct SolveArgs {
 }
 
 /// Solves one instance and describes it as JSON: the keys `hammer solve --json` always
-/// had, plus `puzzle`, `params` and `score` (`min_stones` is the score under Martello's
-/// name).
+/// had, plus `puzzle`, `params`, `score` (`min_stones` is the score under Martello's
+/// name) and `columns`, the family's own dataset columns.
 fn solve_one(
     family: FamilyRef,
     point: &Point,
@@ -66,6 +66,21 @@ fn solve_one(
     let started = Instant::now();
     let out = solver.solve(point, instance, config, seed)?;
     let wall_ns = started.elapsed().as_nanos() as u64;
+    // The family's own columns (peg's finishes, a tour count), as the dataset has them.
+    let columns: serde_json::Map<String, Value> = family
+        .columns()
+        .iter()
+        .zip(&out.extra)
+        .map(|(spec, cell)| {
+            let value = match cell {
+                Cell::Int(v) => json!(v),
+                Cell::Text(v) => json!(v),
+                Cell::Bool(v) => json!(v),
+                Cell::Null => Value::Null,
+            };
+            (spec.name.to_string(), value)
+        })
+        .collect();
     Ok(json!({
         "puzzle": family.name(),
         "params": point.to_string(),
@@ -88,6 +103,7 @@ fn solve_one(
         "heuristic_steps": out.heuristic_steps,
         "memo_states": out.memo_states,
         "wall_ns": wall_ns,
+        "columns": columns,
     }))
 }
 
@@ -135,6 +151,16 @@ fn print_solve(v: &Value) {
     );
     let ns = v["wall_ns"].as_u64().unwrap_or(0);
     println!("time        {:.3} ms", ns as f64 / 1e6);
+    if v["puzzle"] != hammer_family::DEFAULT_FAMILY
+        && let Some(columns) = v["columns"].as_object()
+    {
+        for (name, value) in columns.iter().filter(|(_, value)| !value.is_null()) {
+            match value.as_str() {
+                Some(text) => println!("{name:<11} {text}"),
+                None => println!("{name:<11} {value}"),
+            }
+        }
+    }
 }
 
 pub fn solve(args: SolveArgs) -> Result<ExitCode> {
