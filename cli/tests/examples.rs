@@ -29,8 +29,10 @@ fn examples() -> Vec<PathBuf> {
 const MAX_BUDGET: u64 = 20_000;
 
 /// The example with at most `games` games per experiment and `tries` tries, and its
-/// budgets at most [`MAX_BUDGET`].
+/// budgets at most [`MAX_BUDGET`]. An experiment without `games` (every instance of a
+/// finite family point, such as peg's single-vacancy starts) gets `games` added.
 fn cut_down(text: &str, games: u64, tries: u64) -> String {
+    let text = with_games(text, games);
     text.lines()
         .map(|line| {
             let limited = |key: &str, limit: u64| -> Option<String> {
@@ -65,6 +67,21 @@ fn cut_down(text: &str, games: u64, tries: u64) -> String {
         .collect::<Vec<_>>()
         .join("\n")
         + "\n"
+}
+
+/// `games = N` added right after the header of every experiment that has no `games`.
+fn with_games(text: &str, games: u64) -> String {
+    let mut blocks = text.split("[[experiment]]\n");
+    let mut out = blocks.next().unwrap_or_default().to_owned();
+    for block in blocks {
+        let has_games = block.lines().any(|l| l.trim_start().starts_with("games"));
+        out.push_str("[[experiment]]\n");
+        if !has_games {
+            out.push_str(&format!("games = {games}\n"));
+        }
+        out.push_str(block);
+    }
+    out
 }
 
 #[test]

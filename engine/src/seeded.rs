@@ -115,3 +115,15 @@ pub fn run_seed(seed: u64, n: u8, index: u64, trial: u32) -> u64 {
     rng.set_word_pos(2 * trial as u128);
     rng.next_u64()
 }
+
+/// The `i`-th term (1-based) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
+pub fn luby(mut i: u64) -> u64 {
+    loop {
+        // k such that 2^(k-1) <= i < 2^k
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}

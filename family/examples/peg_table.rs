@@ -15,7 +15,7 @@ use hammer_engine::peg::notation::cell_name;
 use hammer_engine::peg::{Board, Peg, single_vacancy};
 use hammer_family::Cell;
 use hammer_family::peg::solve_with;
-use hammer_solver::{Config, Solver};
+use hammer_solver::{Config, Order, Schedule, Solver};
 
 /// One row: min pegs, finishes (bit indices), expansions, seconds.
 struct Row {
@@ -29,6 +29,13 @@ struct Row {
 fn main() {
     let all_starts = std::env::args().any(|a| a == "--all");
     let total = Instant::now();
+    // A random order restarted by Luby's sequence: the standard order's single exact
+    // search takes 56 s on the European start d3 (70 M expansions), restarts 1 s.
+    let config = Config {
+        order: Order::Random,
+        schedule: Schedule::Luby { unit: 1000 },
+        prefix: 0,
+    };
     for board in [Board::english(), Board::european()] {
         let name = board.kind().to_string();
         let mut solver = Solver::new(Peg::new(board.clone()));
@@ -44,7 +51,7 @@ fn main() {
                 continue;
             };
             let t = Instant::now();
-            let out = solve_with(&mut solver, &board, pos, &Config::default(), 0);
+            let out = solve_with(&mut solver, &board, pos, &config, 0);
             solved += 1;
             let finishes: Vec<u8> = match &out.extra[2] {
                 Cell::Text(t) => t

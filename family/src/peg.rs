@@ -381,7 +381,7 @@ pub fn solve_with(
         (Vec::new(), 0)
     } else {
         let known = if end.count_ones() == 1 { end } else { 0 };
-        finishes(board, outcome.start, known)
+        finishes(solver.puzzle(), outcome.start, known)
     };
     Solved {
         board: notation::position_text(board, pos),

@@ -76,6 +76,11 @@ impl<P: Puzzle> Solver<P> {
         }
     }
 
+    /// The puzzle it solves.
+    pub fn puzzle(&self) -> &P {
+        &self.puzzle
+    }
+
     /// Solves `board` under `config`. `seed` is the run seed (see
     /// [`hammer_engine::seeded::run_seed`]); the prefix and the search draw from
     /// separate streams of it, so the prefix does not depend on the order or schedule.

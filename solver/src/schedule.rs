@@ -42,17 +42,8 @@ pub struct ScheduleError {
     pub reason: String,
 }
 
-/// The `i`-th term (1-based) of Luby's sequence: 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ...
-pub fn luby(mut i: u64) -> u64 {
-    loop {
-        // k such that 2^(k-1) <= i < 2^k
-        let k = 64 - i.leading_zeros() as u64;
-        if i == (1u64 << k) - 1 {
-            return 1u64 << (k - 1);
-        }
-        i -= (1u64 << (k - 1)) - 1;
-    }
-}
+/// Luby's sequence lives in the engine, whose searches restart by it too.
+pub use hammer_engine::seeded::luby;
 
 impl Schedule {
     /// The budgets of the attempts, in order; `None` is unlimited. Infinite schedules

@@ -163,13 +163,15 @@ impl Board {
         board
     }
 
-    /// The fewest pegs of each class, found by trying every set of up to 4 holes (every
-    /// class that has a position has one of at most 4 pegs: two per colouring suffice).
+    /// The fewest pegs of each class's non-empty positions, found by trying every set of
+    /// 1 to 4 holes (every class that has a position has one of at most 4 pegs: two per
+    /// colouring suffice). The empty board is left out: no jump empties the board, so
+    /// the class of the empty board (which holds starts such as the European centre)
+    /// has a floor of 2, not 0.
     fn class_minima(&self) -> [u8; 16] {
         let holes: Vec<u8> = bits(self.mask).collect();
-        // A class with no position of at most 4 pegs has none of fewer than 5.
+        // A class with no position of 1 to 4 pegs has none of fewer than 5.
         let mut min = [5u8; 16];
-        min[self.class(0)] = 0;
         let mut visit = |set: Bits, k: u8| {
             let c = self.class(set);
             min[c] = min[c].min(k);
@@ -280,11 +282,18 @@ impl Board {
         class
     }
 
-    /// The fewest pegs of any position of `pos`'s class: no sequence of jumps from `pos`
-    /// leaves fewer.
+    /// The fewest pegs of any non-empty position of `pos`'s class: no sequence of jumps
+    /// from a non-empty `pos` leaves fewer.
     #[inline]
     pub fn class_floor(&self, pos: Bits) -> u32 {
         u32::from(self.class_min[self.class(pos)])
+    }
+
+    /// The fewest pegs of any non-empty position of class `class` (5 stands for "5 or
+    /// more").
+    #[inline]
+    pub fn class_floor_of(&self, class: usize) -> u32 {
+        u32::from(self.class_min[class & 15])
     }
 
     /// The least image of `pos` under the board's symmetries.

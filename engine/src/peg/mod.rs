@@ -6,12 +6,16 @@
 //! precomputed list ([`Board::jumps`]), so applying it is one XOR.
 
 pub mod board;
+pub mod endgame;
 pub mod notation;
 pub mod reach;
 
 pub use board::{Bits, Board, BoardKind, Jump};
+pub use endgame::Endgame;
 pub use notation::PegError;
-pub use reach::{Reach, finishes, reachable};
+pub use reach::{Reach, finishes, reachable, reaches_hole};
+
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::fasthash::mix64;
 use crate::seeded::{bounded, stream};
@@ -20,15 +24,86 @@ use crate::{Countable, Puzzle, Successor};
 /// The label of the seeded random positions' streams.
 pub const GAMES_LABEL: &str = "hammer/peg/games";
 
+/// The size limit of a class's endgame table (positions a level): about 1 s to build
+/// on the English board, 20 to 40 MB.
+const CLASS_TABLE_LIMIT: usize = 1 << 19;
+/// The size limit of a lone target hole's table.
+const HOLE_TABLE_LIMIT: usize = 1 << 16;
+
 /// Peg solitaire on one board, as a [`Puzzle`]: the score is the pegs left.
+///
+/// Its lower bound is the class floor (the fewest pegs of any position of the class),
+/// raised by one where the class's endgame table shows that no position of the floor
+/// can be reached. The tables are built on first use and shared by every `Peg` of the
+/// same board in the process.
 #[derive(Clone, Debug)]
 pub struct Peg {
     board: Board,
+    tables: Arc<Tables>,
+}
+
+/// Endgame tables, built on first use: per class, towards every position of the
+/// class's fewest pegs; per hole, towards a lone peg there.
+#[derive(Debug)]
+struct Tables {
+    classes: [OnceLock<Option<Arc<Endgame>>>; 16],
+    holes: [OnceLock<Arc<Endgame>>; 64],
 }
 
 impl Peg {
+    /// The tables are shared by every `Peg` of the same holes in the process: each
+    /// worker thread keeps a solver of its own, and building a class's table costs
+    /// about a second and 20 to 40 MB, which should be paid once, not once a thread.
     pub fn new(board: Board) -> Peg {
-        Peg { board }
+        static SHARED: Mutex<Vec<(Bits, Arc<Tables>)>> = Mutex::new(Vec::new());
+        let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+        let tables = match shared.iter().find(|(mask, _)| *mask == board.mask()) {
+            Some((_, tables)) => Arc::clone(tables),
+            None => {
+                let tables = Arc::new(Tables {
+                    classes: std::array::from_fn(|_| OnceLock::new()),
+                    holes: std::array::from_fn(|_| OnceLock::new()),
+                });
+                shared.push((board.mask(), Arc::clone(&tables)));
+                tables
+            }
+        };
+        drop(shared);
+        Peg { board, tables }
+    }
+
+    /// The endgame table of `class` towards its positions of fewest pegs, or `None`
+    /// when those have more than 3 pegs (too many targets to be worth a table).
+    pub fn class_table(&self, class: usize) -> Option<Arc<Endgame>> {
+        self.tables.classes[class & 15]
+            .get_or_init(|| {
+                let floor = self.board.class_floor_of(class);
+                (1..=3).contains(&floor).then(|| {
+                    let targets = endgame::positions_of_class(&self.board, class, floor);
+                    Arc::new(Endgame::new(&self.board, &targets, CLASS_TABLE_LIMIT))
+                })
+            })
+            .clone()
+    }
+
+    /// The endgame table towards a lone peg on `hole`.
+    pub fn hole_table(&self, hole: u8) -> Arc<Endgame> {
+        self.tables.holes[hole as usize & 63]
+            .get_or_init(|| Arc::new(Endgame::new(&self.board, &[1 << hole], HOLE_TABLE_LIMIT)))
+            .clone()
+    }
+
+    /// 1 when the class table proves that `state` (with more pegs than `floor`, the
+    /// fewest of its class) cannot reach a position of `floor` pegs, else 0.
+    #[inline]
+    fn beyond_floor(&self, state: Bits, pegs: u32, floor: u32) -> u32 {
+        if pegs <= floor {
+            return 0;
+        }
+        match self.class_table(self.board.class(state)) {
+            Some(table) if table.reaches(state) == Some(false) => 1,
+            _ => 0,
+        }
     }
 
     pub fn board(&self) -> &Board {
@@ -70,20 +145,16 @@ impl Puzzle for Peg {
     }
 
     /// The class floor (no jump changes the class) and at least one peg while any is
-    /// left; never above the pegs on the board.
+    /// left, plus one where the class's endgame table rules the floor out; never above
+    /// the pegs on the board.
     #[inline]
     fn lower_bound(&self, state: &Bits) -> u32 {
         let pegs = state.count_ones();
         if pegs == 0 {
             return 0;
         }
-        self.board.class_floor(*state).max(1).min(pegs)
-    }
-
-    /// The class is the parent's, so only the cap by the pegs left changes.
-    #[inline]
-    fn child_lower_bound(&self, _parent: &Bits, parent_bound: u32, _mv: u8, child: &Bits) -> u32 {
-        parent_bound.min(child.count_ones())
+        let floor = self.board.class_floor(*state).max(1).min(pegs);
+        floor + self.beyond_floor(*state, pegs, floor)
     }
 
     #[inline]
@@ -96,7 +167,7 @@ impl Puzzle for Peg {
     fn successors(
         &self,
         state: &Bits,
-        bound: u32,
+        _bound: u32,
         _fp: u128,
         cutoff: u32,
         moves: &mut Vec<u8>,
@@ -104,11 +175,11 @@ impl Puzzle for Peg {
     ) {
         self.board.legal_jumps(*state, moves);
         out.clear();
-        let pegs = state.count_ones() - 1;
-        let child_bound = bound.min(pegs);
         for &mv in moves.iter() {
+            let child = self.jump(*state, mv);
+            let child_bound = self.lower_bound(&child);
             let fp = if child_bound < cutoff {
-                Peg::fp_of(self.board.canonical(self.jump(*state, mv)))
+                Peg::fp_of(self.board.canonical(child))
             } else {
                 0
             };
