@@ -145,17 +145,12 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
         if e.family.name() != hammer_family::DEFAULT_FAMILY {
             let _ = writeln!(out, "puzzle = {}", quote(e.family.name()));
         }
-        for (i, spec) in e.family.params().iter().enumerate() {
-            let values = axis(
-                e.points
-                    .iter()
-                    .filter_map(|p| p.values().get(i).map(|(_, v)| v.clone())),
-            );
+        for (spec, values) in e.family.params().iter().zip(&e.param_lists) {
             let _ = writeln!(
                 out,
                 "{} = {}",
                 spec.sweep_key,
-                list(&values, |v| match v {
+                list(values, |v| match v {
                     hammer_family::ParamValue::Text(t) => quote(t),
                     other => other.to_string(),
                 })

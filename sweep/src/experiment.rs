@@ -103,13 +103,14 @@ pub(crate) fn experiment(
             "every experiment needs a name (the dataset's `experiment` partition)",
         )
     })?;
-    let points = expand_points(&place, family, &keys)?;
+    let (param_lists, points) = expand_points(&place, family, &keys)?;
     let (games, games_span, first_game) = resolve_games(&place, family, &points, &keys)?;
     let configs = expand_configs(&place, &mut keys)?;
     let experiment = Experiment {
         name,
         kind,
         family,
+        param_lists,
         points,
         games,
         first_game,
@@ -365,14 +366,14 @@ fn resolve_kind(place: &Place<'_, '_>, keys: &mut Keys) -> Result<ExperimentKind
     Ok(ExperimentKind::RunTime { attempts, cap })
 }
 
-/// The cross product of the family's parameter lists, the first parameter outermost;
+/// The family's parameter lists and their cross product, the first parameter outermost;
 /// a parameter the file leaves out takes its default, and one without a default is
 /// required.
 fn expand_points(
     place: &Place<'_, '_>,
     family: FamilyRef,
     keys: &Keys,
-) -> Result<Vec<Point>, SweepError> {
+) -> Result<(Vec<Vec<ParamValue>>, Vec<Point>), SweepError> {
     let specs = family.params();
     let mut lists = Vec::with_capacity(specs.len());
     for (spec, given) in specs.iter().zip(&keys.params) {
@@ -422,14 +423,15 @@ fn expand_points(
             ));
         }
     }
-    combos
+    let points = combos
         .into_iter()
         .map(|values| {
             family
                 .point(values)
                 .map_err(|e| point_error(place, specs, keys, e))
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    Ok((lists, points))
 }
 
 /// A family's refusal of a point, placed at the key it names when the file has it.

@@ -20,7 +20,7 @@ mod units;
 
 use std::path::Path;
 
-use hammer_family::{FamilyRef, Point};
+use hammer_family::{FamilyRef, ParamValue, Point};
 use hammer_solver::{Config, Order, Schedule};
 
 pub use canonical::ConfigIdError;
@@ -80,6 +80,12 @@ pub struct Experiment {
     /// The puzzle family (`puzzle = "peg"`; Martello when the file names none, so that
     /// every sweep file written before families keeps its meaning and its digest).
     pub family: FamilyRef,
+    /// The family's parameter lists as the file gives them (defaults filled in), one per
+    /// parameter in the family's order. The canonical form writes these rather than the
+    /// axes of `points`, because a family may normalise a value by the others (a peg
+    /// board's `pegs = 0` becomes holes - 1, which differs by board), so the points need
+    /// not be the cross product of their own axes.
+    pub param_lists: Vec<Vec<ParamValue>>,
     /// The parameter points: the cross product of the family's parameter lists, the
     /// family's first parameter outermost, each list in file order, without duplicates.
     pub points: Vec<Point>,
