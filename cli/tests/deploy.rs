@@ -9,134 +9,17 @@
 //! - the Slurm script runs a real sweep, with stand-ins for `srun` and `scontrol` that
 //!   start the tasks on this machine.
 
+mod deploy_files;
 mod support;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
+use deploy_files::*;
 use hammer_sweep::Sweep;
-use serde::Deserialize;
 use serde_yaml_ng::Value;
 use support::{HAMMER, Proc, free_port, read_checked};
-
-/// The port every engine uses for gRPC, and the metrics port.
-const GRPC_PORT: u16 = 7070;
-const METRICS_PORT: u16 = 9090;
-const TOKEN_VAR: &str = "HAMMER_TOKEN";
-
-fn deploy_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy")
-}
-
-fn read(relative: &str) -> String {
-    let path = deploy_dir().join(relative);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// Every YAML document of a file.
-fn yaml_docs(relative: &str) -> Vec<Value> {
-    let text = read(relative);
-    serde_yaml_ng::Deserializer::from_str(&text)
-        .map(|doc| Value::deserialize(doc).unwrap_or_else(|e| panic!("deploy/{relative}: {e}")))
-        .filter(|v| !v.is_null())
-        .collect()
-}
-
-/// Runs `hammer check-args -- ARGS`: the real clap parser, without running anything.
-fn check_args(origin: &str, args: &[String]) {
-    let output = Command::new(HAMMER)
-        .arg("check-args")
-        .arg("--")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run hammer check-args");
-    assert!(
-        output.status.success(),
-        "{origin}: `hammer {}` is refused by the argument parser:\n{}",
-        args.join(" "),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(
-        stdout.trim(),
-        format!("ok {}", args[0]),
-        "{origin}: unexpected subcommand"
-    );
-}
-
-/// The value of `--name VALUE` or `--name=VALUE`.
-fn flag<'a>(args: &'a [String], name: &str) -> Option<&'a str> {
-    let prefix = format!("{name}=");
-    args.iter().enumerate().find_map(|(i, a)| {
-        if a == name {
-            args.get(i + 1).map(String::as_str)
-        } else {
-            a.strip_prefix(&prefix)
-        }
-    })
-}
-
-fn required<'a>(args: &'a [String], name: &str, origin: &str) -> &'a str {
-    flag(args, name).unwrap_or_else(|| panic!("{origin}: no {name} in {args:?}"))
-}
-
-/// (host, port) of `http://HOST:PORT` (or https).
-fn url_host_port(url: &str) -> (String, u16) {
-    let rest = url
-        .strip_prefix("http://")
-        .or_else(|| url.strip_prefix("https://"))
-        .unwrap_or_else(|| panic!("{url}: not an http(s) URL"));
-    let rest = rest.trim_end_matches('/');
-    let (host, port) = rest
-        .rsplit_once(':')
-        .unwrap_or_else(|| panic!("{url}: no port"));
-    (host.to_owned(), port.parse().expect("numeric port"))
-}
-
-/// The port of `IP:PORT`.
-fn addr_port(addr: &str) -> u16 {
-    addr.parse::<std::net::SocketAddr>()
-        .unwrap_or_else(|e| panic!("{addr}: {e}"))
-        .port()
-}
-
-fn strings(value: &Value, origin: &str) -> Vec<String> {
-    value
-        .as_sequence()
-        .unwrap_or_else(|| panic!("{origin}: not a list: {value:?}"))
-        .iter()
-        .map(|v| match v {
-            Value::String(s) => s.clone(),
-            Value::Number(n) => n.to_string(),
-            other => panic!("{origin}: not a string: {other:?}"),
-        })
-        .collect()
-}
-
-fn at<'a>(value: &'a Value, path: &[&str]) -> &'a Value {
-    let mut v = value;
-    for key in path {
-        v = v
-            .get(*key)
-            .unwrap_or_else(|| panic!("no {} in {value:?}", path.join(".")));
-    }
-    v
-}
-
-fn str_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
-    at(value, path)
-        .as_str()
-        .unwrap_or_else(|| panic!("{} is not a string", path.join(".")))
-}
-
-fn int_at(value: &Value, path: &[&str]) -> u64 {
-    at(value, path)
-        .as_u64()
-        .unwrap_or_else(|| panic!("{} is not an integer", path.join(".")))
-}
 
 #[test]
 fn every_yaml_file_in_deploy_parses() {
@@ -169,9 +52,12 @@ fn compose_commands_parse_and_agree() {
     let coordinator = at(compose, &["services", "coordinator"]);
     let worker = at(compose, &["services", "worker"]);
 
-    let c_args = strings(at(coordinator, &["command"]), "coordinator.command");
+    let c_args = interpolated(strings(
+        at(coordinator, &["command"]),
+        "coordinator.command",
+    ));
     check_args("compose coordinator", &c_args);
-    let w_args = strings(at(worker, &["command"]), "worker.command");
+    let w_args = interpolated(strings(at(worker, &["command"]), "worker.command"));
     check_args("compose worker", &w_args);
 
     // The health check runs the image's binary: /hammer health ...
@@ -207,25 +93,34 @@ fn compose_commands_parse_and_agree() {
         );
     }
 
-    // The token: the same variable on both sides, from the same source.
-    let c_env = at(coordinator, &["environment"]);
-    let w_env = at(worker, &["environment"]);
-    let token = str_at(c_env, &[TOKEN_VAR]);
+    // The token: a Compose secret, a required file, read by both sides with --token-file.
+    let secret_file = str_at(compose, &["secrets", "hammer_token", "file"]);
     assert!(
-        token.starts_with("${HAMMER_TOKEN:?"),
-        "token must be required: {token}"
+        secret_file.starts_with("${HAMMER_TOKEN_FILE:?"),
+        "the token file must be required: {secret_file}"
     );
     assert!(
-        !token["${".len()..].contains('$'),
-        "Compose would try to substitute a $ inside the message: {token}"
+        !secret_file["${".len()..].contains('$'),
+        "Compose would try to substitute a $ inside the message: {secret_file}"
     );
-    assert_eq!(str_at(w_env, &[TOKEN_VAR]), token);
+    for (name, service, args) in [
+        ("coordinator", coordinator, &c_args),
+        ("worker", worker, &w_args),
+    ] {
+        let secrets = strings(at(service, &["secrets"]), "secrets");
+        assert_eq!(secrets, ["hammer_token"], "{name}");
+        assert_eq!(
+            required(args, "--token-file", name),
+            "/run/secrets/hammer_token",
+            "{name}"
+        );
+    }
 
     // State and dataset on the volume; the sweep file where --sweep says.
     let volumes = strings(at(coordinator, &["volumes"]), "coordinator.volumes");
     let data_mount = volumes
         .iter()
-        .find_map(|v| v.strip_prefix("hammer-data:"))
+        .find_map(|v| v.strip_prefix("${HAMMER_DATA:-hammer-data}:"))
         .expect("the hammer-data volume is mounted");
     for name in ["--out", "--state"] {
         let dir = required(&c_args, name, "compose coordinator");
@@ -250,57 +145,8 @@ fn compose_commands_parse_and_agree() {
             str_at(service, &["build", "dockerfile"]),
             "deploy/Dockerfile"
         );
-        assert_eq!(str_at(service, &["image"]), "hammer:local");
+        assert_eq!(str_at(service, &["image"]), "${HAMMER_IMAGE:-hammer:local}");
     }
-}
-
-/// The `kind: Deployment` (or other kind) named `name` among the documents.
-fn k8s<'a>(docs: &'a [Value], kind: &str, name: &str) -> &'a Value {
-    docs.iter()
-        .find(|d| {
-            d.get("kind").and_then(Value::as_str) == Some(kind)
-                && d.get("metadata")
-                    .and_then(|m| m.get("name"))
-                    .and_then(Value::as_str)
-                    == Some(name)
-        })
-        .unwrap_or_else(|| panic!("no {kind} {name}"))
-}
-
-fn only_container(deployment: &Value) -> &Value {
-    let containers = at(deployment, &["spec", "template", "spec", "containers"])
-        .as_sequence()
-        .expect("containers");
-    assert_eq!(containers.len(), 1);
-    &containers[0]
-}
-
-/// (secret name, key) of the HAMMER_TOKEN variable of a container.
-fn token_source(container: &Value) -> (String, String) {
-    let env = at(container, &["env"]).as_sequence().expect("env list");
-    let var = env
-        .iter()
-        .find(|e| e.get("name").and_then(Value::as_str) == Some(TOKEN_VAR))
-        .expect("HAMMER_TOKEN in env");
-    let secret = at(var, &["valueFrom", "secretKeyRef"]);
-    (
-        str_at(secret, &["name"]).to_owned(),
-        str_at(secret, &["key"]).to_owned(),
-    )
-}
-
-fn labels(value: &Value) -> BTreeMap<String, String> {
-    value
-        .as_mapping()
-        .expect("labels")
-        .iter()
-        .map(|(k, v)| {
-            (
-                k.as_str().expect("label").to_owned(),
-                v.as_str().expect("label value").to_owned(),
-            )
-        })
-        .collect()
 }
 
 #[test]
@@ -412,11 +258,20 @@ fn kubernetes_manifests_parse_and_agree() {
         &c_labels
     ));
 
-    // The token: the same Secret and key on both sides, the one the example creates.
-    let source = token_source(cc);
-    assert_eq!(token_source(wc), source);
+    // The token: the same Secret and key on both sides, the one the example creates,
+    // read as a file; no token in the environment.
+    let source = token_source(coordinator, &c_args);
+    assert_eq!(token_source(worker, &w_args), source);
     assert_eq!(str_at(secret_example, &["metadata", "name"]), source.0);
     assert!(at(secret_example, &["stringData"]).get(&source.1).is_some());
+    for c in [cc, wc] {
+        let env = at(c, &["env"]).as_sequence().expect("env list");
+        assert!(
+            env.iter()
+                .all(|e| e.get("name").and_then(Value::as_str) != Some(TOKEN_VAR)),
+            "the token comes from --token-file, not {TOKEN_VAR}"
+        );
+    }
 
     // Resource requests on both.
     for c in [cc, wc] {
@@ -469,51 +324,6 @@ fn kubernetes_manifests_parse_and_agree() {
     let sweep = Sweep::parse(text, "the ConfigMap's sweep.toml")
         .unwrap_or_else(|e| panic!("the ConfigMap's sweep does not parse: {e}"));
     assert!(sweep.total_games() > 0);
-}
-
-/// `KEY=VALUE` lines of an environment file.
-fn env_file(text: &str) -> BTreeMap<String, String> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (k, v) = l.split_once('=').expect("KEY=VALUE");
-            (k.to_owned(), v.to_owned())
-        })
-        .collect()
-}
-
-/// `Key=value` lines of a unit's [Service] section.
-fn unit_service(text: &str) -> BTreeMap<String, String> {
-    let mut section = "";
-    let mut keys = BTreeMap::new();
-    for line in text.lines().map(str::trim) {
-        if line.starts_with('[') {
-            section = line;
-        } else if section == "[Service]" && !line.starts_with('#') && !line.is_empty() {
-            let (k, v) = line.split_once('=').expect("Key=value");
-            keys.insert(k.to_owned(), v.to_owned());
-        }
-    }
-    keys
-}
-
-/// ExecStart split on spaces, with ${VAR} and $VAR replaced from `env` as systemd does.
-fn exec_start(unit: &BTreeMap<String, String>, env: &BTreeMap<String, String>) -> Vec<String> {
-    let line = &unit["ExecStart"];
-    line.split_whitespace()
-        .map(|word| {
-            let mut word = word.to_owned();
-            for (k, v) in env {
-                word = word.replace(&format!("${{{k}}}"), v);
-                if word == format!("${k}") {
-                    word = v.clone();
-                }
-            }
-            assert!(!word.contains('$'), "unknown variable in ExecStart: {word}");
-            word
-        })
-        .collect()
 }
 
 #[test]

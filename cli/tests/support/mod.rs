@@ -1,7 +1,8 @@
 //! Helpers shared by the end-to-end tests (`cluster.rs`, `tls.rs`, `deploy.rs`,
-//! `metrics.rs`, `multihost.rs`, `examples.rs`, `tune.rs`): running `hammer` to the end,
-//! child processes that die with the test, free ports, reading a dataset back with the
-//! exactly-once checks, and a raw HTTP GET.
+//! `metrics.rs`, `multihost.rs`, `examples.rs`, `tune.rs`, `compose.rs`): running
+//! `hammer` to the end, child processes that die with the test, free ports, reading a
+//! dataset back with the exactly-once checks and with the Python readers, and a raw
+//! HTTP GET.
 //!
 //! Each test binary uses a different subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
@@ -221,4 +222,38 @@ pub fn ok(out: &std::process::Output) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Reads the dataset in `out` with pyarrow, polars, DuckDB and pandas
+/// (`.ci/python_readers.py` under `HAMMER_PYTHON`): each must see `rows` rows. Prints
+/// "skipped" without `HAMMER_PYTHON`, unless `HAMMER_REQUIRE_PYTHON=1`.
+pub fn python_readers(out: &Path, rows: usize) {
+    let Some(python) = std::env::var_os("HAMMER_PYTHON").filter(|p| !p.is_empty()) else {
+        assert!(
+            std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
+            "HAMMER_REQUIRE_PYTHON=1 but HAMMER_PYTHON is not set"
+        );
+        println!("python readers skipped: HAMMER_PYTHON not set");
+        return;
+    };
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/python_readers.py");
+    let output = Command::new(&python)
+        .arg(&script)
+        .arg(out)
+        .output()
+        .expect("run python");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summaries: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(summaries.len(), 4, "{stdout}");
+    for s in &summaries {
+        assert_eq!(s["rows"].as_u64(), Some(rows as u64), "{s}");
+    }
 }

@@ -1,0 +1,409 @@
+//! hammer under Docker Compose, for real: `deploy/compose/compose.yaml` (the file users
+//! run) starts a coordinator and three workers from the image `deploy/build-image.sh`
+//! makes, on the project's private network, with the dataset in a host directory and
+//! the token as a Compose secret. While the sweep runs the test kills a worker, cuts
+//! another off the network for longer than its lease and lets it back with stale work,
+//! kills the coordinator and starts it again on the same state, and scales the workers
+//! up and down. The dataset must then be exactly the one `hammer run` makes.
+//!
+//! Without a Docker engine (or Compose) the test prints SKIPPED, unless
+//! `HAMMER_REQUIRE_DOCKER=1` (set by `.ci/run` when the engine answers).
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use hammer_dataset::ResultRow;
+use hammer_sweep::Sweep;
+use support::free_port;
+
+/// 6x6 Martello games in the standard order, exact: about 100 s of CPU in all, in units
+/// of a few seconds, so that every fault lands in the middle of some unit.
+const SWEEP: &str = r#"
+name = "compose-faults"
+seed = 15
+
+[[experiment]]
+name = "six"
+sizes = [6]
+games = 12000
+orders = ["standard"]
+schedules = ["exact"]
+unit_games = 400
+"#;
+
+/// Seconds: a unit is leased again this long after its worker was last heard of.
+const LEASE_SECS: u64 = 6;
+/// How long a lease may take to lapse once its worker is gone: the lease, a heartbeat
+/// and the coordinator's check, with room for a loaded machine.
+const LAPSE: Duration = Duration::from_secs(3 * LEASE_SECS + 10);
+const IMAGE: &str = "hammer:test";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// `docker compose` (v2) or `docker-compose` (v1), whichever answers; `None` (with the
+/// reason) when there is no engine or no Compose.
+fn compose_program() -> Result<Vec<&'static str>, String> {
+    let answers = |program: &str, args: &[&str]| {
+        Command::new(program)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !answers("docker", &["info"]) {
+        return Err("no Docker engine answers `docker info`".into());
+    }
+    if answers("docker", &["compose", "version"]) {
+        Ok(vec!["docker", "compose"])
+    } else if answers("docker-compose", &["version"]) {
+        Ok(vec!["docker-compose"])
+    } else {
+        Err("neither `docker compose` nor `docker-compose` is installed".into())
+    }
+}
+
+/// Builds the image once per test binary; returns the static binary it holds.
+fn image() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        let started = Instant::now();
+        let out = Command::new("bash")
+            .arg(repo().join("deploy/build-image.sh"))
+            .arg(IMAGE)
+            .current_dir(repo())
+            .output()
+            .expect("run deploy/build-image.sh");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "deploy/build-image.sh failed:\n{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        println!(
+            "{} ({:.0} s)",
+            stdout.trim(),
+            started.elapsed().as_secs_f64()
+        );
+        let binary = stdout
+            .split(" from ")
+            .nth(1)
+            .and_then(|rest| rest.split(" (").next())
+            .expect("build-image.sh names the binary");
+        repo().join(binary)
+    })
+}
+
+/// One Compose project of `deploy/compose/compose.yaml`, taken down (volumes and all)
+/// when dropped, whether the test passed or not.
+struct Project {
+    program: Vec<&'static str>,
+    name: String,
+    dir: tempfile::TempDir,
+    env: Vec<(&'static str, String)>,
+}
+
+impl Project {
+    fn new(program: Vec<&'static str>, sweep: &str) -> Project {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = |name: &str| dir.path().join(name);
+        std::fs::write(path("sweep.toml"), sweep).expect("write sweep");
+        std::fs::write(path("token"), "compose-test-token\n").expect("write token");
+        std::fs::create_dir(path("data")).expect("data dir");
+        // The containers run as uid 65532: they read the token and write the data.
+        set_mode(&path("token"), 0o644);
+        set_mode(&path("data"), 0o777);
+        set_mode(dir.path(), 0o755);
+        let env = vec![
+            ("HAMMER_IMAGE", IMAGE.to_owned()),
+            ("HAMMER_SWEEP", path_text(&path("sweep.toml"))),
+            ("HAMMER_DATA", path_text(&path("data"))),
+            ("HAMMER_TOKEN_FILE", path_text(&path("token"))),
+            ("HAMMER_GRPC_PORT", free_port().to_string()),
+            ("HAMMER_METRICS_PORT", free_port().to_string()),
+            ("HAMMER_LEASE_SECS", LEASE_SECS.to_string()),
+            ("HAMMER_HEARTBEAT_SECS", "2".to_owned()),
+        ];
+        let name = format!("hammertest{}", std::process::id());
+        Project {
+            program,
+            name,
+            dir,
+            env,
+        }
+    }
+
+    fn results(&self) -> PathBuf {
+        self.dir.path().join("data/results")
+    }
+
+    /// Runs `compose -p NAME -f deploy/compose/compose.yaml ARGS`.
+    fn compose(&self, args: &[&str]) -> Output {
+        let file = repo().join("deploy/compose/compose.yaml");
+        Command::new(self.program[0])
+            .args(&self.program[1..])
+            .args(["-p", &self.name, "-f", &path_text(&file)])
+            .args(args)
+            .envs(self.env.iter().map(|(k, v)| (*k, v.as_str())))
+            .env_remove("HAMMER_TOKEN")
+            .output()
+            .expect("run compose")
+    }
+
+    #[track_caller]
+    fn compose_ok(&self, args: &[&str]) -> String {
+        let out = self.compose(args);
+        assert!(
+            out.status.success(),
+            "compose {args:?} failed:\n{}\n{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+            self.logs()
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// The containers of `service`, by id, in a stable order.
+    fn containers(&self, service: &str) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .compose_ok(&["ps", "-q", service])
+            .lines()
+            .map(str::to_owned)
+            .filter(|l| !l.is_empty())
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    fn network(&self) -> String {
+        format!("{}_default", self.name)
+    }
+
+    /// The value of a counter on the coordinator's metrics endpoint (published on the
+    /// host's loopback); 0 while the endpoint does not answer.
+    fn counter(&self, name: &str) -> f64 {
+        let port: u16 = self
+            .env
+            .iter()
+            .find(|(k, _)| *k == "HAMMER_METRICS_PORT")
+            .and_then(|(_, v)| v.parse().ok())
+            .expect("metrics port");
+        let Ok(response) = support::http("GET", ([127, 0, 0, 1], port).into(), "/metrics") else {
+            return 0.0;
+        };
+        response
+            .body
+            .lines()
+            .filter_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
+            .find_map(|v| v.trim().parse().ok())
+            .unwrap_or(0.0)
+    }
+
+    fn logs(&self) -> String {
+        let out = self.compose(&["logs", "--no-color", "--tail", "60"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        let out = self.compose(&["down", "-v", "--remove-orphans", "--timeout", "5"]);
+        if !out.status.success() {
+            eprintln!(
+                "compose down failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    }
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).expect("chmod");
+}
+
+fn path_text(path: &Path) -> String {
+    path.to_str().expect("UTF-8 path").to_owned()
+}
+
+#[track_caller]
+fn docker(args: &[&str]) -> String {
+    let out = Command::new("docker").args(args).output().expect("docker");
+    assert!(
+        out.status.success(),
+        "docker {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// Waits until `done` holds, checking every 200 ms; fails after `limit`.
+#[track_caller]
+fn wait_for(what: &str, limit: Duration, project: &Project, mut done: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !done() {
+        assert!(
+            started.elapsed() < limit,
+            "timed out waiting for {what}\n{}",
+            project.logs()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Every file under `dir`, relative to it, but the coordinator's state.
+fn files(dir: &Path) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("read dir") {
+            let path = entry.expect("dir entry").path();
+            let rel = path.strip_prefix(dir).expect("under dir");
+            if rel.starts_with(".hammer-state") {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                out.insert(rel.to_string_lossy().into_owned());
+            }
+        }
+    }
+    out
+}
+
+fn normalized(mut rows: Vec<ResultRow>) -> Vec<ResultRow> {
+    for row in &mut rows {
+        row.wall_ns = 0;
+        row.worker = String::new();
+    }
+    rows.sort_by_key(ResultRow::key);
+    rows
+}
+
+#[test]
+fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scaling() {
+    let program = match compose_program() {
+        Ok(program) => program,
+        Err(reason) => {
+            assert!(
+                std::env::var("HAMMER_REQUIRE_DOCKER").as_deref() != Ok("1"),
+                "HAMMER_REQUIRE_DOCKER=1 but {reason}"
+            );
+            println!("SKIPPED: {reason}");
+            return;
+        }
+    };
+    let binary = image();
+    let sweep = Sweep::parse(SWEEP, "compose test").expect("sweep parses");
+    let project = Project::new(program, SWEEP);
+
+    let started = Instant::now();
+    project.compose_ok(&["up", "-d", "--no-build", "--scale", "worker=3"]);
+    let results = project.results();
+    wait_for(
+        "the first result",
+        Duration::from_secs(180),
+        &project,
+        || results.exists() && !files(&results).is_empty(),
+    );
+    println!(
+        "first result {:.1} s after `up`",
+        started.elapsed().as_secs_f64()
+    );
+    let workers = project.containers("worker");
+    assert_eq!(workers.len(), 3, "three workers");
+    let coordinator = project.containers("coordinator").remove(0);
+
+    // A worker killed in the middle of its unit: its lease lapses.
+    let expiries = project.counter("hammer_lease_expiries_total");
+    docker(&["kill", &workers[0]]);
+    wait_for(
+        "the killed worker's lease to lapse",
+        LAPSE,
+        &project,
+        || project.counter("hammer_lease_expiries_total") > expiries,
+    );
+    // Another cut off for longer than its lease: its unit goes to someone else, and it
+    // comes back with the stale results.
+    let expiries = project.counter("hammer_lease_expiries_total");
+    let network = project.network();
+    docker(&["network", "disconnect", &network, &workers[1]]);
+    wait_for(
+        "the cut-off worker's lease to lapse",
+        LAPSE,
+        &project,
+        || project.counter("hammer_lease_expiries_total") > expiries,
+    );
+    docker(&["network", "connect", &network, &workers[1]]);
+    std::thread::sleep(Duration::from_secs(4));
+    println!(
+        "before the coordinator's restart: {} lease expiries, {} duplicate results",
+        project.counter("hammer_lease_expiries_total"),
+        project.counter("hammer_duplicate_results_total")
+    );
+    // The coordinator killed and started again on the same state.
+    docker(&["kill", &coordinator]);
+    std::thread::sleep(Duration::from_secs(2));
+    docker(&["start", &coordinator]);
+    // Scaled up, then down.
+    project.compose_ok(&[
+        "up",
+        "-d",
+        "--no-build",
+        "--no-recreate",
+        "--scale",
+        "worker=4",
+    ]);
+    std::thread::sleep(Duration::from_secs(8));
+    project.compose_ok(&[
+        "up",
+        "-d",
+        "--no-build",
+        "--no-recreate",
+        "--scale",
+        "worker=2",
+    ]);
+
+    wait_for(
+        "the coordinator to finish",
+        Duration::from_secs(900),
+        &project,
+        || docker(&["inspect", "-f", "{{.State.Status}}", &coordinator]) == "exited",
+    );
+    let exit = docker(&["inspect", "-f", "{{.State.ExitCode}}", &coordinator]);
+    assert_eq!(exit, "0", "the coordinator's exit code\n{}", project.logs());
+    println!(
+        "sweep complete {:.1} s after `up`",
+        started.elapsed().as_secs_f64()
+    );
+
+    // Every key once, one part per unit, and the rows of `hammer run`.
+    let rows = normalized(support::read_checked(&results, &sweep));
+    let reference = tempfile::tempdir().expect("temp dir");
+    let sweep_path = reference.path().join("sweep.toml");
+    std::fs::write(&sweep_path, SWEEP).expect("write sweep");
+    let out = reference.path().join("out");
+    support::ok(
+        &Command::new(binary)
+            .args(["run", &path_text(&sweep_path), "--out", &path_text(&out)])
+            .env_remove("HAMMER_TOKEN")
+            .output()
+            .expect("hammer run"),
+    );
+    assert_eq!(
+        files(&results),
+        files(&out),
+        "the same files as `hammer run`"
+    );
+    let expected = normalized(support::read_checked(&out, &sweep));
+    assert!(rows == expected, "the rows differ from `hammer run`'s");
+    support::python_readers(&results, rows.len());
+}

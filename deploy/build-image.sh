@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Builds hammer as a static binary on this machine and packs it into the runtime image
+# with deploy/Dockerfile.prebuilt (FROM scratch): no registry, nothing pulled.
+#
+#     deploy/build-image.sh [TAG]       # default hammer:local
+#
+# Needs cargo, readelf and strip (binutils) and a Docker engine. Build output goes to
+# $CARGO_TARGET_DIR (default target/) under the host triple, apart from the usual builds.
+# Use deploy/Dockerfile instead where a registry holds the Rust build image.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tag="${1:-hammer:local}"
+triple="$(rustc -vV | sed -n 's/^host: //p')"
+target_dir="${CARGO_TARGET_DIR:-target}"
+
+# The same flags as deploy/Dockerfile: only the final binary is static (--target keeps
+# build scripts and proc macros dynamic); no charts (fontconfig does not link statically).
+RUSTFLAGS="-C target-feature=+crt-static" \
+    cargo build --locked --release --target "$triple" -p hammer --no-default-features
+
+context="$(mktemp -d)"
+trap 'rm -rf "$context"' EXIT
+cp "$target_dir/$triple/release/hammer" "$context/hammer"
+strip "$context/hammer"
+if readelf -l "$context/hammer" | grep -q 'program interpreter'; then
+    echo "build-image.sh: $target_dir/$triple/release/hammer is not statically linked" >&2
+    exit 1
+fi
+"$context/hammer" --version >/dev/null
+mkdir -p "$context/data" "$context/rootfs/tmp"
+chmod 1777 "$context/rootfs/tmp"
+docker build --quiet -f deploy/Dockerfile.prebuilt -t "$tag" "$context" >/dev/null
+size="$(docker image inspect -f '{{.Size}}' "$tag")"
+echo "built $tag from $target_dir/$triple/release/hammer ($size bytes)"
