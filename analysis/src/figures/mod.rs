@@ -20,6 +20,7 @@ pub use solvability::{fig05, fig08};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::prepare::Prepared;
+use crate::runs::IndexRuns;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
 use crate::stats::{Mean, Proportion, within};
 
@@ -111,7 +112,7 @@ pub fn overview(p: &Prepared) -> Figure {
     struct Acc {
         rows: u64,
         configs: BTreeSet<u32>,
-        games: BTreeSet<i64>,
+        games: IndexRuns,
         orders: BTreeSet<u32>,
         schedules: BTreeSet<u32>,
         prefixes: BTreeSet<i32>,
