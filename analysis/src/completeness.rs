@@ -16,7 +16,6 @@ use crate::runs::IndexRuns;
 /// Name of the coordinator state directory inside a dataset; hidden, so readers skip it.
 pub const STATE_DIR: &str = ".hammer-state";
 
-
 /// Checks the rows and the state directory; returns the summary and warnings. `state` is
 /// what the caller read from the state directory (`None`: not read). `family_rows` counts
 /// the distinct rows of the other puzzle families, which the journal counts too.

@@ -98,7 +98,14 @@ mod tests {
     /// The same answers as a BTreeMap filled with `entry().or_insert()` in reading order.
     #[test]
     fn the_first_row_read_wins_as_in_a_map() {
-        let rows = [(5, 3, 10), (4, 7, 1), (5, 3, 11), (4, 7, 1), (5, 1, 2), (5, 3, 12)];
+        let rows = [
+            (5, 3, 10),
+            (4, 7, 1),
+            (5, 3, 11),
+            (4, 7, 1),
+            (5, 1, 2),
+            (5, 3, 12),
+        ];
         let mut map = BTreeMap::new();
         let mut entries = Vec::new();
         for (at, &(n, g, v)) in rows.iter().enumerate() {
@@ -109,7 +116,13 @@ mod tests {
         let ours: Vec<(GameKey, i32)> = games.iter().map(|(k, v)| (*k, *v)).collect();
         let want: Vec<(GameKey, i32)> = map.iter().map(|(k, v)| (*k, *v)).collect();
         assert_eq!(ours, want);
-        assert_eq!(seen, Disagreements { count: 2, first: Some(2) });
+        assert_eq!(
+            seen,
+            Disagreements {
+                count: 2,
+                first: Some(2)
+            }
+        );
         assert_eq!(games.get(&key(5, 3)), Some(&10));
         assert!(!games.contains_key(&key(6, 3)));
         assert_eq!(games.len(), 3);

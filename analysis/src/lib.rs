@@ -38,10 +38,10 @@ pub use figures::{
 };
 pub use load::{Data, READ_COLUMNS, Row, load};
 pub use output::{MARKER, csv, html, markdown};
-pub use scan::{LoadOptions, ReadStats, estimated_bytes, load_with, parse_size};
 pub use report::{
     Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, SweepState, Table,
 };
+pub use scan::{LoadOptions, ReadStats, estimated_bytes, load_with, parse_size};
 
 /// The heading of `hammer analyze`'s page.
 pub const REPORT_TITLE: &str = "Martello solo: the 2013 report's figures, reproduced";
@@ -163,8 +163,12 @@ fn martello_figures(p: &prepare::Prepared, stats: &mut ReadStats) -> Vec<Figure>
 
 fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, String>>) -> Report {
     let mut stats = std::mem::take(&mut data.stats);
-    let deduped = timed(&mut stats, "deduplicate", || prepare::dedupe(&mut data.rows));
-    let p = timed(&mut stats, "prepare", || prepare::Prepared::new(&data, deduped));
+    let deduped = timed(&mut stats, "deduplicate", || {
+        prepare::dedupe(&mut data.rows)
+    });
+    let p = timed(&mut stats, "prepare", || {
+        prepare::Prepared::new(&data, deduped)
+    });
     let family = timed(&mut stats, "families", || family_part(&data));
     let (completeness, completeness_warnings) = timed(&mut stats, "completeness", || {
         completeness::check(&p, &data.dir, state, family.rows)

@@ -6,8 +6,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::load::{Data, Row};
 use crate::gamemap::GameMap;
+use crate::load::{Data, Row};
 use crate::runs::IndexRuns;
 
 /// A game: the board is a pure function of (seed, n, game_index), so rows of different
@@ -209,10 +209,13 @@ impl<'a> Prepared<'a> {
                  exact are marked not exhaustive; they are left out of the solvability sample"
             ));
         }
-        let example = conflicts.first.and_then(|at| rows.get(at as usize)).and_then(|row| {
-            let key = GameKey::of(row);
-            facts.get(&key).map(|fact| (key, *fact, row))
-        });
+        let example = conflicts
+            .first
+            .and_then(|at| rows.get(at as usize))
+            .and_then(|row| {
+                let key = GameKey::of(row);
+                facts.get(&key).map(|fact| (key, *fact, row))
+            });
         if let Some((key, fact, row)) = example {
             warnings.push(format!(
                 "{} game(s) have exhaustive results that disagree, which points at a solver \

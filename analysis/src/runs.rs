@@ -81,7 +81,9 @@ mod tests {
         let mut set = BTreeSet::new();
         let mut x: u64 = 12345;
         for _ in 0..5000 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let v = ((x >> 33) % 700) as i64 - 20;
             assert_eq!(runs.insert(v), set.insert(v), "insert {v}");
             assert_eq!(runs.len(), set.len() as u64);

@@ -20,8 +20,8 @@ pub use solvability::{fig05, fig08};
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::prepare::Prepared;
-use crate::runs::IndexRuns;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
+use crate::runs::IndexRuns;
 use crate::stats::{Mean, Proportion, within};
 
 pub const EXAMPLE_SOLVABILITY: &str = "examples/fig05_fig08_solvability.toml";

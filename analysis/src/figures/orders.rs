@@ -2,8 +2,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::paper;
 use crate::load::Row;
+use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
 use crate::stats::{Mean, mean_t, paired_ratio};
@@ -43,8 +43,9 @@ pub fn fig13(p: &Prepared) -> Figure {
     };
     // (n, order) -> game -> expansions of each run. Runs are told apart by trial (it picks
     // the run seed); the same configuration in two experiments is one run, not two.
-    let wanted =
-        |r: &Row| r.schedule == exact && r.prefix == 0 && r.budget == 0 && r.exhaustive && r.solvable;
+    let wanted = |r: &Row| {
+        r.schedule == exact && r.prefix == 0 && r.budget == 0 && r.exhaustive && r.solvable
+    };
     // Only sizes with two orders or more are compared; a first pass finds them, so that a
     // large solvability sample (one order) is never copied into the per-game map below.
     let mut orders_of: BTreeMap<i32, BTreeSet<u32>> = BTreeMap::new();
