@@ -11,7 +11,6 @@ mod common;
 use std::path::Path;
 
 use hammer_analysis::{Report, analyze};
-use serde_json::Value;
 use tempfile::TempDir;
 
 /// The report as pretty JSON without what differs from run to run or machine to machine:
