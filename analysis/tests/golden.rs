@@ -13,12 +13,14 @@ use std::path::Path;
 use hammer_analysis::{Report, analyze};
 use tempfile::TempDir;
 
-/// The report as pretty JSON without what differs from run to run or machine to machine:
-/// the dataset's path and the reading statistics (rows read, time per figure).
+/// The report as pretty JSON without what differs from run to run, machine to machine or
+/// release to release: the dataset's path, the version, and the reading statistics (rows
+/// read, time per figure).
 fn stable_json(report: &Report) -> String {
     let mut v = serde_json::to_value(report).expect("report json");
     let obj = v.as_object_mut().expect("report object");
     obj.remove("dataset");
+    obj.remove("hammer_version");
     obj.remove("reading");
     serde_json::to_string_pretty(&v).expect("json") + "\n"
 }
