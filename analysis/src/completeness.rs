@@ -7,17 +7,14 @@
 //! coordinator's state directory, when present, says that a coordinator ran here and may
 //! still be running.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::prepare::Prepared;
 use crate::report::{Completeness, SweepState};
+use crate::runs::IndexRuns;
 
 /// Name of the coordinator state directory inside a dataset; hidden, so readers skip it.
 pub const STATE_DIR: &str = ".hammer-state";
-
-/// (config, n) -> game indices of one experiment.
-type Groups = BTreeMap<(u32, i32), Vec<i64>>;
 
 /// Checks the rows and the state directory; returns the summary and warnings. `state` is
 /// what the caller read from the state directory (`None`: not read). `family_rows` counts
@@ -29,44 +26,25 @@ pub fn check(
     family_rows: u64,
 ) -> (Completeness, Vec<String>) {
     let mut warnings = Vec::new();
-    // (sweep, experiment) -> (config, n) -> game indices.
-    let mut groups: BTreeMap<(u32, u32), Groups> = BTreeMap::new();
-    for r in p.rows {
-        groups
-            .entry((r.sweep, r.experiment))
-            .or_default()
-            .entry((r.config, r.n))
-            .or_default()
-            .push(r.game_index);
-    }
     let mut summary = Completeness {
         duplicate_rows: p.duplicates,
         ..Completeness::default()
     };
-    for ((sweep, experiment), configs) in &mut groups {
+    for ((sweep, experiment), configs) in &p.runs {
         let mut lo = i64::MAX;
         let mut hi = i64::MIN;
         let mut present = 0u64;
         let mut gap_examples = Vec::new();
-        for ((config, n), games) in configs.iter_mut() {
-            games.sort_unstable();
-            games.dedup();
-            present += games.len() as u64;
-            let (Some(&first), Some(&last)) = (games.first(), games.last()) else {
+        for ((config, n), games) in configs {
+            present += games.len();
+            let (Some(first), Some(last)) = (games.first(), games.last()) else {
                 continue;
             };
             lo = lo.min(first);
             hi = hi.max(last);
-            // i128: game indices come from the files and may be anything a foreign writer
-            // put there; the difference must not overflow.
-            let span = (i128::from(last) - i128::from(first) + 1) as u64;
-            if span != games.len() as u64 {
+            if let Some(hole) = games.first_hole() {
                 summary.groups_with_gaps += 1;
                 if gap_examples.len() < 3 {
-                    let hole = games
-                        .windows(2)
-                        .find(|w| w[1].saturating_sub(w[0]) > 1)
-                        .map_or(first, |w| w[0] + 1);
                     gap_examples.push(format!(
                         "n={n} config {:?}: {} games in {first}..={last}, first gap at {hole}",
                         p.name(*config),
@@ -84,7 +62,7 @@ pub fn check(
         summary.groups += configs.len() as u64;
         summary.rows_present += present;
         summary.rows_expected = summary.rows_expected.saturating_add(expected);
-        let counts: Vec<usize> = configs.values().map(Vec::len).collect();
+        let counts: Vec<u64> = configs.values().map(IndexRuns::len).collect();
         let unequal = counts.iter().min() != counts.iter().max();
         if unequal || !gap_examples.is_empty() {
             let min = counts.iter().min().copied().unwrap_or(0);

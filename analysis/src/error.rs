@@ -41,6 +41,20 @@ pub enum Error {
     #[error("{}: cannot tune: {reason}", .path.display())]
     Tune { path: PathBuf, reason: String },
 
+    /// The dataset has more rows than the analysis can hold within `--memory-limit`; said
+    /// before reading any row, from the part files' footers.
+    #[error(
+        "{}: {rows} rows need about {} MiB to analyse, above the memory limit of {} MiB; \
+         raise --memory-limit, or analyse a subset (one experiment=NAME directory)",
+        .path.display(), .need >> 20, .limit >> 20
+    )]
+    MemoryLimit {
+        path: PathBuf,
+        rows: u64,
+        need: u64,
+        limit: u64,
+    },
+
     /// The report could not be serialised as JSON.
     #[error("cannot encode the report as JSON")]
     Json(#[from] serde_json::Error),

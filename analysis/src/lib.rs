@@ -16,16 +16,20 @@ mod completeness;
 mod error;
 mod families;
 mod figures;
+mod gamemap;
 mod load;
 mod output;
 pub mod paper;
 mod prepare;
 mod report;
+mod runs;
+mod scan;
 pub mod stats;
 pub mod tune;
 
 use std::collections::BTreeSet;
 use std::path::Path;
+use std::time::Instant;
 
 pub use completeness::STATE_DIR;
 pub use error::{Error, Result};
@@ -37,6 +41,7 @@ pub use output::{MARKER, csv, html, markdown};
 pub use report::{
     Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, SweepState, Table,
 };
+pub use scan::{LoadOptions, ReadStats, estimated_bytes, load_with, parse_size};
 
 /// The heading of `hammer analyze`'s page.
 pub const REPORT_TITLE: &str = "Martello solo: the 2013 report's figures, reproduced";
@@ -46,7 +51,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Reads the dataset at `dir` and computes every figure it has the rows for.
 pub fn analyze(dir: &Path) -> Result<Report> {
-    Ok(analyze_data(load::load(dir)?))
+    analyze_with(dir, &LoadOptions::default(), None)
 }
 
 /// [`analyze`], told what the dataset's coordinator state directory ([`STATE_DIR`]) says,
@@ -56,7 +61,17 @@ pub fn analyze_with_state(
     dir: &Path,
     state: std::result::Result<SweepState, String>,
 ) -> Result<Report> {
-    Ok(analyze_rows(load::load(dir)?, Some(state)))
+    analyze_with(dir, &LoadOptions::default(), Some(state))
+}
+
+/// [`analyze_with_state`] with a memory limit and a progress callback (`options`); `state`
+/// is `None` when the caller did not read a coordinator state directory.
+pub fn analyze_with(
+    dir: &Path,
+    options: &LoadOptions,
+    state: Option<std::result::Result<SweepState, String>>,
+) -> Result<Report> {
+    Ok(analyze_rows(load_with(dir, options)?, state))
 }
 
 /// The analysis of rows already loaded.
@@ -122,30 +137,42 @@ fn report_title(martello: bool, families: &[String]) -> String {
     }
 }
 
-/// The 2013 report's figures over the Martello rows.
-fn martello_figures(p: &prepare::Prepared) -> Vec<Figure> {
-    let [f14, f15, f16] = figures::fig14_16(p);
-    vec![
-        figures::overview(p),
-        figures::fig05(p),
-        figures::fig07(p),
-        figures::fig08(p),
-        figures::fig11(p),
-        figures::fig12(p),
-        figures::fig13(p),
-        f14,
-        f15,
-        f16,
-        figures::meta(p),
-    ]
+/// Runs `f`, recording its wall time under `name`.
+fn timed<T>(stats: &mut ReadStats, name: &str, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = f();
+    stats.stage(name, started.elapsed());
+    out
+}
+
+/// The 2013 report's figures over the Martello rows, each timed into `stats`.
+fn martello_figures(p: &prepare::Prepared, stats: &mut ReadStats) -> Vec<Figure> {
+    let mut figures = vec![
+        timed(stats, "dataset", || figures::overview(p)),
+        timed(stats, "fig05", || figures::fig05(p)),
+        timed(stats, "fig07", || figures::fig07(p)),
+        timed(stats, "fig08", || figures::fig08(p)),
+        timed(stats, "fig11", || figures::fig11(p)),
+        timed(stats, "fig12", || figures::fig12(p)),
+        timed(stats, "fig13", || figures::fig13(p)),
+    ];
+    figures.extend(timed(stats, "fig14-16", || figures::fig14_16(p)));
+    figures.push(timed(stats, "meta", || figures::meta(p)));
+    figures
 }
 
 fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, String>>) -> Report {
-    let duplicates = prepare::dedupe(&mut data.rows);
-    let p = prepare::Prepared::new(&data, duplicates);
-    let family = family_part(&data);
-    let (completeness, completeness_warnings) =
-        completeness::check(&p, &data.dir, state, family.rows);
+    let mut stats = std::mem::take(&mut data.stats);
+    let deduped = timed(&mut stats, "deduplicate", || {
+        prepare::dedupe(&mut data.rows)
+    });
+    let p = timed(&mut stats, "prepare", || {
+        prepare::Prepared::new(&data, deduped)
+    });
+    let family = timed(&mut stats, "families", || family_part(&data));
+    let (completeness, completeness_warnings) = timed(&mut stats, "completeness", || {
+        completeness::check(&p, &data.dir, state, family.rows)
+    });
     let mut warnings = p.warnings.clone();
     warnings.extend(completeness_warnings);
     warnings.extend(family.warnings);
@@ -153,33 +180,52 @@ fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, St
     // marked missing.
     let martello = !p.rows.is_empty() || data.family_parts.is_empty();
     let mut figures = if martello {
-        martello_figures(&p)
+        martello_figures(&p, &mut stats)
     } else {
         Vec::new()
     };
     figures.extend(family.figures);
-    let games: BTreeSet<prepare::GameKey> = p.rows.iter().map(prepare::GameKey::of).collect();
-    let mut sweeps: BTreeSet<String> = p.rows.iter().map(|r| p.name(r.sweep).to_owned()).collect();
-    sweeps.extend(family.sweeps);
-    let mut experiments: BTreeSet<String> = p
-        .rows
-        .iter()
-        .map(|r| p.name(r.experiment).to_owned())
-        .collect();
-    experiments.extend(family.experiments);
+    let (games, sweeps, experiments) = timed(&mut stats, "counts", || {
+        let games = prepare::distinct_games(p.rows);
+        let mut sweeps: BTreeSet<String> = distinct_ids(p.rows, |r| r.sweep)
+            .map(|id| p.name(id).to_owned())
+            .collect();
+        sweeps.extend(family.sweeps);
+        let mut experiments: BTreeSet<String> = distinct_ids(p.rows, |r| r.experiment)
+            .map(|id| p.name(id).to_owned())
+            .collect();
+        experiments.extend(family.experiments);
+        (games, sweeps, experiments)
+    });
     Report {
         title: report_title(martello, &family.names),
         dataset: data.dir.display().to_string(),
         hammer_version: VERSION.to_owned(),
         rows: p.rows.len() as u64 + family.rows,
         parts: data.parts as u64,
-        games: (games.len() + family.games.len()) as u64,
+        games: games + family.games.len() as u64,
         sweeps: sweeps.into_iter().collect(),
         experiments: experiments.into_iter().collect(),
         warnings,
         completeness,
         figures,
+        reading: stats,
     }
+}
+
+/// The distinct ids of one string column, without a set as large as the rows: there are
+/// few sweeps and experiments, so a run of equal ids is skipped cheaply.
+fn distinct_ids(rows: &[Row], id: impl Fn(&Row) -> u32) -> impl Iterator<Item = u32> {
+    let mut seen = BTreeSet::new();
+    let mut last = None;
+    for r in rows {
+        let v = id(r);
+        if last != Some(v) {
+            seen.insert(v);
+            last = Some(v);
+        }
+    }
+    seen.into_iter()
 }
 
 /// Writes the report directory `out` (HTML, Markdown, JSON, CSV, PNG, SVG) atomically.

@@ -67,6 +67,11 @@ impl Names {
         self.ids.get(name).copied()
     }
 
+    /// Every name, in id order.
+    pub fn all(&self) -> &[String] {
+        &self.names
+    }
+
     pub fn name(&self, id: u32) -> &str {
         self.names.get(id as usize).map_or("", String::as_str)
     }
@@ -111,13 +116,20 @@ pub struct Data {
     /// Parts of other puzzle families than Martello: the figures of the 2013 report are
     /// about Martello, so these rows are left to the family sections (`families.rs`).
     pub family_parts: Vec<PathBuf>,
+    /// What reading took; stages are added as the analysis goes.
+    pub stats: crate::scan::ReadStats,
 }
 
-/// Reads every part of the dataset at `dir`.
+/// Reads every part of the dataset at `dir`, with no memory limit and no progress report.
 ///
 /// A missing directory or one without any part file is refused: an empty report would look
 /// like a successful analysis of a sweep that produced nothing.
 pub fn load(dir: &Path) -> Result<Data> {
+    crate::scan::load_with(dir, &crate::scan::LoadOptions::default())
+}
+
+/// The dataset's part files, after checking that `dir` is a dataset with at least one.
+pub(crate) fn dataset_parts(dir: &Path) -> Result<Vec<PartInfo>> {
     let meta = std::fs::metadata(dir).map_err(|e| Error::NotADataset {
         path: dir.to_owned(),
         reason: format!("cannot open it: {e}"),
@@ -136,15 +148,7 @@ pub fn load(dir: &Path) -> Result<Data> {
             reason: "no part files (experiment=NAME/n=N/part-ID.parquet) below it".to_owned(),
         });
     }
-    let mut data = Data {
-        dir: dir.to_owned(),
-        parts: parts.len(),
-        ..Data::default()
-    };
-    for part in &parts {
-        read_part(part, &mut data)?;
-    }
-    Ok(data)
+    Ok(parts)
 }
 
 fn file_error(path: &Path, problem: FileProblem) -> Error {
@@ -223,8 +227,8 @@ fn check_schema(schema: &Schema) -> Result<(), ColumnError> {
     Ok(())
 }
 
-fn read_part(part: &PartInfo, data: &mut Data) -> Result<()> {
-    let path = part.path.as_path();
+/// A part file opened for reading, its magic bytes, footer and schema checked.
+fn open_part(path: &Path) -> Result<ParquetRecordBatchReaderBuilder<File>> {
     let file = File::open(path).map_err(|source| {
         Error::Dataset(hammer_dataset::Error::Io {
             path: path.to_owned(),
@@ -235,6 +239,31 @@ fn read_part(part: &PartInfo, data: &mut Data) -> Result<()> {
     check_magic(path, &file)?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| corrupt(path, &e))?;
     check_schema(builder.schema()).map_err(|e| file_error(path, e.into()))?;
+    Ok(builder)
+}
+
+/// The row count in a part's footer, after the checks of [`open_part`]: reading every
+/// footer first refuses a bad file before any row is read, and sizes the row vector once.
+pub(crate) fn footer_rows(path: &Path) -> Result<u64> {
+    let builder = open_part(path)?;
+    Ok(u64::try_from(builder.metadata().file_metadata().num_rows()).unwrap_or(0))
+}
+
+/// The rows of one part file, with string ids local to the part (`names`); the caller
+/// maps them to the dataset's ids, so that parts can be read in parallel.
+#[derive(Debug, Default)]
+pub(crate) struct PartRows {
+    pub names: Names,
+    pub rows: Vec<Row>,
+    /// The part holds another family's rows (from its first such batch on).
+    pub family: bool,
+}
+
+/// Reads one part, record batch by record batch, projecting only [`READ_COLUMNS`] (and
+/// the optional and stored partition columns the file has).
+pub(crate) fn read_part(part: &PartInfo) -> Result<PartRows> {
+    let path = part.path.as_path();
+    let builder = open_part(path)?;
     let stored_partition: Vec<&str> = PARTITION_COLUMNS
         .iter()
         .copied()
@@ -253,25 +282,30 @@ fn read_part(part: &PartInfo, data: &mut Data) -> Result<()> {
             .chain(stored_partition.iter().copied())
             .chain(optional.iter().copied()),
     );
+    let rows = usize::try_from(builder.metadata().file_metadata().num_rows()).unwrap_or(0);
     let reader = builder
         .with_projection(mask)
         .build()
         .map_err(|e| corrupt(path, &e))?;
 
-    let experiment = data.names.id(&part.experiment);
+    let mut out = PartRows::default();
+    let experiment = out.names.id(&part.experiment);
     let mut row_base = 0usize;
     for batch in reader {
         let batch = batch.map_err(|e| corrupt(path, &e))?;
         if other_family(&batch).map_err(|e| file_error(path, e.into()))? {
             // One part is one experiment, hence one family.
-            data.family_parts.push(path.to_owned());
-            return Ok(());
+            out.family = true;
+            return Ok(out);
         }
-        append_batch(part, experiment, row_base, &batch, data)
+        if out.rows.capacity() == 0 {
+            out.rows.reserve_exact(rows);
+        }
+        append_batch(part, experiment, row_base, &batch, &mut out)
             .map_err(|problem| file_error(path, problem))?;
         row_base += batch.num_rows();
     }
-    Ok(())
+    Ok(out)
 }
 
 /// Whether the batch holds rows of another family than Martello.
@@ -300,9 +334,9 @@ fn append_batch(
     experiment: u32,
     row_base: usize,
     batch: &RecordBatch,
-    data: &mut Data,
+    out: &mut PartRows,
 ) -> Result<(), FileProblem> {
-    let names = &mut data.names;
+    let names = &mut out.names;
     check_stored_partition(part, row_base, batch, names)?;
     let sweep = string_ids(batch, "sweep", names)?;
     let config = string_ids(batch, "config", names)?;
@@ -347,7 +381,7 @@ fn append_batch(
         .zip(wall_ns)
         .enumerate();
     for (i, (((((((sw, cf), (or, sc)), (gi, se)), (pr, bu)), (tr, ms)), (ex, at)), wall)) in rows {
-        data.rows.push(Row {
+        out.rows.push(Row {
             sweep: *sw,
             experiment,
             config: *cf,

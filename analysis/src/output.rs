@@ -126,7 +126,24 @@ fn summary_lines(report: &Report) -> Vec<String> {
              the 2013 report's value lies inside our interval.",
             report.hammer_version
         ),
+        reading_line(&report.reading),
     ]
+}
+
+/// How many rows were read and where the time went, so a slow analysis says why.
+fn reading_line(r: &crate::scan::ReadStats) -> String {
+    let stages: Vec<String> = r
+        .stages
+        .iter()
+        .map(|(stage, s)| format!("{stage} {s:.2} s"))
+        .collect();
+    format!(
+        "Read {} rows from {} part files in {:.2} s; then {}.",
+        r.rows_read,
+        r.parts,
+        r.read_seconds,
+        stages.join(", ")
+    )
 }
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;\

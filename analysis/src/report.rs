@@ -282,6 +282,8 @@ pub struct Report {
     pub warnings: Vec<String>,
     pub completeness: Completeness,
     pub figures: Vec<Figure>,
+    /// Rows read and the time of reading and of each figure; differs from run to run.
+    pub reading: crate::scan::ReadStats,
 }
 
 impl Report {

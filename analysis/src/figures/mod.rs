@@ -21,6 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::prepare::Prepared;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
+use crate::runs::IndexRuns;
 use crate::stats::{Mean, Proportion, within};
 
 pub const EXAMPLE_SOLVABILITY: &str = "examples/fig05_fig08_solvability.toml";
@@ -111,7 +112,7 @@ pub fn overview(p: &Prepared) -> Figure {
     struct Acc {
         rows: u64,
         configs: BTreeSet<u32>,
-        games: BTreeSet<i64>,
+        games: IndexRuns,
         orders: BTreeSet<u32>,
         schedules: BTreeSet<u32>,
         prefixes: BTreeSet<i32>,

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::load::Row;
 use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
@@ -42,10 +43,19 @@ pub fn fig13(p: &Prepared) -> Figure {
     };
     // (n, order) -> game -> expansions of each run. Runs are told apart by trial (it picks
     // the run seed); the same configuration in two experiments is one run, not two.
+    let wanted = |r: &Row| {
+        r.schedule == exact && r.prefix == 0 && r.budget == 0 && r.exhaustive && r.solvable
+    };
+    // Only sizes with two orders or more are compared; a first pass finds them, so that a
+    // large solvability sample (one order) is never copied into the per-game map below.
+    let mut orders_of: BTreeMap<i32, BTreeSet<u32>> = BTreeMap::new();
+    for r in p.rows.iter().filter(|r| wanted(r)) {
+        orders_of.entry(r.n).or_default().insert(r.order);
+    }
     let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
         BTreeMap::new();
     for r in p.rows {
-        if r.schedule != exact || r.prefix != 0 || r.budget != 0 || !r.exhaustive || !r.solvable {
+        if !wanted(r) || orders_of.get(&r.n).is_none_or(|o| o.len() < 2) {
             continue;
         }
         trials

@@ -392,5 +392,6 @@ pub fn report(t: &Tuning, dataset: &str, validation: Option<&validate::Validatio
         warnings,
         completeness: Completeness::default(),
         figures,
+        reading: crate::scan::ReadStats::default(),
     }
 }

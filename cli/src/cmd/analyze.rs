@@ -23,6 +23,54 @@ pub struct AnalyzeArgs {
     /// stdout (and writes the report too when --out is given).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Refuse, before reading any row, a dataset whose analysis would need more memory
+    /// than this (512M, 4G, ...; estimated from the part files' row counts). Default: half
+    /// of the machine's memory.
+    #[arg(long, value_parser = hammer_analysis::parse_size)]
+    pub memory_limit: Option<u64>,
+}
+
+/// Datasets with at least this many rows get a progress bar while they are read.
+const PROGRESS_ROWS: u64 = 1_000_000;
+
+/// Half of `MemTotal` in /proc/meminfo, or 4 GiB where there is no /proc.
+fn default_memory_limit() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib * 1024 / 2)
+        })
+        .unwrap_or(4 << 30)
+}
+
+/// A progress bar of rows read, on stderr when it is a terminal, shown only for large
+/// datasets (a small one is read before a bar would be drawn).
+struct ReadProgress {
+    bar: std::sync::OnceLock<indicatif::ProgressBar>,
+}
+
+impl ReadProgress {
+    fn update(&self, read: u64, total: u64) {
+        if total < PROGRESS_ROWS || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            return;
+        }
+        let bar = self.bar.get_or_init(|| {
+            let bar = indicatif::ProgressBar::new(total);
+            let style = indicatif::ProgressStyle::with_template(
+                "reading {bar:40.cyan/blue} {human_pos}/{human_len} rows  {per_sec}  ETA {eta}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> ");
+            bar.set_style(style);
+            bar
+        });
+        bar.set_position(read);
+        if read >= total {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -45,7 +93,15 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     // The coordinator's state directory, when there is one, says exactly how much of the
     // sweep is done; the analysis warns only about an unfinished or running sweep.
     let state_dir = args.dataset.join(hammer_analysis::STATE_DIR);
-    let report = if state_dir.is_dir() {
+    let progress = ReadProgress {
+        bar: std::sync::OnceLock::new(),
+    };
+    let update = |read: u64, total: u64| progress.update(read, total);
+    let options = hammer_analysis::LoadOptions {
+        memory_limit: Some(args.memory_limit.unwrap_or_else(default_memory_limit)),
+        progress: Some(&update),
+    };
+    let state = if state_dir.is_dir() {
         let state = hammer_coordinator::StateDir::inspect(&state_dir)
             .map(|s| hammer_analysis::SweepState {
                 sweep: s.sweep_name,
@@ -56,10 +112,11 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
                 running: s.running,
             })
             .map_err(|e| hammer_proto::error_chain(&e));
-        hammer_analysis::analyze_with_state(&args.dataset, state)
+        Some(state)
     } else {
-        hammer_analysis::analyze(&args.dataset)
-    }?;
+        None
+    };
+    let report = hammer_analysis::analyze_with(&args.dataset, &options, state)?;
     // Warnings go to stderr so that `--format json` output stays machine-readable.
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
@@ -78,6 +135,20 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
                 text,
                 "{} rows, {} games from {}",
                 report.rows, report.games, report.dataset
+            );
+            let reading = &report.reading;
+            let _ = writeln!(
+                text,
+                "read {} rows from {} parts in {:.2} s; {}",
+                reading.rows_read,
+                reading.parts,
+                reading.read_seconds,
+                reading
+                    .stages
+                    .iter()
+                    .map(|(stage, s)| format!("{stage} {s:.2} s"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
             for figure in &report.figures {
                 let _ = match &figure.missing {

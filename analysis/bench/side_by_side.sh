@@ -1,0 +1,21 @@
+#!/bin/bash
+# Side by side on one dataset, one after another: `hammer analyze` with two binaries (main's
+# and this branch's, at ~/.cache/hammer/hammer-main-release and hammer-new-release), then
+# DuckDB's aggregate (duckdb_aggregate.py), then whether every CSV of the two reports is
+# byte-identical. Used for docs/benchmarks.md ("Analysis at scale").
+#
+# Usage: side_by_side.sh DATASET [PYTHON]
+set -u
+d=$1
+python=${2:-$HOME/.cache/hammer/venv-analysis/bin/python}
+here=$(dirname "$0")
+for b in main new; do
+  rm -rf "r-$b"
+  /usr/bin/time -v "$HOME/.cache/hammer/hammer-$b-release" analyze "$d" --out "r-$b" > "a-$b.log" 2>&1
+  echo "$b: $(grep -E 'Elapsed' "a-$b.log" | awk '{print $NF}') wall," \
+    "$(grep -E 'Maximum resident' "a-$b.log" | awk '{print $NF}') KiB peak," \
+    "$(grep -E 'Percent of CPU' "a-$b.log" | awk '{print $NF}') CPU"
+done
+"$python" "$here/duckdb_aggregate.py" "$d" 2
+for f in r-main/*.csv; do cmp -s "$f" "r-new/$(basename "$f")" || echo "DIFF $f"; done
+uptime

@@ -1,0 +1,114 @@
+//! Sets of game indices stored as runs of consecutive indices.
+//!
+//! A sweep plays games 0, 1, 2, ... of each (configuration, size), so the game indices of
+//! one group are a handful of runs however many rows there are. Deduplication and the
+//! completeness check both need "which indices does this group have"; as runs, that
+//! costs memory per hole, not per row.
+
+use std::collections::BTreeMap;
+
+/// A set of `i64` as disjoint, non-adjacent inclusive runs `start -> end`.
+#[derive(Debug, Default, Clone)]
+pub struct IndexRuns {
+    runs: BTreeMap<i64, i64>,
+    len: u64,
+}
+
+impl IndexRuns {
+    /// Adds `x`; false when it was already there.
+    pub fn insert(&mut self, x: i64) -> bool {
+        let before = self.runs.range(..=x).next_back().map(|(&s, &e)| (s, e));
+        if let Some((_, end)) = before
+            && x <= end
+        {
+            return false;
+        }
+        let after = x
+            .checked_add(1)
+            .and_then(|y| self.runs.get(&y).map(|&e| (y, e)));
+        let joins_before = before.filter(|&(_, end)| end.checked_add(1) == Some(x));
+        match (joins_before, after) {
+            (Some((start, _)), Some((next, end))) => {
+                self.runs.remove(&next);
+                self.runs.insert(start, end);
+            }
+            (Some((start, _)), None) => {
+                self.runs.insert(start, x);
+            }
+            (None, Some((next, end))) => {
+                self.runs.remove(&next);
+                self.runs.insert(x, end);
+            }
+            (None, None) => {
+                self.runs.insert(x, x);
+            }
+        }
+        self.len += 1;
+        true
+    }
+
+    /// How many indices the set holds.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn first(&self) -> Option<i64> {
+        self.runs.keys().next().copied()
+    }
+
+    pub fn last(&self) -> Option<i64> {
+        self.runs.values().next_back().copied()
+    }
+
+    /// The smallest index missing between the first and the last, if any.
+    pub fn first_hole(&self) -> Option<i64> {
+        if self.runs.len() < 2 {
+            return None;
+        }
+        self.runs.values().next().map(|&end| end + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    /// The runs agree with a plain set on a scrambled sequence with repeats and holes.
+    #[test]
+    fn runs_behave_as_a_set() {
+        let mut runs = IndexRuns::default();
+        let mut set = BTreeSet::new();
+        let mut x: u64 = 12345;
+        for _ in 0..5000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let v = ((x >> 33) % 700) as i64 - 20;
+            assert_eq!(runs.insert(v), set.insert(v), "insert {v}");
+            assert_eq!(runs.len(), set.len() as u64);
+        }
+        assert_eq!(runs.first(), set.first().copied());
+        assert_eq!(runs.last(), set.last().copied());
+        let hole = set
+            .iter()
+            .zip(set.iter().skip(1))
+            .find(|(a, b)| **b - **a > 1)
+            .map(|(a, _)| a + 1);
+        assert_eq!(runs.first_hole(), hole);
+        let merged = runs.runs.iter().zip(runs.runs.iter().skip(1));
+        assert!(merged.into_iter().all(|((_, e), (s, _))| e + 1 < *s));
+    }
+
+    #[test]
+    fn extremes_do_not_overflow() {
+        let mut runs = IndexRuns::default();
+        assert!(runs.insert(i64::MAX));
+        assert!(runs.insert(i64::MIN));
+        assert!(runs.insert(i64::MAX - 1));
+        assert!(!runs.insert(i64::MAX));
+        assert_eq!(runs.len(), 3);
+        assert_eq!(runs.first(), Some(i64::MIN));
+        assert_eq!(runs.last(), Some(i64::MAX));
+    }
+}

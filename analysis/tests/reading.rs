@@ -1,0 +1,74 @@
+//! Reading a dataset: the memory limit is checked from the footers before any row is read,
+//! progress reaches the footers' total, and the report says what was read.
+
+mod common;
+
+use std::sync::Mutex;
+
+use hammer_analysis::{Error, LoadOptions, analyze_with, estimated_bytes, load_with};
+use tempfile::TempDir;
+
+fn dataset() -> (TempDir, usize) {
+    let dir = TempDir::new().expect("temp dir");
+    let rows = common::write_experiments(dir.path(), &common::full_experiments()[..2]);
+    (dir, rows.len())
+}
+
+#[test]
+fn a_dataset_above_the_memory_limit_is_refused_with_the_numbers() {
+    let (dir, rows) = dataset();
+    let limit = estimated_bytes(rows as u64) - 1;
+    let options = LoadOptions {
+        memory_limit: Some(limit),
+        progress: None,
+    };
+    let err = load_with(dir.path(), &options).expect_err("above the limit");
+    assert!(matches!(err, Error::MemoryLimit { rows: r, .. } if r == rows as u64));
+    let text = err.to_string();
+    assert!(text.contains(&dir.path().display().to_string()), "{text}");
+    assert!(text.contains("--memory-limit"), "{text}");
+    let options = LoadOptions {
+        memory_limit: Some(limit + 1),
+        progress: None,
+    };
+    assert_eq!(
+        load_with(dir.path(), &options)
+            .expect("at the limit")
+            .rows
+            .len(),
+        rows
+    );
+}
+
+#[test]
+fn progress_reaches_the_total_and_the_report_says_what_was_read() {
+    let (dir, rows) = dataset();
+    let seen = Mutex::new(Vec::new());
+    let progress = |read: u64, total: u64| seen.lock().expect("lock").push((read, total));
+    let options = LoadOptions {
+        memory_limit: None,
+        progress: Some(&progress),
+    };
+    let report = analyze_with(dir.path(), &options, None).expect("analyze");
+    let seen = seen.into_inner().expect("lock");
+    assert_eq!(seen.last(), Some(&(rows as u64, rows as u64)));
+    assert!(seen.windows(2).all(|w| w[0].0 <= w[1].0));
+    assert_eq!(report.reading.rows_read, rows as u64);
+    assert_eq!(report.reading.parts, report.parts);
+    let stages: Vec<&str> = report
+        .reading
+        .stages
+        .iter()
+        .map(|(s, _)| s.as_str())
+        .collect();
+    for stage in [
+        "deduplicate",
+        "prepare",
+        "dataset",
+        "fig08",
+        "fig13",
+        "meta",
+    ] {
+        assert!(stages.contains(&stage), "no stage {stage} in {stages:?}");
+    }
+}
