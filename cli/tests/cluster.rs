@@ -6,7 +6,6 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use hammer_dataset::{ResultRow, list_parts, read_dataset};
@@ -163,20 +162,10 @@ fn runtime() -> tokio::runtime::Runtime {
         .expect("tokio runtime")
 }
 
-/// A row without the columns that legitimately differ between runs.
-fn normalized(mut rows: Vec<ResultRow>) -> Vec<ResultRow> {
-    for row in &mut rows {
-        row.wall_ns = 0;
-        row.worker = String::new();
-    }
-    rows.sort_by_key(ResultRow::key);
-    rows
-}
-
 /// Reads the dataset with the exactly-once checks of `support::read_checked`,
 /// normalized for comparison.
 fn read_checked(out: &Path, sweep: &Sweep) -> Vec<ResultRow> {
-    normalized(support::read_checked(out, sweep))
+    support::normalized(support::read_checked(out, sweep))
 }
 
 /// `hammer run SWEEP --out OUT --threads 1`, which must succeed.
@@ -234,7 +223,7 @@ fn three_workers_write_every_key_once_and_match_direct_solving() {
                 .iter()
                 .find(|r| r.key() == key)
                 .expect("key in dataset");
-            assert_eq!(normalized(vec![direct])[0], *row);
+            assert_eq!(support::normalized(vec![direct])[0], *row);
         }
     }
 
@@ -603,17 +592,9 @@ fn forged_results_and_old_protocols_are_refused() {
 
 #[test]
 fn python_readers_read_a_dataset_made_by_hammer_run() {
-    let python = match std::env::var_os("HAMMER_PYTHON").filter(|p| !p.is_empty()) {
-        Some(python) => python,
-        None => {
-            assert!(
-                std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
-                "HAMMER_REQUIRE_PYTHON=1 but HAMMER_PYTHON is not set"
-            );
-            println!("skipped: HAMMER_PYTHON not set");
-            return;
-        }
-    };
+    if support::python().is_none() {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let sweep_path = dir.path().join("sweep.toml");
     std::fs::write(&sweep_path, SMALL).unwrap();
@@ -631,27 +612,10 @@ fn python_readers_read_a_dataset_made_by_hammer_run() {
     );
     // The state directory sits inside the dataset, hidden.
     assert!(out.join(".hammer-state/journal.log").exists());
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/python_readers.py");
-    let output = Command::new(&python)
-        .arg(&script)
-        .arg(&out)
-        .output()
-        .expect("run python");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
     let rows = read_dataset(&out).unwrap();
     let expansions: i64 = rows.iter().map(|r| r.expansions).sum();
-    let summaries: Vec<serde_json::Value> = stdout
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
-    assert_eq!(summaries.len(), 4, "{stdout}");
+    let summaries = support::python_readers(&out, rows.len()).expect("HAMMER_PYTHON");
     for s in &summaries {
-        assert_eq!(s["rows"].as_u64(), Some(rows.len() as u64), "{s}");
         assert_eq!(s["sum_expansions"].as_i64(), Some(expansions), "{s}");
         assert_eq!(s["experiments"], serde_json::json!(["small"]), "{s}");
         assert_eq!(s["n_values"], serde_json::json!([4, 5]), "{s}");

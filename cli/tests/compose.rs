@@ -17,7 +17,6 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use hammer_dataset::ResultRow;
 use hammer_sweep::Sweep;
 use support::free_port;
 
@@ -279,15 +278,6 @@ fn files(dir: &Path) -> BTreeSet<String> {
     out
 }
 
-fn normalized(mut rows: Vec<ResultRow>) -> Vec<ResultRow> {
-    for row in &mut rows {
-        row.wall_ns = 0;
-        row.worker = String::new();
-    }
-    rows.sort_by_key(ResultRow::key);
-    rows
-}
-
 #[test]
 fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scaling() {
     let program = match compose_program() {
@@ -399,7 +389,7 @@ fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scalin
     );
 
     // Every key once, one part per unit, and the rows of `hammer run`.
-    let rows = normalized(support::read_checked(&results, &sweep));
+    let rows = support::normalized(support::read_checked(&results, &sweep));
     let reference = tempfile::tempdir().expect("temp dir");
     let sweep_path = reference.path().join("sweep.toml");
     std::fs::write(&sweep_path, SWEEP).expect("write sweep");
@@ -416,7 +406,7 @@ fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scalin
         files(&out),
         "the same files as `hammer run`"
     );
-    let expected = normalized(support::read_checked(&out, &sweep));
+    let expected = support::normalized(support::read_checked(&out, &sweep));
     assert!(rows == expected, "the rows differ from `hammer run`'s");
     support::python_readers(&results, rows.len());
 }

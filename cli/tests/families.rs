@@ -69,16 +69,6 @@ games = 10
 unit_games = 5
 "#;
 
-/// Timing and worker columns aside, sorted by key.
-fn normalized(mut rows: Vec<ResultRow>) -> Vec<ResultRow> {
-    for row in &mut rows {
-        row.wall_ns = 0;
-        row.worker = String::new();
-    }
-    rows.sort_by_key(ResultRow::key);
-    rows
-}
-
 fn write_sweep(dir: &Path) -> PathBuf {
     let path = dir.join("sweep.toml");
     std::fs::write(&path, MIXED).expect("write sweep");
@@ -103,7 +93,7 @@ fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill()
     let sweep = Sweep::parse(MIXED, "test").unwrap();
     let local = dir.path().join("local");
     run(&sweep_path, &local);
-    let rows = normalized(support::read_checked(&local, &sweep));
+    let rows = support::normalized(support::read_checked(&local, &sweep));
 
     // Every family is there, with its own columns filled and the others' empty.
     let families: std::collections::BTreeSet<&str> =
@@ -235,7 +225,7 @@ fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill()
         "{}",
         survivor.log_text()
     );
-    let cluster_rows = normalized(support::read_checked(&out, &sweep));
+    let cluster_rows = support::normalized(support::read_checked(&out, &sweep));
     assert_eq!(cluster_rows, rows);
 
     python_readers(&local, &rows);
@@ -293,34 +283,16 @@ fn check_tours(rows: &[ResultRow]) {
 /// The four Python readers read every family's rows as they are, and one DuckDB query
 /// groups the mixed sweep by family.
 fn python_readers(out: &Path, rows: &[ResultRow]) {
-    let Some(python) = std::env::var_os("HAMMER_PYTHON").filter(|p| !p.is_empty()) else {
-        assert!(
-            std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
-            "HAMMER_REQUIRE_PYTHON=1 but HAMMER_PYTHON is not set"
-        );
-        println!("skipped the Python readers: HAMMER_PYTHON not set");
+    let Some(summaries) = support::python_readers(out, rows.len()) else {
         return;
     };
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/python_readers.py");
-    let output = Command::new(&python)
-        .arg(&script)
-        .arg(out)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let python = support::python().expect("HAMMER_PYTHON");
     let mut by_family = std::collections::BTreeMap::new();
     for r in rows {
         *by_family.entry(r.puzzle.clone()).or_insert(0u64) += 1;
     }
     let expansions: i64 = rows.iter().map(|r| r.expansions).sum();
-    for line in stdout.lines() {
-        let s: serde_json::Value = serde_json::from_str(line).unwrap();
-        assert_eq!(s["rows"].as_u64(), Some(rows.len() as u64), "{s}");
+    for s in &summaries {
         assert_eq!(s["sum_expansions"].as_i64(), Some(expansions), "{s}");
         assert_eq!(s["puzzles"], serde_json::json!(by_family), "{s}");
     }

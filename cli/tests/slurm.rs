@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use hammer_dataset::ResultRow;
 use hammer_sweep::Sweep;
 use support::{HAMMER, Proc, free_port};
 
@@ -302,15 +301,6 @@ fn text(path: &Path) -> String {
     path.to_str().expect("UTF-8 path").to_owned()
 }
 
-fn normalized(mut rows: Vec<ResultRow>) -> Vec<ResultRow> {
-    for row in &mut rows {
-        row.wall_ns = 0;
-        row.worker = String::new();
-    }
-    rows.sort_by_key(ResultRow::key);
-    rows
-}
-
 #[test]
 fn sbatch_runs_the_sweep_and_a_resubmitted_job_finishes_a_cancelled_one() {
     let missing: Vec<&str> = PROGRAMS.into_iter().filter(|p| find(p).is_none()).collect();
@@ -390,7 +380,7 @@ fn sbatch_runs_the_sweep_and_a_resubmitted_job_finishes_a_cancelled_one() {
     );
 
     // Every key once, one part per unit, and the rows of `hammer run`.
-    let rows = normalized(support::read_checked(&results, &sweep));
+    let rows = support::normalized(support::read_checked(&results, &sweep));
     let reference = work.path().join("reference");
     support::ok(&support::hammer(&[
         "run",
@@ -398,7 +388,7 @@ fn sbatch_runs_the_sweep_and_a_resubmitted_job_finishes_a_cancelled_one() {
         "--out",
         &text(&reference),
     ]));
-    let expected = normalized(support::read_checked(&reference, &sweep));
+    let expected = support::normalized(support::read_checked(&reference, &sweep));
     assert_eq!(rows.len(), expected.len());
     assert!(rows == expected, "the rows differ from `hammer run`'s");
     let names = |dir: &Path| -> Vec<String> {

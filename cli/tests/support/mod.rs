@@ -224,18 +224,25 @@ pub fn ok(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Reads the dataset in `out` with pyarrow, polars, DuckDB and pandas
-/// (`.ci/python_readers.py` under `HAMMER_PYTHON`): each must see `rows` rows. Prints
-/// "skipped" without `HAMMER_PYTHON`, unless `HAMMER_REQUIRE_PYTHON=1`.
-pub fn python_readers(out: &Path, rows: usize) {
-    let Some(python) = std::env::var_os("HAMMER_PYTHON").filter(|p| !p.is_empty()) else {
+/// The Python interpreter of the readers' venv (`HAMMER_PYTHON`), or `None` after
+/// printing "skipped", unless `HAMMER_REQUIRE_PYTHON=1`, which makes its absence fail.
+pub fn python() -> Option<std::ffi::OsString> {
+    let python = std::env::var_os("HAMMER_PYTHON").filter(|p| !p.is_empty());
+    if python.is_none() {
         assert!(
             std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
             "HAMMER_REQUIRE_PYTHON=1 but HAMMER_PYTHON is not set"
         );
         println!("python readers skipped: HAMMER_PYTHON not set");
-        return;
-    };
+    }
+    python
+}
+
+/// Reads the dataset in `out` with pyarrow, polars, DuckDB and pandas
+/// (`.ci/python_readers.py`): each must see `rows` rows. Returns the four readers'
+/// summaries (JSON objects) for further checks, or `None` when Python is skipped.
+pub fn python_readers(out: &Path, rows: usize) -> Option<Vec<serde_json::Value>> {
+    let python = python()?;
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/python_readers.py");
     let output = Command::new(&python)
         .arg(&script)
@@ -256,4 +263,16 @@ pub fn python_readers(out: &Path, rows: usize) {
     for s in &summaries {
         assert_eq!(s["rows"].as_u64(), Some(rows as u64), "{s}");
     }
+    Some(summaries)
+}
+
+/// Rows without the columns that legitimately differ between runs (wall time, worker),
+/// sorted by key: what two runs of one sweep must agree on.
+pub fn normalized(mut rows: Vec<hammer_dataset::ResultRow>) -> Vec<hammer_dataset::ResultRow> {
+    for row in &mut rows {
+        row.wall_ns = 0;
+        row.worker = String::new();
+    }
+    rows.sort_by_key(hammer_dataset::ResultRow::key);
+    rows
 }
