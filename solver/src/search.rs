@@ -257,7 +257,7 @@ impl<P: Puzzle> Search<P> {
     }
 
     /// The learned order: the highest smoothed success rate first (see
-    /// [`crate::learned`]); successors the bound prunes are left at the end unscored.
+    /// [`crate::learned`]); successors the bound prunes go to the end unscored.
     fn learned_order(
         &mut self,
         puzzle: &P,
@@ -270,20 +270,24 @@ impl<P: Puzzle> Search<P> {
         let Some(kb) = self.learned.take() else {
             return;
         };
-        if moves.len() > 1 && puzzle.transition_keys(state, moves, radius, &mut self.transitions) {
+        // Only successors the bound lets through need a transition: move them to the
+        // front (the others are skipped by the search wherever they stand).
+        let best = self.best;
+        self.reordered.clear();
+        self.reordered.extend(moves.iter().filter(|c| c.bound < best));
+        let live = self.reordered.len();
+        self.reordered.extend(moves.iter().filter(|c| c.bound >= best));
+        moves.copy_from_slice(&self.reordered);
+        let moves = &mut moves[..live];
+        if live > 1 && puzzle.transition_keys(state, moves, radius, &mut self.transitions) {
             let temp = temp_milli as f64 / 1000.0;
             self.keys.clear();
             for (i, keys) in self.transitions.chunks_exact(radius).enumerate() {
-                let key = if moves[i].bound >= self.best {
-                    i64::MAX
-                } else {
-                    let mut rate = kb.rate(keys);
-                    if temp_milli > 0 {
-                        rate += temp * (rand_core::Rng::next_u32(rng) as f64 / 4294967296.0);
-                    }
-                    -((rate * 1e12) as i64)
-                };
-                self.keys.push((key, i as u32));
+                let mut rate = kb.rate(keys);
+                if temp_milli > 0 {
+                    rate += temp * (rand_core::Rng::next_u32(rng) as f64 / 4294967296.0);
+                }
+                self.keys.push((-((rate * 1e12) as i64), i as u32));
             }
             self.apply_keys(moves);
         }
