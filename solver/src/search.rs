@@ -274,9 +274,11 @@ impl<P: Puzzle> Search<P> {
         // front (the others are skipped by the search wherever they stand).
         let best = self.best;
         self.reordered.clear();
-        self.reordered.extend(moves.iter().filter(|c| c.bound < best));
+        self.reordered
+            .extend(moves.iter().filter(|c| c.bound < best));
         let live = self.reordered.len();
-        self.reordered.extend(moves.iter().filter(|c| c.bound >= best));
+        self.reordered
+            .extend(moves.iter().filter(|c| c.bound >= best));
         moves.copy_from_slice(&self.reordered);
         let moves = &mut moves[..live];
         if live > 1 && puzzle.transition_keys(state, moves, radius, &mut self.transitions) {

@@ -71,16 +71,25 @@ proptest! {
 fn the_order_reorders_and_names_its_digest() {
     let learned = order(",6");
     let text = learned.to_string();
-    assert!(text.starts_with("learned:") && text.contains(",6,0#"), "{text}");
+    assert!(
+        text.starts_with("learned:") && text.contains(",6,0#"),
+        "{text}"
+    );
     assert_eq!(text.parse::<Order>().unwrap(), learned);
     // Over 200 games, the learned order expands differently from the standard one.
     let (mut standard, mut with_kb) = (0, 0);
     for index in 0..200 {
         let board = seeded::game(11, 5, index).unwrap();
         let mut cfg = Config::default();
-        standard += Solver::new(Martello).solve(&board, &cfg, 0).counters.expansions;
+        standard += Solver::new(Martello)
+            .solve(&board, &cfg, 0)
+            .counters
+            .expansions;
         cfg.order = learned;
-        with_kb += Solver::new(Martello).solve(&board, &cfg, 0).counters.expansions;
+        with_kb += Solver::new(Martello)
+            .solve(&board, &cfg, 0)
+            .counters
+            .expansions;
     }
     assert_ne!(standard, with_kb);
 }
@@ -94,7 +103,10 @@ fn bad_specs_and_files_are_refused_with_the_file_named() {
     assert!(err(format!("learned:{path},0")).contains("radius"));
     assert!(err(format!("learned:{path},3,-1")).contains("temperature"));
     let missing = err("learned:/nonexistent/kb.bin".into());
-    assert!(missing.contains("/nonexistent/kb.bin") && missing.contains("cannot read"), "{missing}");
+    assert!(
+        missing.contains("/nonexistent/kb.bin") && missing.contains("cannot read"),
+        "{missing}"
+    );
     let corrupt = std::env::temp_dir().join(format!("hammer-corrupt-{}.kb", std::process::id()));
     let mut bytes = std::fs::read(kb_path()).unwrap();
     let last = bytes.len() - 20;

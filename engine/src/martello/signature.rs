@@ -76,10 +76,11 @@ impl Neighbourhood {
                 if let Some(b) = side.get(r + 1).copied().flatten() {
                     nb.link(a, b);
                 }
-                if r + 2 < n && nb.len[r + 1] <= 1 {
-                    if let Some(b) = side[r + 2] {
-                        nb.link(a, b);
-                    }
+                if r + 2 < n
+                    && nb.len[r + 1] <= 1
+                    && let Some(b) = side[r + 2]
+                {
+                    nb.link(a, b);
                 }
             }
         }
@@ -146,7 +147,11 @@ impl Neighbourhood {
 /// The bits of stones `0 .. n` (one colour).
 #[inline]
 fn row_mask(n: u8) -> u64 {
-    if n >= 8 { u64::MAX >> (64 - 8) } else { (1u64 << n) - 1 }
+    if n >= 8 {
+        u64::MAX >> (64 - 8)
+    } else {
+        (1u64 << n) - 1
+    }
 }
 
 /// The bits of stones `0, n, 2n, ...` (one symbol).
@@ -242,7 +247,11 @@ mod tests {
         let c3 = id("C3");
         assert_ne!(nb.adj[a1 as usize] & 1 << a2, 0, "double jump on the left");
         assert_ne!(nb.adj[b1 as usize] & 1 << a1, 0, "vertical, left");
-        assert_ne!(nb.adj[b1 as usize] & 1 << c3, 0, "lone stone in the right column");
+        assert_ne!(
+            nb.adj[b1 as usize] & 1 << c3,
+            0,
+            "lone stone in the right column"
+        );
         assert_ne!(nb.adj[a1 as usize] & 1 << c3, 0, "row neighbours");
         // Every legal move joins stones at distance 1.
         for mv in moves(&s) {

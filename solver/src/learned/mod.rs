@@ -59,7 +59,10 @@ static REGISTRY: RwLock<Vec<Arc<Loaded>>> = RwLock::new(Vec::new());
 pub fn load(path: &str, feature_version: u32) -> Result<u32, KbError> {
     let (kb, digest) = Kb::read(Path::new(path), feature_version)?;
     let mut reg = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = reg.iter().position(|l| l.digest == digest && l.path == path) {
+    if let Some(i) = reg
+        .iter()
+        .position(|l| l.digest == digest && l.path == path)
+    {
         return Ok(i as u32);
     }
     let prior = (1..=kb.radius())
@@ -130,7 +133,11 @@ impl Learner {
                 .position(|&m| m == mv || puzzle.apply(&state, m) == next)
                 .ok_or(ReplayError { index })?;
             succ.clear();
-            succ.extend(list.iter().map(|&mv| Successor { mv, bound: 0, fp: 0 }));
+            succ.extend(list.iter().map(|&mv| Successor {
+                mv,
+                bound: 0,
+                fp: 0,
+            }));
             if !puzzle.transition_keys(&state, &succ, radius, &mut self.keys) {
                 return Ok(());
             }

@@ -70,9 +70,27 @@ fn a_replay_error_names_the_move() {
 #[test]
 fn rate_prefers_taken_transitions_and_falls_back_by_radius() {
     let mut kb = Kb::new(3, 2, FEATURE_VERSION);
-    kb.tables[0].insert(1, Counts { taken: 9, untaken: 1 });
-    kb.tables[0].insert(2, Counts { taken: 1, untaken: 9 });
-    kb.tables[1].insert(7, Counts { taken: 0, untaken: 50 });
+    kb.tables[0].insert(
+        1,
+        Counts {
+            taken: 9,
+            untaken: 1,
+        },
+    );
+    kb.tables[0].insert(
+        2,
+        Counts {
+            taken: 1,
+            untaken: 9,
+        },
+    );
+    kb.tables[1].insert(
+        7,
+        Counts {
+            taken: 0,
+            untaken: 50,
+        },
+    );
     let prior = vec![0.5, 0.0];
     let l = Loaded {
         path: "x".into(),
