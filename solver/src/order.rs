@@ -133,13 +133,13 @@ fn parse_learned(text: &str, spec: &str) -> Result<Order, OrderError> {
     let features = hammer_engine::martello::signature::FEATURE_VERSION;
     let kb = crate::learned::load(path, features).map_err(|e| bad(e.to_string() + &cause(&e)))?;
     let loaded = crate::learned::get(kb).ok_or(OrderError::Unloaded(kb))?;
-    if let Some(d) = digest {
-        if d != format!("{:032x}", loaded.digest) {
-            return Err(bad(format!(
-                "{path} has digest {:032x}, the configuration expects {d}",
-                loaded.digest
-            )));
-        }
+    if let Some(d) = digest
+        && d != format!("{:032x}", loaded.digest)
+    {
+        return Err(bad(format!(
+            "{path} has digest {:032x}, the configuration expects {d}",
+            loaded.digest
+        )));
     }
     let radius = radius.min(loaded.kb.radius() as u8);
     Ok(Order::Learned {
