@@ -52,6 +52,8 @@ enum Command {
     BenchRun(cmd::bench_run::RunBenchArgs),
     /// Turn a result dataset into the 2013 report's figures (HTML, Markdown, CSV, charts).
     Analyze(cmd::analyze::AnalyzeArgs),
+    /// Learn a knowledge base of move transitions from a dataset's solved games.
+    Learn(cmd::learn::LearnArgs),
     /// Tune a restart schedule from a run-time experiment, and validate it on fresh games.
     Tune(cmd::tune::TuneArgs),
     /// Ask a coordinator's gRPC health service; exit 0 when it is serving, 1 otherwise.
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::BenchIngest(args) => cmd::bench_ingest::ingest(args),
         Command::BenchRun(args) => cmd::bench_run::run_overhead(args),
         Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Learn(args) => cmd::learn::learn(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::Health(args) => cmd::health::health(args),
         Command::CheckArgs(args) => Ok(cmd::check_args::check_args(args)),

@@ -47,6 +47,22 @@ pub trait Puzzle {
         self.lower_bound(child)
     }
 
+    /// Appends to `out` (after clearing it), for each successor of `state` in turn,
+    /// `radius` hashes of its move's transition cut at radius 1 ..= `radius`: the
+    /// similarity keys of the learned move order (Martello's are in
+    /// `martello::signature`). A puzzle without them returns false and the learned
+    /// order keeps the standard order.
+    fn transition_keys(
+        &self,
+        state: &Self::State,
+        succ: &[Successor<Self::Move>],
+        radius: usize,
+        out: &mut Vec<u64>,
+    ) -> bool {
+        let _ = (state, succ, radius, out);
+        false
+    }
+
     /// A 128-bit fingerprint of the state for memo tables. Equal states must give
     /// equal fingerprints; distinct states collide with probability about 2^-128.
     fn fingerprint(&self, state: &Self::State) -> u128;

@@ -220,6 +220,14 @@ impl GameSolver for MartelloSolver {
     ) -> Result<Solved, FamilyError> {
         let board = start(point, instance)?;
         let n = board.n();
+        // A learned order's knowledge base must have been learned on this board size.
+        config
+            .order
+            .check_size(n)
+            .map_err(|e| FamilyError::BadParam {
+                key: "order".to_string(),
+                reason: e.to_string(),
+            })?;
         let outcome = self.0.solve(&board, config, run_seed);
         Ok(Solved {
             board: board.to_string(),

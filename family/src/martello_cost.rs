@@ -49,6 +49,9 @@ fn expansion_factor(order: &Order) -> f64 {
         Order::MonteCarlo { playouts, levels } => {
             1.0 + 2.8 * (*playouts as f64) * (*levels as f64) / 300.0
         }
+        // Signatures of three stones per successor at every expansion: 2 to 3 times
+        // random's cost per expansion (docs/learned-order.md).
+        Order::Learned { .. } => 3.0,
     }
 }
 

@@ -6,6 +6,7 @@
 //! for bit, on any machine and with any number of threads.
 
 mod count;
+pub mod learned;
 mod memo;
 mod order;
 mod schedule;

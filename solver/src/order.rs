@@ -18,19 +18,57 @@ pub enum Order {
     MonteCarlo { playouts: u32, levels: u32 },
     /// A seeded uniformly random order at every expansion.
     Random,
+    /// Ranked by a knowledge base of move transitions learned from solved games
+    /// (`learned:PATH[,R[,T]]`, see [`crate::learned`]): `kb` is its index in the
+    /// process's registry, `radius` the longest radius used and `temp_milli` the
+    /// temperature in thousandths (0: ties keep the standard order).
+    Learned {
+        kb: u32,
+        radius: u8,
+        temp_milli: u16,
+    },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown move order '{0}': expected standard, most-options, monte-carlo, monte-carlo:K,L (K playouts on the first L levels) or random"
-)]
-pub struct OrderError(pub String);
+impl Order {
+    /// Checks that the order can solve boards of side `n`: a learned order's knowledge
+    /// base must have been learned on that side.
+    pub fn check_size(&self, n: u8) -> Result<(), OrderError> {
+        if let Order::Learned { kb, .. } = *self {
+            let loaded = crate::learned::get(kb).ok_or(OrderError::Unloaded(kb))?;
+            if loaded.kb.n != n {
+                return Err(OrderError::Size {
+                    path: loaded.path.clone(),
+                    kb: loaded.kb.n,
+                    n,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OrderError {
+    #[error(
+        "unknown move order '{0}': expected standard, most-options, monte-carlo, monte-carlo:K,L (K playouts on the first L levels), random or learned:KB[,R[,T]] (a knowledge base file, radius R, temperature T)"
+    )]
+    Unknown(String),
+    #[error("move order '{text}': {problem}")]
+    Learned { text: String, problem: String },
+    #[error("move order 'learned:{path}': learned on {kb}x{kb} boards, not {n}x{n}")]
+    Size { path: String, kb: u8, n: u8 },
+    #[error("no knowledge base {0} is loaded in this process")]
+    Unloaded(u32),
+}
 
 impl FromStr for Order {
     type Err = OrderError;
 
     fn from_str(text: &str) -> Result<Order, OrderError> {
-        let err = || OrderError(text.to_string());
+        let err = || OrderError::Unknown(text.to_string());
+        if let Some(spec) = text.trim().strip_prefix("learned:") {
+            return parse_learned(text, spec);
+        }
         match text.trim() {
             "standard" => Ok(Order::Standard),
             "most-options" => Ok(Order::MostOptions),
@@ -53,6 +91,74 @@ impl FromStr for Order {
     }
 }
 
+/// `PATH[,R[,T]][#DIGEST]`: loads the knowledge base and, when a digest is given (as
+/// `Display` writes it, so that a configuration names the very file it used), checks
+/// it.
+fn parse_learned(text: &str, spec: &str) -> Result<Order, OrderError> {
+    let bad = |problem: String| OrderError::Learned {
+        text: text.to_string(),
+        problem,
+    };
+    let (spec, digest) = match spec.split_once('#') {
+        Some((s, d)) => (s, Some(d.trim())),
+        None => (spec, None),
+    };
+    let mut parts = spec.split(',');
+    let path = parts.next().unwrap_or("").trim();
+    if path.is_empty() {
+        return Err(bad("no knowledge base file".into()));
+    }
+    let radius = match parts.next() {
+        Some(r) => r
+            .trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|&r| r >= 1)
+            .ok_or_else(|| bad(format!("radius '{r}' is not a whole number from 1")))?,
+        None => u8::MAX,
+    };
+    let temp_milli = match parts.next() {
+        Some(t) => t
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|t| (0.0..=60.0).contains(t))
+            .map(|t| (t * 1000.0).round() as u16)
+            .ok_or_else(|| bad(format!("temperature '{t}' is not a number from 0 to 60")))?,
+        None => 0,
+    };
+    if parts.next().is_some() {
+        return Err(bad("expected learned:KB[,R[,T]]".into()));
+    }
+    let features = hammer_engine::martello::signature::FEATURE_VERSION;
+    let kb = crate::learned::load(path, features).map_err(|e| bad(e.to_string() + &cause(&e)))?;
+    let loaded = crate::learned::get(kb).ok_or(OrderError::Unloaded(kb))?;
+    if let Some(d) = digest
+        && d != format!("{:032x}", loaded.digest)
+    {
+        return Err(bad(format!(
+            "{path} has digest {:032x}, the configuration expects {d}",
+            loaded.digest
+        )));
+    }
+    let radius = radius.min(loaded.kb.radius() as u8);
+    Ok(Order::Learned {
+        kb,
+        radius,
+        temp_milli,
+    })
+}
+
+/// The cause of a file error, which the order's one-line message must carry itself (it
+/// travels as text into sweep errors).
+fn cause(e: &crate::learned::KbError) -> String {
+    use std::error::Error;
+    e.problem
+        .source()
+        .map(|s| format!(": {s}"))
+        .unwrap_or_default()
+}
+
 impl fmt::Display for Order {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -64,6 +170,17 @@ impl fmt::Display for Order {
                 levels: 3,
             } => f.write_str("monte-carlo"),
             Order::MonteCarlo { playouts, levels } => write!(f, "monte-carlo:{playouts},{levels}"),
+            Order::Learned {
+                kb,
+                radius,
+                temp_milli,
+            } => match crate::learned::get(*kb) {
+                Some(l) => {
+                    let t = *temp_milli as f64 / 1000.0;
+                    write!(f, "learned:{},{radius},{t}#{:032x}", l.path, l.digest)
+                }
+                None => write!(f, "learned:?{kb},{radius}"),
+            },
         }
     }
 }

@@ -16,6 +16,7 @@ use hammer_engine::seeded::bounded;
 use hammer_engine::{Puzzle, Successor};
 use rand_chacha::ChaCha8Rng;
 
+use crate::learned::Loaded;
 use crate::memo::Memo;
 use crate::order::Order;
 
@@ -47,6 +48,9 @@ pub(crate) struct Search<P: Puzzle> {
     scratch: Vec<P::Move>,
     reordered: Vec<Child<P>>,
     keys: Vec<(i64, u32)>,
+    /// The learned order's knowledge base for this attempt, and its transition hashes.
+    learned: Option<std::sync::Arc<Loaded>>,
+    transitions: Vec<u64>,
     pub path: Vec<P::Move>,
     pub best_path: Vec<P::Move>,
     pub best: u32,
@@ -77,6 +81,8 @@ impl<P: Puzzle> Search<P> {
             scratch: Vec::new(),
             reordered: Vec::new(),
             keys: Vec::new(),
+            learned: None,
+            transitions: Vec::new(),
             path: Vec::new(),
             best_path: Vec::new(),
             best: u32::MAX,
@@ -122,6 +128,9 @@ impl<P: Puzzle> Search<P> {
         self.counters.attempts += 1;
         self.budget = budget.unwrap_or(u64::MAX);
         self.order = order;
+        if let Order::Learned { kb, .. } = order {
+            self.learned = crate::learned::get(kb);
+        }
         self.attempt_expansions = 0;
         self.path.clear();
         let bound = puzzle.lower_bound(start);
@@ -224,6 +233,9 @@ impl<P: Puzzle> Search<P> {
                 }
                 self.apply_keys(moves);
             }
+            Order::Learned {
+                radius, temp_milli, ..
+            } => self.learned_order(puzzle, state, moves, radius as usize, temp_milli, rng),
             Order::MonteCarlo { playouts, levels } => {
                 if depth >= levels as usize {
                     return;
@@ -242,6 +254,46 @@ impl<P: Puzzle> Search<P> {
                 self.apply_keys(moves);
             }
         }
+    }
+
+    /// The learned order: the highest smoothed success rate first (see
+    /// [`crate::learned`]); successors the bound prunes go to the end unscored.
+    fn learned_order(
+        &mut self,
+        puzzle: &P,
+        state: &P::State,
+        moves: &mut [Child<P>],
+        radius: usize,
+        temp_milli: u16,
+        rng: &mut ChaCha8Rng,
+    ) {
+        let Some(kb) = self.learned.take() else {
+            return;
+        };
+        // Only successors the bound lets through need a transition: move them to the
+        // front (the others are skipped by the search wherever they stand).
+        let best = self.best;
+        self.reordered.clear();
+        self.reordered
+            .extend(moves.iter().filter(|c| c.bound < best));
+        let live = self.reordered.len();
+        self.reordered
+            .extend(moves.iter().filter(|c| c.bound >= best));
+        moves.copy_from_slice(&self.reordered);
+        let moves = &mut moves[..live];
+        if live > 1 && puzzle.transition_keys(state, moves, radius, &mut self.transitions) {
+            let temp = temp_milli as f64 / 1000.0;
+            self.keys.clear();
+            for (i, keys) in self.transitions.chunks_exact(radius).enumerate() {
+                let mut rate = kb.rate(keys);
+                if temp_milli > 0 {
+                    rate += temp * (rand_core::Rng::next_u32(rng) as f64 / 4294967296.0);
+                }
+                self.keys.push((-((rate * 1e12) as i64), i as u32));
+            }
+            self.apply_keys(moves);
+        }
+        self.learned = Some(kb);
     }
 
     /// Reorders `moves` by `self.keys` (key, original index), ties in original order.

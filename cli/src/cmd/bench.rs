@@ -30,6 +30,10 @@ pub struct BenchArgs {
     /// Solver configurations as ORDER/SCHEDULE; repeat the flag for several.
     #[arg(long = "config", default_values_t = ["standard/exact".to_string(), "random/paper".to_string()])]
     configs: Vec<String>,
+    /// Also write every game's expansions and time to this CSV file (config, game,
+    /// expansions, score, exact, ns), for paired comparisons of configurations.
+    #[arg(long)]
+    per_game: Option<std::path::PathBuf>,
 }
 
 struct Row {
@@ -42,11 +46,18 @@ struct Row {
     max_memo_bytes: u64,
     hardest: (u64, u64),
     mins: Vec<u32>,
+    /// Per game: expansions, exact, nanoseconds.
+    each: Vec<(u64, bool, u64)>,
 }
 
 fn parse_config(text: &str) -> Result<Config> {
-    let (order, schedule) = text
-        .split_once('/')
+    // A learned order names a file, whose path may hold slashes: split at the last one.
+    let split = if text.starts_with("learned:") {
+        text.rsplit_once('/')
+    } else {
+        text.split_once('/')
+    };
+    let (order, schedule) = split
         .with_context(|| format!("config '{text}' is not ORDER/SCHEDULE, such as random/paper"))?;
     Ok(Config {
         order: order.parse::<Order>()?,
@@ -95,11 +106,15 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             max_memo_bytes: 0,
             hardest: (0, 0),
             mins: Vec::with_capacity(boards.len()),
+            each: Vec::with_capacity(boards.len()),
         };
         let started = Instant::now();
         for (i, board) in boards.iter().enumerate() {
             let seed = family.run_seed(&point, args.seed, i as u64, 0);
+            let game_started = Instant::now();
             let out = solver.solve(&point, Instance::Given(board), &config, seed)?;
+            let ns = game_started.elapsed().as_nanos() as u64;
+            row.each.push((out.expansions, out.exhaustive, ns));
             row.expansions += out.expansions;
             row.exhaustive += out.exhaustive as u64;
             row.solvable += (out.score <= family.goal(&point)) as u64;
@@ -162,5 +177,18 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             }
         }
     }
+    if let Some(path) = &args.per_game {
+        write_per_game(path, &rows)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+fn write_per_game(path: &std::path::Path, rows: &[Row]) -> Result<()> {
+    let mut text = String::from("config,game,expansions,score,exact,ns\n");
+    for r in rows {
+        for (i, (&(exp, exact, ns), score)) in r.each.iter().zip(&r.mins).enumerate() {
+            text.push_str(&format!("\"{}\",{i},{exp},{score},{exact},{ns}\n", r.name));
+        }
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }

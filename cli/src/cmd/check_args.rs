@@ -34,6 +34,7 @@ pub fn check_args(args: CheckArgs) -> ExitCode {
                 Command::BenchIngest(_) => "bench-ingest",
                 Command::BenchRun(_) => "bench-run",
                 Command::Analyze(_) => "analyze",
+                Command::Learn(_) => "learn",
                 Command::Tune(_) => "tune",
                 Command::Health(_) => "health",
                 Command::CheckArgs(_) => "check-args",

@@ -10,6 +10,7 @@ pub mod bench_run;
 pub mod check_args;
 pub mod coordinator;
 pub mod health;
+pub mod learn;
 pub mod moves;
 pub mod replay;
 pub mod run;

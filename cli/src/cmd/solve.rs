@@ -37,7 +37,8 @@ pub struct SolveArgs {
     /// Try number, as in multi-try sweeps (with --random).
     #[arg(long, default_value_t = 0)]
     trial: u32,
-    /// Move order: standard, most-options, monte-carlo[:K,L] or random.
+    /// Move order: standard, most-options, monte-carlo[:K,L], random or learned:KB[,R[,T]]
+    /// (a knowledge base from `hammer learn`, radius R, temperature T).
     #[arg(long, default_value = "standard")]
     order: Order,
     /// Restart schedule: exact, paper, luby:U, geometric:B,R, fixed:B, a list such as

@@ -7,6 +7,7 @@
 mod bound;
 mod moves;
 mod notation;
+pub mod signature;
 mod state;
 
 pub use moves::Move;
@@ -64,6 +65,23 @@ impl Puzzle for Martello {
             7 => successors::<7>(state, bound, fp, cutoff, out),
             _ => successors::<8>(state, bound, fp, cutoff, out),
         }
+    }
+
+    fn transition_keys(
+        &self,
+        state: &State,
+        succ: &[Successor<Move>],
+        radius: usize,
+        out: &mut Vec<u64>,
+    ) -> bool {
+        let radius = radius.min(signature::MAX_RADIUS);
+        let t = signature::Transitions::new(state);
+        out.clear();
+        out.resize(succ.len() * radius, 0);
+        for (s, keys) in succ.iter().zip(out.chunks_exact_mut(radius.max(1))) {
+            t.keys(s.mv, keys);
+        }
+        true
     }
 
     #[inline]

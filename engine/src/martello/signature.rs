@@ -1,0 +1,279 @@
+//! Stone signatures and move transitions for the learned move order (issue 14).
+//!
+//! After the "piece data" of the Arimaa study (seed 004): a stone's signature lists, for
+//! each distance `d = 1 ..= R`, what stands at that distance, so that it can be cut at
+//! any radius. Distance is counted in the moves' own neighbourhood, not on the grid: two
+//! stones are at distance 1 when a move could join them if they were compatible (row
+//! neighbours in the normalized row, the white-column neighbours of rows `r` and `r+1`,
+//! and the double-jump reach over a row with at most one stone). At each distance the
+//! signature counts the stones sharing the stone's colour, those sharing its symbol,
+//! the incompatible ones, the empty white cells of the rows `d` rows away and the board
+//! edges `d` rows away. Distance 0 says whether the stone ends its row and how long its
+//! row is.
+//!
+//! A move's transition is the eater's and the eaten stone's signatures before the move
+//! with the eater's after it, plus the move's kind. It is hashed per radius, each radius
+//! folding in the previous one, so that `keys[r - 1]` identifies the transition cut at
+//! radius `r`. Everything works on 64-bit stone masks: one adjacency table per state,
+//! then a breadth-first walk of at most `R` levels per stone.
+
+use super::moves::Move;
+use super::state::{MAX_N, State, byte_at, row_len};
+use crate::fasthash::mix64;
+
+/// The version of the features: a knowledge base records it and is refused by a build
+/// whose features differ. Bump it whenever a signature or a transition hash changes.
+pub const FEATURE_VERSION: u32 = 1;
+
+/// The largest radius a transition is hashed to (a 6x6 board is at most about 12
+/// move-steps across, and longer radii matched almost nothing in the study).
+pub const MAX_RADIUS: usize = 12;
+
+/// A state's move-neighbourhood graph, built once per state.
+pub struct Neighbourhood {
+    /// `adj[s]`: the stones at distance 1 from stone `s`.
+    adj: [u64; 64],
+    /// `cell[s]`: (row, position in the row) of stone `s`.
+    cell: [(u8, u8); 64],
+    /// Stones per row.
+    len: [u8; MAX_N as usize],
+    n: u8,
+}
+
+impl Neighbourhood {
+    pub fn new(state: &State) -> Neighbourhood {
+        let n = state.n as usize;
+        let mut nb = Neighbourhood {
+            adj: [0; 64],
+            cell: [(0, 0); 64],
+            len: [0; MAX_N as usize],
+            n: state.n,
+        };
+        // The stone (id) in each row's left and right white cell, if any.
+        let mut left = [None; MAX_N as usize];
+        let mut right = [None; MAX_N as usize];
+        for r in 0..n {
+            let word = state.rows[r];
+            let len = row_len(word);
+            nb.len[r] = len as u8;
+            let mut prev: Option<u8> = None;
+            for p in 0..len {
+                let s = byte_at(word, p) - 1;
+                nb.cell[s as usize & 63] = (r as u8, p as u8);
+                if let Some(q) = prev {
+                    nb.link(q, s);
+                }
+                prev = Some(s);
+            }
+            if len > 0 {
+                left[r] = Some(byte_at(word, 0) - 1);
+                right[r] = Some(byte_at(word, len - 1) - 1);
+            }
+        }
+        for side in [&left, &right] {
+            for r in 0..n {
+                let Some(a) = side[r] else { continue };
+                if let Some(b) = side.get(r + 1).copied().flatten() {
+                    nb.link(a, b);
+                }
+                if r + 2 < n
+                    && nb.len[r + 1] <= 1
+                    && let Some(b) = side[r + 2]
+                {
+                    nb.link(a, b);
+                }
+            }
+        }
+        nb
+    }
+
+    #[inline]
+    fn link(&mut self, a: u8, b: u8) {
+        if a != b {
+            self.adj[a as usize & 63] |= 1u64 << (b & 63);
+            self.adj[b as usize & 63] |= 1u64 << (a & 63);
+        }
+    }
+
+    /// Stone `s`'s features at distances 1 ..= `out.len()`, each packed in a `u64`,
+    /// and its distance-0 features as the return value.
+    pub fn signature(&self, s: u8, out: &mut [u64]) -> u64 {
+        let n = self.n;
+        let (row, pos) = self.cell[s as usize & 63];
+        let len = self.len[row as usize & 7];
+        let end = (pos == 0) as u64 | ((pos + 1 == len) as u64) << 1;
+        let head = end | (len as u64) << 2;
+        let (colour, symbol) = (s / n, s % n);
+        let colour_mask = row_mask(n) << (colour * n);
+        let symbol_mask = column_mask(n) << symbol;
+        let mut seen = 1u64 << (s & 63);
+        let mut frontier = seen;
+        for (i, slot) in out.iter_mut().enumerate() {
+            let d = i + 1;
+            let mut next = 0u64;
+            let mut f = frontier;
+            while f != 0 {
+                next |= self.adj[f.trailing_zeros() as usize];
+                f &= f - 1;
+            }
+            next &= !seen;
+            seen |= next;
+            frontier = next;
+            let same_colour = (next & colour_mask).count_ones() as u64;
+            let same_symbol = (next & symbol_mask).count_ones() as u64;
+            let other = next.count_ones() as u64 - same_colour - same_symbol;
+            let (empty, edges) = self.rows_at(row as usize, d);
+            *slot = same_colour | same_symbol << 8 | other << 16 | empty << 32 | edges << 40;
+        }
+        head
+    }
+
+    /// The empty white cells of the rows `d` rows above and below `row`, and how many
+    /// of those two rows are off the board.
+    fn rows_at(&self, row: usize, d: usize) -> (u64, u64) {
+        let n = self.n as usize;
+        let mut empty = 0u64;
+        let mut edges = 0u64;
+        for r in [row.checked_sub(d), Some(row + d).filter(|&r| r < n)] {
+            match r {
+                Some(r) => empty += 2u64.saturating_sub(self.len[r & 7] as u64),
+                None => edges += 1,
+            }
+        }
+        (empty, edges)
+    }
+}
+
+/// The bits of stones `0 .. n` (one colour).
+#[inline]
+fn row_mask(n: u8) -> u64 {
+    if n >= 8 {
+        u64::MAX >> (64 - 8)
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// The bits of stones `0, n, 2n, ...` (one symbol).
+#[inline]
+fn column_mask(n: u8) -> u64 {
+    let mut m = 0u64;
+    for c in 0..n {
+        m |= 1u64 << (c * n);
+    }
+    m
+}
+
+/// Signatures of a parent state, reused for every move from it.
+pub struct Transitions<'a> {
+    state: &'a State,
+    before: Neighbourhood,
+}
+
+impl<'a> Transitions<'a> {
+    pub fn new(state: &'a State) -> Transitions<'a> {
+        Transitions {
+            state,
+            before: Neighbourhood::new(state),
+        }
+    }
+
+    /// Fills `keys[r - 1]` with the hash of `mv`'s transition cut at radius `r`, for
+    /// `r = 1 ..= keys.len()` (at most [`MAX_RADIUS`]). `mv` must be a move of the
+    /// state this was built from.
+    pub fn keys(&self, mv: Move, keys: &mut [u64]) {
+        let radius = keys.len().min(MAX_RADIUS);
+        let mut eater = [0u64; MAX_RADIUS];
+        let mut eaten = [0u64; MAX_RADIUS];
+        let mut after = [0u64; MAX_RADIUS];
+        let child = self.state.apply(mv);
+        let after_nb = Neighbourhood::new(&child);
+        let h_eater = self.before.signature(mv.eater.0, &mut eater[..radius]);
+        let h_eaten = self.before.signature(mv.eaten.0, &mut eaten[..radius]);
+        let h_after = after_nb.signature(mv.eater.0, &mut after[..radius]);
+        let n = self.state.n;
+        let kind = if mv.eater_row == mv.eaten_row {
+            0
+        } else if mv.eater_row.abs_diff(mv.eaten_row) == 1 {
+            1
+        } else {
+            2
+        };
+        let shares_colour = (mv.eater.colour(n) == mv.eaten.colour(n)) as u64;
+        let mut key = mix64(
+            FEATURE_VERSION as u64
+                ^ (n as u64) << 8
+                ^ kind << 16
+                ^ shares_colour << 18
+                ^ h_eater << 20
+                ^ h_eaten << 32
+                ^ h_after << 44,
+        );
+        for (d, slot) in keys.iter_mut().take(radius).enumerate() {
+            key = mix64(key ^ eater[d]);
+            key = mix64(key ^ eaten[d].rotate_left(21));
+            key = mix64(key ^ after[d].rotate_left(42));
+            *slot = key;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::martello::State;
+
+    fn moves(state: &State) -> Vec<Move> {
+        let mut out = Vec::new();
+        crate::martello::moves::generate(state, &mut out);
+        out
+    }
+
+    fn id(token: &str, n: u8) -> u8 {
+        let b = token.as_bytes();
+        (b[0] - b'A') * n + (b[1] - b'1')
+    }
+
+    #[test]
+    fn neighbourhood_follows_the_rules_reach() {
+        // Row 1 has one stone, so A1 (row 0) and A2 (row 2) are a double jump apart
+        // in both white columns; B1 is next to both vertically.
+        let s = State::parse("A1C3/B1/A2C2").unwrap();
+        let nb = Neighbourhood::new(&s);
+        let id = |t: &str| id(t, 3);
+        let a1 = id("A1");
+        let a2 = id("A2");
+        let b1 = id("B1");
+        let c3 = id("C3");
+        assert_ne!(nb.adj[a1 as usize] & 1 << a2, 0, "double jump on the left");
+        assert_ne!(nb.adj[b1 as usize] & 1 << a1, 0, "vertical, left");
+        assert_ne!(
+            nb.adj[b1 as usize] & 1 << c3,
+            0,
+            "lone stone in the right column"
+        );
+        assert_ne!(nb.adj[a1 as usize] & 1 << c3, 0, "row neighbours");
+        // Every legal move joins stones at distance 1.
+        for mv in moves(&s) {
+            assert_ne!(nb.adj[mv.eater.0 as usize] & 1 << mv.eaten.0, 0, "{mv:?}");
+        }
+    }
+
+    #[test]
+    fn keys_extend_by_radius_and_tell_moves_apart() {
+        let s = State::parse("A1B2C3/C1A3B1/B3A2C2").unwrap();
+        let t = Transitions::new(&s);
+        let mut all = Vec::new();
+        for mv in moves(&s) {
+            let mut long = [0u64; 6];
+            let mut short = [0u64; 3];
+            t.keys(mv, &mut long);
+            t.keys(mv, &mut short);
+            assert_eq!(long[..3], short, "a shorter radius is a prefix");
+            all.push(long[5]);
+        }
+        all.sort_unstable();
+        all.dedup();
+        assert!(all.len() > 1, "different moves, different transitions");
+    }
+}

@@ -1,0 +1,167 @@
+//! The learned move order (issue 14): successors ranked by how often moves with the same
+//! transition were taken on solution paths, from a knowledge base learned on solved
+//! games.
+//!
+//! The transition hashes come from [`Puzzle::transition_keys`] (Martello's in
+//! `hammer_engine::martello::signature`). A move's score is the smoothed rate
+//! `(taken + M * p) / (taken + untaken + M)` at the longest radius the knowledge base
+//! knows the transition, where `p` is the rate of all transitions at that radius and
+//! `M` is [`PRIOR_WEIGHT`]; a move the knowledge base never saw at any radius gets the
+//! overall rate of radius 1. Ties keep the standard order; a temperature adds seeded
+//! noise so that the attempts of a restart schedule differ.
+//!
+//! Knowledge bases are loaded once per process and kept in a registry, so that
+//! [`crate::Order`] stays a small `Copy` value that names one by its index (the same
+//! way the peg family shares its endgame tables process-wide).
+
+mod kb;
+
+use std::path::Path;
+use std::sync::{Arc, RwLock};
+
+use hammer_engine::{Puzzle, Successor};
+
+pub use kb::{Counts, FORMAT_VERSION, Kb, KbError, KbProblem};
+
+/// How many observations the prior rate weighs in the smoothed rate.
+pub const PRIOR_WEIGHT: f64 = 4.0;
+
+/// A loaded knowledge base with what names it.
+#[derive(Debug)]
+pub struct Loaded {
+    pub path: String,
+    pub digest: u128,
+    pub kb: Kb,
+    /// Per radius, the rate of all transitions: the prior of the smoothed rate.
+    prior: Vec<f64>,
+}
+
+impl Loaded {
+    /// The smoothed success rate of a move whose transition hashes (radius 1, 2, ...)
+    /// are `keys`, at the longest radius known (at most `keys.len()`).
+    #[inline]
+    pub fn rate(&self, keys: &[u64]) -> f64 {
+        for r in (1..=keys.len().min(self.kb.radius())).rev() {
+            if let Some(c) = self.kb.get(r, keys[r - 1]) {
+                let p = self.prior[r - 1];
+                let seen = c.taken as f64 + c.untaken as f64;
+                return (c.taken as f64 + PRIOR_WEIGHT * p) / (seen + PRIOR_WEIGHT);
+            }
+        }
+        self.prior.first().copied().unwrap_or(0.0)
+    }
+}
+
+static REGISTRY: RwLock<Vec<Arc<Loaded>>> = RwLock::new(Vec::new());
+
+/// Loads `path` (checked against the puzzle's feature version) into the registry and
+/// returns its index; a file already loaded with the same digest reuses its entry.
+pub fn load(path: &str, feature_version: u32) -> Result<u32, KbError> {
+    let (kb, digest) = Kb::read(Path::new(path), feature_version)?;
+    let mut reg = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = reg
+        .iter()
+        .position(|l| l.digest == digest && l.path == path)
+    {
+        return Ok(i as u32);
+    }
+    let prior = (1..=kb.radius())
+        .map(|r| {
+            let (_, t, u) = kb.stats(r);
+            if t + u == 0 {
+                0.0
+            } else {
+                t as f64 / (t + u) as f64
+            }
+        })
+        .collect();
+    reg.push(Arc::new(Loaded {
+        path: path.to_owned(),
+        digest,
+        kb,
+        prior,
+    }));
+    Ok(reg.len() as u32 - 1)
+}
+
+/// The knowledge base of a registry index that [`load`] returned.
+pub fn get(index: u32) -> Option<Arc<Loaded>> {
+    let reg = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    reg.get(index as usize).cloned()
+}
+
+/// Counts transitions on solution paths: the learning half of `hammer learn`.
+pub struct Learner {
+    kb: Kb,
+    keys: Vec<u64>,
+}
+
+/// A solution that does not replay.
+#[derive(Debug, thiserror::Error)]
+#[error("move {index} of the solution is not legal there")]
+pub struct ReplayError {
+    pub index: usize,
+}
+
+impl Learner {
+    pub fn new(n: u8, radius: usize, feature_version: u32) -> Learner {
+        Learner {
+            kb: Kb::new(n, radius, feature_version),
+            keys: Vec::new(),
+        }
+    }
+
+    /// Replays `solution` from `start`. At each state, the transition of the move taken
+    /// counts as taken and those of the other legal moves as not taken. Moves that give
+    /// the same state as the one taken (a stone eaten by either row neighbour) are
+    /// the same successor, so the standard listing (one move per state) is used.
+    pub fn game<P: Puzzle>(
+        &mut self,
+        puzzle: &P,
+        start: &P::State,
+        solution: &[P::Move],
+    ) -> Result<(), ReplayError> {
+        let radius = self.kb.radius();
+        let mut state = *start;
+        let mut list = Vec::new();
+        let mut succ = Vec::new();
+        for (index, &mv) in solution.iter().enumerate() {
+            puzzle.moves(&state, &mut list);
+            let next = puzzle.apply(&state, mv);
+            let taken = list
+                .iter()
+                .position(|&m| m == mv || puzzle.apply(&state, m) == next)
+                .ok_or(ReplayError { index })?;
+            succ.clear();
+            succ.extend(list.iter().map(|&mv| Successor {
+                mv,
+                bound: 0,
+                fp: 0,
+            }));
+            if !puzzle.transition_keys(&state, &succ, radius, &mut self.keys) {
+                return Ok(());
+            }
+            for (i, keys) in self.keys.chunks_exact(radius).enumerate() {
+                for (r, &key) in keys.iter().enumerate() {
+                    let c = self.kb.tables[r].entry(key).or_default();
+                    if i == taken {
+                        c.taken = c.taken.saturating_add(1);
+                    } else {
+                        c.untaken = c.untaken.saturating_add(1);
+                    }
+                }
+            }
+            state = next;
+        }
+        self.kb.games += 1;
+        Ok(())
+    }
+
+    /// The knowledge base learned so far.
+    pub fn finish(self) -> Kb {
+        self.kb
+    }
+}
+
+#[cfg(test)]
+mod tests;
