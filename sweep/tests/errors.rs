@@ -204,7 +204,7 @@ fn seeds() {
 fn unknown_orders_and_schedules() {
     check(
         &with(13, "orders = [\"random\", \"sideways\"]"),
-        "examples/bad.toml:13:21: experiment[1].orders: unknown move order 'sideways': expected standard, most-options, monte-carlo, monte-carlo:K,L (K playouts on the first L levels) or random",
+        "examples/bad.toml:13:21: experiment[1].orders: unknown move order 'sideways': expected standard, most-options, monte-carlo, monte-carlo:K,L (K playouts on the first L levels), random or learned:KB[,R[,T]] (a knowledge base file, radius R, temperature T)",
     );
     check(
         &with(13, "schedules = [\"luby:0\"]"),
