@@ -169,6 +169,12 @@ impl Project {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// `up -d --no-build --no-recreate --scale worker=N`: the running containers stay.
+    fn scale_workers(&self, workers: usize) {
+        let scale = format!("worker={workers}");
+        self.compose_ok(&["up", "-d", "--no-build", "--no-recreate", "--scale", &scale]);
+    }
+
     /// The containers of `service`, by id, in a stable order.
     fn containers(&self, service: &str) -> Vec<String> {
         let mut ids: Vec<String> = self
@@ -344,23 +350,9 @@ fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scalin
     std::thread::sleep(Duration::from_secs(2));
     docker(&["start", &coordinator]);
     // Scaled up, then down.
-    project.compose_ok(&[
-        "up",
-        "-d",
-        "--no-build",
-        "--no-recreate",
-        "--scale",
-        "worker=4",
-    ]);
+    project.scale_workers(4);
     std::thread::sleep(Duration::from_secs(8));
-    project.compose_ok(&[
-        "up",
-        "-d",
-        "--no-build",
-        "--no-recreate",
-        "--scale",
-        "worker=2",
-    ]);
+    project.scale_workers(2);
 
     // A coordinator process accepts each key at most once: more accepted results than
     // the sweep has games means a resent result was counted again (and the unit it
