@@ -21,6 +21,12 @@ pub struct TokenArgs {
 }
 
 impl TokenArgs {
+    /// The token of `path`, else of HAMMER_TOKEN (for commands that name the flag
+    /// differently).
+    pub(crate) fn from_file(path: Option<PathBuf>) -> TokenArgs {
+        TokenArgs { token_file: path }
+    }
+
     pub(crate) fn token(&self) -> Result<Option<String>> {
         let token = match &self.token_file {
             Some(path) => {

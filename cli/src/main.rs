@@ -56,6 +56,9 @@ enum Command {
     Learn(cmd::learn::LearnArgs),
     /// Tune a restart schedule from a run-time experiment, and validate it on fresh games.
     Tune(cmd::tune::TuneArgs),
+    /// Serve a web page to browse a dataset, replay and play games with hints, and watch
+    /// a running sweep.
+    View(cmd::view::ViewArgs),
     /// Ask a coordinator's gRPC health service; exit 0 when it is serving, 1 otherwise.
     Health(cmd::health::HealthArgs),
     /// Check that a hammer command line parses, without running it (for deploy tests).
@@ -88,6 +91,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => cmd::analyze::run(args),
         Command::Learn(args) => cmd::learn::learn(args),
         Command::Tune(args) => cmd::tune::run(args),
+        Command::View(args) => cmd::view::view(args),
         Command::Health(args) => cmd::health::health(args),
         Command::CheckArgs(args) => Ok(cmd::check_args::check_args(args)),
     };

@@ -36,6 +36,7 @@ pub fn check_args(args: CheckArgs) -> ExitCode {
                 Command::Analyze(_) => "analyze",
                 Command::Learn(_) => "learn",
                 Command::Tune(_) => "tune",
+                Command::View(_) => "view",
                 Command::Health(_) => "health",
                 Command::CheckArgs(_) => "check-args",
             };

@@ -17,4 +17,5 @@ pub mod run;
 pub mod solve;
 pub mod status;
 pub mod tune;
+pub mod view;
 pub mod worker;

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{ExperimentStatus, StatusResponse};
+use hammer_proto::v1::{ExperimentStatus, LeasedUnit, StatusResponse, WorkerStatus};
 
 use super::Core;
 
@@ -87,6 +87,51 @@ impl Core {
             experiments,
             refused: self.refused,
             duplicates: self.duplicates,
+            worker_list: self.worker_list(),
+        }
+    }
+
+    /// Every worker not yet told the sweep is complete, by id, with its active leases.
+    fn worker_list(&self) -> Vec<WorkerStatus> {
+        let now = Instant::now();
+        let mut list: Vec<WorkerStatus> = self
+            .workers
+            .values()
+            .filter(|w| !w.told_complete)
+            .map(|w| WorkerStatus {
+                id: w.info.id.clone(),
+                version: w.info.version.clone(),
+                idle_ms: now.duration_since(w.last_seen).as_millis() as u64,
+                units: w
+                    .active
+                    .iter()
+                    .filter_map(|id| self.leases.get(id))
+                    .map(|lease| self.leased_unit(lease, now))
+                    .collect(),
+            })
+            .collect();
+        list.sort_by(|a, b| a.id.cmp(&b.id));
+        list
+    }
+
+    fn leased_unit(&self, lease: &super::LeaseRec, now: Instant) -> LeasedUnit {
+        let slot = &self.slots[lease.slot as usize];
+        let experiment = self.sweep.experiments.get(slot.unit.experiment as usize);
+        let left = lease.expires.saturating_duration_since(now);
+        LeasedUnit {
+            unit_id: slot.id.clone(),
+            experiment: experiment.map(|x| x.name.clone()).unwrap_or_default(),
+            params: experiment
+                .and_then(|x| x.points.get(slot.unit.point as usize))
+                .map(|p| p.to_string())
+                .unwrap_or_default(),
+            config: experiment
+                .and_then(|x| x.configs.get(slot.unit.config as usize))
+                .map(|c| c.id.clone())
+                .unwrap_or_default(),
+            games: slot.unit.end - slot.unit.start,
+            received: slot.received,
+            renewed_ms: self.timing.lease_ttl.saturating_sub(left).as_millis() as u64,
         }
     }
 }

@@ -1,0 +1,165 @@
+//! `hammer view`: serve the web viewer of a dataset and, optionally, a running sweep.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use hammer_proto::v1::StatusRequest;
+use hammer_viewer::{DEFAULT_HINT_BUDGET, Options, StatusSource};
+use hammer_worker::{Client, ConnectOptions};
+
+use crate::args::TokenArgs;
+use crate::runtime::{runtime, stop_signal};
+
+#[derive(Args)]
+pub struct ViewArgs {
+    /// The dataset to browse (a directory of experiment=NAME/n=N/part-ID.parquet).
+    dataset: Option<PathBuf>,
+    /// Address to listen on. Any address other than loopback needs a token: the one in
+    /// --token-file, or a random one printed in the URL.
+    #[arg(long, default_value = "127.0.0.1")]
+    addr: IpAddr,
+    /// Port to listen on; 0 picks a free one (the URL printed says which).
+    #[arg(long, default_value_t = 7080)]
+    port: u16,
+    /// File holding the token every request must carry (as `?token=` in the first URL,
+    /// then a cookie). Required in spirit for any address other than loopback.
+    #[arg(long)]
+    token_file: Option<PathBuf>,
+    /// A running coordinator to watch on the Live page, such as http://10.0.0.5:7070.
+    #[arg(long)]
+    coordinator: Option<String>,
+    /// The coordinator's token file (else HAMMER_TOKEN), as for `hammer status`.
+    #[arg(long, requires = "coordinator")]
+    coordinator_token_file: Option<PathBuf>,
+    /// PEM certificate of the authority that signed the coordinator's TLS certificate.
+    #[arg(long, requires = "coordinator")]
+    tls_ca: Option<PathBuf>,
+    /// Host name to verify the coordinator's certificate against.
+    #[arg(long, requires = "tls_ca")]
+    tls_domain: Option<String>,
+    /// Expansions each hint's search may use before it answers "at most".
+    #[arg(long, default_value_t = DEFAULT_HINT_BUDGET)]
+    hint_budget: u64,
+}
+
+/// A token for a non-loopback address when the user gave none: 128 bits from the OS.
+fn random_token() -> Result<String> {
+    let mut bytes = [0u8; 16];
+    std::io::Read::read_exact(
+        &mut std::fs::File::open("/dev/urandom").context("cannot open /dev/urandom")?,
+        &mut bytes,
+    )
+    .context("cannot read /dev/urandom")?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Asks the coordinator for its status, keeping one connection and making a new one
+/// after a failure.
+fn status_source(options: ConnectOptions) -> StatusSource {
+    let client: Arc<tokio::sync::Mutex<Option<Client>>> = Arc::default();
+    let options = Arc::new(options);
+    Arc::new(move || {
+        let client = client.clone();
+        let options = options.clone();
+        Box::pin(async move {
+            let mut guard = client.lock().await;
+            if guard.is_none() {
+                *guard = Some(
+                    options
+                        .connect()
+                        .await
+                        .map_err(|e| hammer_proto::error_chain(&e))?,
+                );
+            }
+            let Some(c) = guard.as_mut() else {
+                return Err("no connection".to_owned());
+            };
+            match c.status(StatusRequest {}).await {
+                Ok(r) => Ok(r.into_inner()),
+                Err(status) => {
+                    *guard = None;
+                    Err(hammer_worker::describe_status(&status))
+                }
+            }
+        })
+    })
+}
+
+pub fn view(args: ViewArgs) -> Result<ExitCode> {
+    if let Some(dir) = &args.dataset
+        && !dir.is_dir()
+    {
+        bail!(
+            "{} is not a dataset directory: {}",
+            dir.display(),
+            if dir.exists() {
+                "it is a file"
+            } else {
+                "it does not exist"
+            }
+        );
+    }
+    if args.dataset.is_none() && args.coordinator.is_none() {
+        bail!("give a DATASET to browse, --coordinator URL to watch a sweep, or both");
+    }
+    let token = match &args.token_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the token file {}", path.display()))?;
+            let token = text.trim().to_owned();
+            if token.is_empty() || !token.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b)) {
+                bail!(
+                    "the token file {} must hold one token of letters, digits and -_.~",
+                    path.display()
+                );
+            }
+            Some(token)
+        }
+        None if !args.addr.is_loopback() => Some(random_token()?),
+        None => None,
+    };
+    let coordinator = match &args.coordinator {
+        Some(url) => {
+            let options = ConnectOptions {
+                url: url.clone(),
+                token: TokenArgs::from_file(args.coordinator_token_file.clone()).token()?,
+                tls_ca: args.tls_ca.clone(),
+                tls_domain: args.tls_domain.clone(),
+            };
+            options.endpoint().with_context(|| format!("--coordinator {url}"))?;
+            Some((url.clone(), status_source(options)))
+        }
+        None => None,
+    };
+    let options = Options {
+        dataset: args.dataset.clone(),
+        coordinator,
+        token: token.clone(),
+        hint_budget: args.hint_budget,
+    };
+    let addr = SocketAddr::new(args.addr, args.port);
+    runtime()?.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("cannot listen on {addr}"))?;
+        let local = listener.local_addr().context("cannot read the bound address")?;
+        let host = match local.ip() {
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        let query = token.map(|t| format!("?token={t}")).unwrap_or_default();
+        println!("hammer view: http://{host}:{}/{query}", local.port());
+        let shutdown = async {
+            let signal = stop_signal().await;
+            eprintln!("{signal}: stopping");
+        };
+        hammer_viewer::serve(listener, options, shutdown)
+            .await
+            .context("the web server stopped")?;
+        Ok(ExitCode::SUCCESS)
+    })
+}

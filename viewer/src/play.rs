@@ -1,0 +1,219 @@
+//! Playing a position: its legal moves, a player's move checked with the reason it is
+//! refused, and the solver's hints.
+//!
+//! A hint is the minimum score still reachable after a move, from the same exact search
+//! `hammer solve` runs, capped at a budget of expansions per move so that a hard
+//! position cannot hold the page: a capped search says "at most" (its best score) and
+//! "at least" (the bound it proved), never a guess.
+
+use hammer_family::{FamilyRef, Instance, Point};
+use hammer_solver::{Config, Order, Schedule};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::error::ViewError;
+use crate::game::point_of_params;
+
+/// A position as the page sends it.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Position {
+    #[serde(default = "default_puzzle")]
+    pub puzzle: String,
+    /// Canonical `key=value;...`; empty when the state tells (a Martello board).
+    #[serde(default)]
+    pub params: String,
+    pub state: String,
+    /// For `/api/move`: the move to try.
+    #[serde(default, rename = "move")]
+    pub mv: Option<String>,
+}
+
+fn default_puzzle() -> String {
+    hammer_family::DEFAULT_FAMILY.to_owned()
+}
+
+/// One legal move and where it leads.
+#[derive(Debug, Clone, Serialize)]
+pub struct MoveInfo {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub after: String,
+    pub score: u32,
+    /// Other ways to write the same move (Martello: the stone's other row neighbour
+    /// eating it leaves the same state); the board accepts a click on any of them.
+    pub same_as: Vec<String>,
+}
+
+/// A position's page: its score, moves and (for families the page cannot draw) picture.
+#[derive(Debug, Clone, Serialize)]
+pub struct PositionInfo {
+    pub puzzle: String,
+    pub params: String,
+    pub state: String,
+    pub score: u32,
+    pub goal: u32,
+    pub moves: Vec<MoveInfo>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub drawing: Option<String>,
+}
+
+/// The family and point of a position: from `params`, or from the state itself.
+fn resolve(position: &Position) -> Result<(FamilyRef, Point), ViewError> {
+    let family = FamilyRef::named(position.puzzle.trim())?;
+    let state = position.state.trim();
+    if state.is_empty() {
+        return Err(ViewError::Input {
+            context: "state".into(),
+            message: "empty: paste a board in the puzzle's notation".into(),
+        });
+    }
+    if !position.params.trim().is_empty() {
+        return Ok((family, point_of_params(family, &position.params)?));
+    }
+    let point = family.point_of_state(state)?.ok_or_else(|| ViewError::Input {
+        context: format!("state '{state}'"),
+        message: format!("{} needs its parameters (params)", family.name()),
+    })?;
+    Ok((family, point))
+}
+
+/// The legal moves of a position, each with the state after it.
+pub fn position(position: &Position) -> Result<PositionInfo, ViewError> {
+    let (family, point) = resolve(position)?;
+    let state = position.state.trim();
+    // Scoring first also checks the notation, with the parser's own message.
+    let score = family.score(&point, state)?;
+    let listed = family.moves(&point, state)?;
+    let martello = family.name() == hammer_family::DEFAULT_FAMILY;
+    let tokens: Vec<String> = if martello {
+        state
+            .split('/')
+            .flat_map(|row| {
+                row.as_bytes()
+                    .chunks(2)
+                    .map(|c| String::from_utf8_lossy(c).into_owned())
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut moves = Vec::with_capacity(listed.len());
+    for (mv, after) in listed {
+        let same_as = if martello {
+            martello_aliases(family, &point, state, &mv, &after, &tokens)
+        } else {
+            Vec::new()
+        };
+        moves.push(MoveInfo {
+            score: family.score(&point, &after)?,
+            mv,
+            after,
+            same_as,
+        });
+    }
+    Ok(PositionInfo {
+        puzzle: family.name().to_owned(),
+        params: point.to_string(),
+        state: state.to_owned(),
+        score,
+        goal: family.goal(&point),
+        moves,
+        drawing: if martello {
+            None
+        } else {
+            Some(family.draw(&point, state, false)?)
+        },
+    })
+}
+
+/// The other eaters of a Martello move's stone that leave the same state.
+fn martello_aliases(
+    family: FamilyRef,
+    point: &Point,
+    state: &str,
+    mv: &str,
+    after: &str,
+    tokens: &[String],
+) -> Vec<String> {
+    let Some((eater, eaten)) = mv.split_once('x') else {
+        return Vec::new();
+    };
+    tokens
+        .iter()
+        .filter(|t| t.as_str() != eater && t.as_str() != eaten)
+        .map(|t| format!("{t}x{eaten}"))
+        .filter(|alias| {
+            family
+                .replay(point, state, &[alias.as_str()])
+                .is_ok_and(|s| s.first().is_some_and(|s| s == after))
+        })
+        .collect()
+}
+
+/// The state after the player's move, or why the move is refused.
+pub fn try_move(position: &Position) -> Result<String, ViewError> {
+    let (family, point) = resolve(position)?;
+    let mv = position.mv.as_deref().map(str::trim).unwrap_or_default();
+    if mv.is_empty() {
+        return Err(ViewError::Input {
+            context: "move".into(),
+            message: "empty".into(),
+        });
+    }
+    let after = family.replay(&point, position.state.trim(), &[mv])?;
+    after.into_iter().next().ok_or_else(|| ViewError::Input {
+        context: format!("move {mv}"),
+        message: "no state after it".into(),
+    })
+}
+
+/// The solver's answer for the state after one move.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hint {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub after: String,
+    /// The lowest score found after the move: exact when `exact`, else "at most".
+    pub score: u32,
+    pub exact: bool,
+    /// The bound the search proved: the score is at least this.
+    pub lower_bound: u32,
+    pub expansions: u64,
+}
+
+/// Hints for every legal move of `position`, each search capped at `budget` expansions.
+pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
+    let (family, point) = resolve(position)?;
+    let listed = family.moves(&point, position.state.trim())?;
+    let config = Config {
+        order: Order::Standard,
+        schedule: Schedule::List {
+            phases: vec![(1, budget.max(1))],
+            then_exact: false,
+        },
+        prefix: 0,
+    };
+    listed
+        .into_par_iter()
+        .map_init(
+            || family.solver(),
+            |solver, (mv, after)| {
+                let solved = solver.solve(&point, Instance::Given(&after), &config, 0)?;
+                Ok(Hint {
+                    mv,
+                    after,
+                    score: solved.score,
+                    exact: solved.exhaustive,
+                    lower_bound: if solved.exhaustive {
+                        solved.score
+                    } else {
+                        solved.lower_bound
+                    },
+                    expansions: solved.expansions,
+                })
+            },
+        )
+        .collect::<Result<Vec<_>, hammer_family::FamilyError>>()
+        .map_err(ViewError::from)
+}
