@@ -160,7 +160,7 @@ async fn until(c: &Client, what: &str, script: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let v = c
-            .execute(&format!("return ({script});"), vec![])
+            .execute(&format!("try {{ return ({script}); }} catch (e) {{ return null; }}"), vec![])
             .await
             .expect("script runs");
         if !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0)) {
@@ -397,9 +397,9 @@ seed = 5
 
 [[experiment]]
 name = "frontier"
-sizes = [5, 6]
-games = 300
-unit_games = 25
+sizes = [6]
+games = 1500
+unit_games = 20
 "#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

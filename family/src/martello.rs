@@ -188,10 +188,11 @@ fn start(point: &Point, instance: Instance<'_>) -> Result<State, FamilyError> {
                     reason: other.to_string(),
                 },
             }),
-        // A start position: every row full, as the spec's boards are.
+        // Any state: a start position, or a later one (the viewer's hints, a position
+        // pasted mid-game); the search is the same from either.
         Instance::Given(text) => {
-            let board = State::parse_board(text).map_err(|e| bad_state(text, e))?;
-            parse(point, &board.to_string())
+            let state = State::parse(text).map_err(|e| bad_state(text, e))?;
+            parse(point, &state.to_string())
         }
     }
 }

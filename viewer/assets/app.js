@@ -243,6 +243,14 @@ function symbolMarks(g, symbol, cx, cy) {
 
 function drawBoard(state, opts = {}) {
   const { n, cells } = layout(state);
+  // A lone stone stands in either white column: draw it on the side its move uses.
+  if (opts.eater && opts.eaten && cells.has(opts.eater) && cells.has(opts.eaten)) {
+    const rows = parseMartello(state);
+    const lone = (t) => rows[cells.get(t).r].length === 1;
+    for (const [a, b] of [[opts.eater, opts.eaten], [opts.eaten, opts.eater]]) {
+      if (lone(a) && !lone(b) && cells.get(b).c === n - 1) cells.get(a).c = n - 1;
+    }
+  }
   const size = n * CELL;
   const svg = el('svg:svg', { class: 'board' + (opts.playable ? ' playable' : ''), id: 'board', width: size, height: size, viewBox: `0 0 ${size} ${size}`, 'data-state': state });
   const defs = el('svg:defs', {}, el('svg:marker', { id: 'arrowhead', markerWidth: 8, markerHeight: 8, refX: 6, refY: 4, orient: 'auto' }, el('svg:path', { d: 'M0,0 L8,4 L0,8 z', fill: '#fde047' })));
@@ -312,10 +320,10 @@ async function renderGame(params) {
   const caption = el('div', { id: 'caption' });
   const boardBox = el('div', { id: 'board-box' });
   const controls = el('div', { class: 'controls' },
-    el('button', { id: 'first', onclick: () => show(0) }, '⏮'),
+    el('button', { id: 'first', onclick: () => show(0), title: 'first' }, '« first'),
     el('button', { id: 'back', onclick: () => show(at - 1) }, '◀'),
     el('button', { id: 'step', onclick: () => show(at + 1) }, '▶'),
-    el('button', { id: 'last', onclick: () => show(steps.length - 1) }, '⏭'),
+    el('button', { id: 'last', onclick: () => show(steps.length - 1), title: 'last' }, 'last »'),
     el('button', { id: 'animate', onclick: animate }, 'animate'),
     el('button', { class: 'action', id: 'play-here', onclick: () => {
       const s = steps[at];

@@ -31,6 +31,9 @@ pub enum ViewError {
     Family(#[from] hammer_family::FamilyError),
     #[error("{context}: {message}")]
     Input { context: String, message: String },
+    /// A move the rules refuse, with the rules' reason.
+    #[error("{0}")]
+    Refused(String),
     #[error("the hint search failed: {0}")]
     Hints(String),
     #[error("wrong or missing token: open the URL that `hammer view` printed")]
@@ -50,6 +53,7 @@ impl ViewError {
             ViewError::BadQuery { .. }
             | ViewError::UnknownField { .. }
             | ViewError::Family(_)
+            | ViewError::Refused(_)
             | ViewError::Input { .. } => StatusCode::BAD_REQUEST,
         }
     }

@@ -161,7 +161,12 @@ pub fn try_move(position: &Position) -> Result<String, ViewError> {
             message: "empty".into(),
         });
     }
-    let after = family.replay(&point, position.state.trim(), &[mv])?;
+    let after = family
+        .replay(&point, position.state.trim(), &[mv])
+        .map_err(|e| match e {
+            hammer_family::FamilyError::BadMove { reason, .. } => ViewError::Refused(reason),
+            other => other.into(),
+        })?;
     after.into_iter().next().ok_or_else(|| ViewError::Input {
         context: format!("move {mv}"),
         message: "no state after it".into(),

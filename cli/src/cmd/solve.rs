@@ -15,7 +15,8 @@ use crate::puzzle::{PuzzleArgs, move_list};
 
 #[derive(Args)]
 pub struct SolveArgs {
-    /// A start position such as `A1B2/B1A2`, or `-` to read one per line from stdin.
+    /// A position such as `A1B2/B1A2` (a start or any later state, such as `A1/B1A2`), or
+    /// `-` to read one per line from stdin.
     #[arg(conflicts_with = "random", required_unless_present = "random")]
     board: Option<String>,
     #[command(flatten)]

@@ -17,6 +17,7 @@ use crate::runtime::{runtime, stop_signal};
 #[derive(Args)]
 pub struct ViewArgs {
     /// The dataset to browse (a directory of experiment=NAME/n=N/part-ID.parquet).
+    /// Without it the page still plays pasted boards and watches --coordinator.
     dataset: Option<PathBuf>,
     /// Address to listen on. Any address other than loopback needs a token: the one in
     /// --token-file, or a random one printed in the URL.
@@ -102,9 +103,6 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
                 "it does not exist"
             }
         );
-    }
-    if args.dataset.is_none() && args.coordinator.is_none() {
-        bail!("give a DATASET to browse, --coordinator URL to watch a sweep, or both");
     }
     let token = match &args.token_file {
         Some(path) => {

@@ -173,7 +173,7 @@ pub fn http(method: &str, addr: SocketAddr, path: &str) -> std::io::Result<HttpR
     stream.set_read_timeout(Some(Duration::from_secs(10)))?;
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: hammer-test\r\nAccept: */*\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nUser-Agent: hammer-test\r\nAccept: */*\r\nConnection: close\r\n\r\n"
     )?;
     let mut response = Vec::new();
     stream.read_to_end(&mut response)?;
