@@ -48,7 +48,9 @@ fn browser() -> Option<(PathBuf, PathBuf)> {
                 std::env::var("HAMMER_REQUIRE_BROWSER").as_deref() != Ok("1"),
                 "HAMMER_REQUIRE_BROWSER=1 but chromium or chromedriver is missing"
             );
-            println!("skipped: chromium and chromedriver are needed (Debian: chromium chromium-driver)");
+            println!(
+                "skipped: chromium and chromedriver are needed (Debian: chromium chromium-driver)"
+            );
             None
         }
     }
@@ -137,7 +139,12 @@ async fn driver(dir: &Path, chromium: &Path, chromedriver: &Path) -> Driver {
             .connect(&format!("http://127.0.0.1:{port}"))
             .await
         {
-            Ok(client) => return Driver { _proc: proc, client },
+            Ok(client) => {
+                return Driver {
+                    _proc: proc,
+                    client,
+                };
+            }
             Err(e) => {
                 assert!(
                     Instant::now() < deadline,
@@ -160,7 +167,10 @@ async fn until(c: &Client, what: &str, script: &str) -> Value {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let v = c
-            .execute(&format!("try {{ return ({script}); }} catch (e) {{ return null; }}"), vec![])
+            .execute(
+                &format!("try {{ return ({script}); }} catch (e) {{ return null; }}"),
+                vec![],
+            )
             .await
             .expect("script runs");
         if !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0)) {
@@ -168,7 +178,10 @@ async fn until(c: &Client, what: &str, script: &str) -> Value {
         }
         if Instant::now() > deadline {
             let message = c
-                .execute("return document.querySelector('#message').textContent", vec![])
+                .execute(
+                    "return document.querySelector('#message').textContent",
+                    vec![],
+                )
                 .await
                 .unwrap_or_default();
             panic!("timed out waiting for {what} ({script}); page message: {message}");
@@ -220,7 +233,12 @@ fn solve_all(states: &[String]) -> Vec<i64> {
 fn incompatible_pair(state: &str) -> (String, String) {
     let tokens: Vec<String> = state
         .split('/')
-        .flat_map(|r| r.as_bytes().chunks(2).map(|c| String::from_utf8_lossy(c).into_owned()).collect::<Vec<_>>())
+        .flat_map(|r| {
+            r.as_bytes()
+                .chunks(2)
+                .map(|c| String::from_utf8_lossy(c).into_owned())
+                .collect::<Vec<_>>()
+        })
         .collect();
     for a in &tokens {
         for b in &tokens {
@@ -276,42 +294,105 @@ async fn browse_replay_and_play_in_chromium() {
 
     // Browse: every row, then a filter and a sort, checked against the Parquet files.
     c.goto(&url).await.unwrap();
-    until(c, "the table", "document.querySelectorAll('#games tr.game').length").await;
+    until(
+        c,
+        "the table",
+        "document.querySelectorAll('#games tr.game').length",
+    )
+    .await;
     let total = js(c, "Number(document.querySelector('#total').dataset.total)").await;
     assert_eq!(total, json!(rows.len()));
     select(c, "n", "5").await;
-    until(c, "the n=5 filter", "location.hash.includes('n=5') && document.querySelector('#total').dataset.total === '30'").await;
+    until(
+        c,
+        "the n=5 filter",
+        "location.hash.includes('n=5') && document.querySelector('#total').dataset.total === '30'",
+    )
+    .await;
     select(c, "sort", "expansions").await;
     until(c, "the sort", "location.hash.includes('sort=expansions')").await;
     select(c, "desc", "true").await;
-    until(c, "descending", "location.hash.includes('desc=true') && document.querySelector('#games tr.game')").await;
-    let top = rows.iter().filter(|r| r.n == 5).max_by_key(|r| (r.expansions, -r.game_index)).unwrap();
-    let first = js(c, "document.querySelector('#games tr.game td.expansions').textContent").await;
-    assert_eq!(first.as_str().unwrap().replace(',', ""), top.expansions.to_string());
+    until(
+        c,
+        "descending",
+        "location.hash.includes('desc=true') && document.querySelector('#games tr.game')",
+    )
+    .await;
+    let top = rows
+        .iter()
+        .filter(|r| r.n == 5)
+        .max_by_key(|r| (r.expansions, -r.game_index))
+        .unwrap();
+    let first = js(
+        c,
+        "document.querySelector('#games tr.game td.expansions').textContent",
+    )
+    .await;
+    assert_eq!(
+        first.as_str().unwrap().replace(',', ""),
+        top.expansions.to_string()
+    );
     shot(c, "browse").await;
 
     // Replay: the first game of the sorted page, step by step against `hammer replay`.
     click(c, "#games tr.game").await;
-    until(c, "the game page", "location.hash.startsWith('#/game') && document.querySelector('#board')").await;
-    let game_index = js(c, "Number(new URLSearchParams(location.hash.split('?')[1]).get('index'))").await;
+    until(
+        c,
+        "the game page",
+        "location.hash.startsWith('#/game') && document.querySelector('#board')",
+    )
+    .await;
+    let game_index = js(
+        c,
+        "Number(new URLSearchParams(location.hash.split('?')[1]).get('index'))",
+    )
+    .await;
     let row = rows
         .iter()
         .find(|r| r.n == 5 && json!(r.game_index) == game_index)
         .expect("the opened game is in the dataset");
     assert_eq!(row.expansions, top.expansions);
-    let moves: Vec<&str> = row.prefix_moves.split_whitespace().chain(row.solution.split_whitespace()).collect();
+    let moves: Vec<&str> = row
+        .prefix_moves
+        .split_whitespace()
+        .chain(row.solution.split_whitespace())
+        .collect();
     let mut args = vec!["replay", "--json", row.board.as_str()];
     args.extend(&moves);
     let replay: Value = serde_json::from_str(&ok(&hammer(&args))).unwrap();
-    let states: Vec<String> = replay["states"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect();
+    let states: Vec<String> = replay["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_owned())
+        .collect();
     assert_eq!(states.len(), moves.len() + 1);
     for (k, expected) in states.iter().enumerate() {
-        until(c, "the step", &format!("document.querySelector('#step-info').dataset.step === '{k}'")).await;
+        until(
+            c,
+            "the step",
+            &format!("document.querySelector('#step-info').dataset.step === '{k}'"),
+        )
+        .await;
         assert_eq!(&board_state(c).await, expected, "board after step {k}");
         if let Some(next) = moves.get(k) {
             let (eater, eaten) = next.split_once('x').unwrap();
-            assert_eq!(js(c, "document.querySelector('#board .stone.eater').dataset.token").await, json!(eater));
-            assert_eq!(js(c, "document.querySelector('#board .stone.eaten').dataset.token").await, json!(eaten));
+            assert_eq!(
+                js(
+                    c,
+                    "document.querySelector('#board .stone.eater').dataset.token"
+                )
+                .await,
+                json!(eater)
+            );
+            assert_eq!(
+                js(
+                    c,
+                    "document.querySelector('#board .stone.eaten').dataset.token"
+                )
+                .await,
+                json!(eaten)
+            );
             if k == moves.len() / 2 {
                 shot(c, "replay").await;
             }
@@ -319,14 +400,23 @@ async fn browse_replay_and_play_in_chromium() {
         }
     }
     assert_eq!(
-        js(c, "Number(document.querySelector('#step-info').textContent.match(/score (\\d+)/)[1])").await,
+        js(
+            c,
+            "Number(document.querySelector('#step-info').textContent.match(/score (\\d+)/)[1])"
+        )
+        .await,
         json!(row.min_stones)
     );
 
     // Play from the start with hints, to the end, checking every hint with `hammer solve`.
     click(c, "#first").await;
     click(c, "#play-here").await;
-    until(c, "the play page", "location.hash.startsWith('#/play') && document.querySelector('#board')").await;
+    until(
+        c,
+        "the play page",
+        "location.hash.startsWith('#/play') && document.querySelector('#board')",
+    )
+    .await;
     assert_eq!(board_state(c).await, row.board);
 
     // An illegal pair is refused with the rule it breaks, and the board stays.
@@ -334,7 +424,13 @@ async fn browse_replay_and_play_in_chromium() {
     click_stone(c, &x).await;
     click_stone(c, &y).await;
     let message = until(c, "the refusal", "!document.querySelector('#message').hidden && document.querySelector('#message').textContent").await;
-    assert!(message.as_str().unwrap().contains("share neither colour nor symbol"), "{message}");
+    assert!(
+        message
+            .as_str()
+            .unwrap()
+            .contains("share neither colour nor symbol"),
+        "{message}"
+    );
     assert_eq!(board_state(c).await, row.board);
 
     let mut played: Vec<String> = vec![row.board.clone()];
@@ -347,35 +443,75 @@ async fn browse_replay_and_play_in_chromium() {
         if hints.is_empty() {
             break;
         }
-        let afters: Vec<String> = hints.iter().map(|h| h[1].as_str().unwrap().to_owned()).collect();
+        let afters: Vec<String> = hints
+            .iter()
+            .map(|h| h[1].as_str().unwrap().to_owned())
+            .collect();
         let exact = solve_all(&afters);
         for (h, e) in hints.iter().zip(&exact) {
             if h[3] == json!(true) {
                 assert_eq!(h[2].as_i64().unwrap(), *e, "hint {h}");
             } else {
-                assert!(h[2].as_i64().unwrap() >= *e, "an 'at most' hint below the exact answer: {h}");
+                assert!(
+                    h[2].as_i64().unwrap() >= *e,
+                    "an 'at most' hint below the exact answer: {h}"
+                );
             }
             checked_hints += 1;
         }
         let best = hints.iter().min_by_key(|h| h[2].as_i64().unwrap()).unwrap();
         let (eater, eaten) = best[0].as_str().unwrap().split_once('x').unwrap();
         click_stone(c, eater).await;
-        until(c, "the selection", &format!("document.querySelector('#board .stone.selected[data-token=\"{eater}\"]')")).await;
+        until(
+            c,
+            "the selection",
+            &format!("document.querySelector('#board .stone.selected[data-token=\"{eater}\"]')"),
+        )
+        .await;
         click_stone(c, eaten).await;
         let after = best[1].as_str().unwrap().to_owned();
-        until(c, "the move", &format!("document.querySelector('#board').dataset.state === '{after}'")).await;
+        until(
+            c,
+            "the move",
+            &format!("document.querySelector('#board').dataset.state === '{after}'"),
+        )
+        .await;
         played.push(after);
         if played.len() == 3 {
             // Undo and redo walk the history.
             click(c, "#undo").await;
-            until(c, "undo", &format!("document.querySelector('#board').dataset.state === '{}'", played[1])).await;
+            until(
+                c,
+                "undo",
+                &format!(
+                    "document.querySelector('#board').dataset.state === '{}'",
+                    played[1]
+                ),
+            )
+            .await;
             click(c, "#redo").await;
-            until(c, "redo", &format!("document.querySelector('#board').dataset.state === '{}'", played[2])).await;
+            until(
+                c,
+                "redo",
+                &format!(
+                    "document.querySelector('#board').dataset.state === '{}'",
+                    played[2]
+                ),
+            )
+            .await;
             shot(c, "play").await;
         }
     }
-    let end = js(c, "Number(document.querySelector('#play-status').dataset.score)").await;
-    assert_eq!(end, json!(row.min_stones), "following the best hints reaches the game's minimum");
+    let end = js(
+        c,
+        "Number(document.querySelector('#play-status').dataset.score)",
+    )
+    .await;
+    assert_eq!(
+        end,
+        json!(row.min_stones),
+        "following the best hints reaches the game's minimum"
+    );
     assert!(checked_hints >= played.len() - 1);
 
     // A bad pasted board: a message that names the problem, and the page goes on.
@@ -387,7 +523,12 @@ async fn browse_replay_and_play_in_chromium() {
     assert!(message.as_str().unwrap().contains("A1"), "{message}");
     assert!(message.as_str().unwrap().contains("twice"), "{message}");
     c.goto(&format!("{url}#/browse")).await.unwrap();
-    until(c, "the table again", "document.querySelectorAll('#games tr.game').length").await;
+    until(
+        c,
+        "the table again",
+        "document.querySelectorAll('#games tr.game').length",
+    )
+    .await;
     d.client.close().await.unwrap();
 }
 
@@ -437,11 +578,22 @@ async fn live_page_follows_a_running_coordinator() {
     let d = driver(dir.path(), &chromium, &chromedriver).await;
     let c = &d.client;
     c.goto(&format!("{url}#/live")).await.unwrap();
-    until(c, "the live page", "document.querySelector('#live-committed')").await;
+    until(
+        c,
+        "the live page",
+        "document.querySelector('#live-committed')",
+    )
+    .await;
     let _worker = Proc::spawn(
         "worker",
         HAMMER,
-        &s(&["worker", "--coordinator", &coordinator_url, "--threads", "1"]),
+        &s(&[
+            "worker",
+            "--coordinator",
+            &coordinator_url,
+            "--threads",
+            "1",
+        ]),
         &[],
         dir.path().join("worker.log"),
     );
@@ -457,14 +609,30 @@ async fn live_page_follows_a_running_coordinator() {
         assert!(Instant::now() < deadline, "progress did not grow: {seen:?}");
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
-    until(c, "a worker row", "document.querySelectorAll('#live-worker-list tr.worker').length").await;
-    until(c, "figure 8 intervals", "document.querySelectorAll('#figure8 line.interval').length").await;
+    until(
+        c,
+        "a worker row",
+        "document.querySelectorAll('#live-worker-list tr.worker').length",
+    )
+    .await;
+    until(
+        c,
+        "figure 8 intervals",
+        "document.querySelectorAll('#figure8 line.interval').length",
+    )
+    .await;
     shot(c, "live").await;
 
     // The coordinator goes away: the page says so, and the viewer keeps serving.
     coordinator.kill9();
     let error = until(c, "the lost-coordinator message", "document.querySelector('#live-error') && document.querySelector('#live-error').textContent").await;
-    assert!(error.as_str().unwrap().contains("cannot reach the coordinator"), "{error}");
+    assert!(
+        error
+            .as_str()
+            .unwrap()
+            .contains("cannot reach the coordinator"),
+        "{error}"
+    );
     let meta = http("GET", addr_of(&url), "/api/meta").unwrap();
     assert_eq!(meta.code, 200, "{}", meta.body);
     d.client.close().await.unwrap();
@@ -475,10 +643,18 @@ async fn live_page_follows_a_running_coordinator() {
 #[test]
 fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let out = hammer(&["view", dir.path().join("missing").to_str().unwrap(), "--port", "0"]);
+    let out = hammer(&[
+        "view",
+        dir.path().join("missing").to_str().unwrap(),
+        "--port",
+        "0",
+    ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("missing") && err.contains("does not exist"), "{err}");
+    assert!(
+        err.contains("missing") && err.contains("does not exist"),
+        "{err}"
+    );
 
     let data = make_dataset(dir.path());
     let (_view, url) = start_view(dir.path(), "view", &[data.to_str().unwrap()]);
@@ -491,16 +667,28 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     }
     let r = get("/api/games?n=six");
     assert_eq!(r.code, 400);
-    assert!(r.body.contains("n=\\\"six\\\"") && r.body.contains("whole number"), "{}", r.body);
+    assert!(
+        r.body.contains("n=\\\"six\\\"") && r.body.contains("whole number"),
+        "{}",
+        r.body
+    );
     let r = get("/api/games?colour=red");
     assert_eq!(r.code, 400);
     assert!(r.body.contains("colour"), "{}", r.body);
     let r = get("/api/position?state=A1B2%2FA1");
     assert_eq!(r.code, 400);
-    assert!(r.body.contains("A1") && r.body.contains("twice"), "{}", r.body);
+    assert!(
+        r.body.contains("A1") && r.body.contains("twice"),
+        "{}",
+        r.body
+    );
     let r = get("/api/move?state=A1B1%2FB2A2&move=A1xA2");
     assert_eq!(r.code, 400);
-    assert!(r.body.contains("not neighbours") || r.body.contains("neither"), "{}", r.body);
+    assert!(
+        r.body.contains("not neighbours") || r.body.contains("neither"),
+        "{}",
+        r.body
+    );
     let r = get("/api/game?sweep=viewtest&experiment=exact&config=c0&params=n%3D5&index=99999");
     assert_eq!(r.code, 404, "{}", r.body);
     assert!(r.body.contains("99999"), "{}", r.body);
@@ -517,7 +705,11 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
         if meta.body.contains("\"failed\"") {
             break meta;
         }
-        assert!(Instant::now() < deadline, "no failure reported: {}", meta.body);
+        assert!(
+            Instant::now() < deadline,
+            "no failure reported: {}",
+            meta.body
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     let name = part.file_name().unwrap().to_str().unwrap();
@@ -528,14 +720,23 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     assert_eq!(http("GET", addr2, "/").unwrap().code, 200);
 
     // Another address than loopback: a token in the URL, refused without it.
-    let (_view3, url3) = start_view(dir.path(), "view3", &[data.to_str().unwrap(), "--addr", "0.0.0.0"]);
+    let (_view3, url3) = start_view(
+        dir.path(),
+        "view3",
+        &[data.to_str().unwrap(), "--addr", "0.0.0.0"],
+    );
     let (base, token) = url3.split_once("?token=").expect("a token in the URL");
     assert_eq!(token.len(), 32);
     let port = addr_of(base).port();
     let local: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
     assert_eq!(http("GET", local, "/api/meta").unwrap().code, 401);
     assert_eq!(http("GET", local, "/").unwrap().code, 401);
-    assert_eq!(http("GET", local, &format!("/api/meta?token={token}")).unwrap().code, 200);
+    assert_eq!(
+        http("GET", local, &format!("/api/meta?token={token}"))
+            .unwrap()
+            .code,
+        200
+    );
     let page = http("GET", local, &format!("/?token={token}")).unwrap();
     assert_eq!(page.code, 200);
     assert!(page.header("set-cookie").is_some_and(|c| c.contains(token)));

@@ -78,7 +78,8 @@ pub fn point_of_params(family: FamilyRef, params: &str) -> Result<Point, ViewErr
             .iter()
             .find(|s| s.key == key.trim())
             .ok_or_else(|| input(format!("{} has no parameter '{key}'", family.name())))?;
-        let value = ParamValue::parse(value.trim(), spec).map_err(|e| input(format!("{key}: {e}")))?;
+        let value =
+            ParamValue::parse(value.trim(), spec).map_err(|e| input(format!("{key}: {e}")))?;
         pairs.push((key.trim().to_owned(), value));
     }
     Ok(point_from_pairs(&*family, &pairs)?)
@@ -179,7 +180,11 @@ pub fn replay(row: &ResultRow) -> Result<Vec<Step>, ViewError> {
             score: family.score(&point, &state)?,
             drawing: draw(&state)?,
             state,
-            phase: if i < prefix.len() { "prefix" } else { "solution" },
+            phase: if i < prefix.len() {
+                "prefix"
+            } else {
+                "solution"
+            },
         });
     }
     Ok(steps)

@@ -132,7 +132,9 @@ pub fn load(dir: &Path, progress: &AtomicU64) -> Result<Index, ViewError> {
                 })
             })
             .collect();
-        index.group.extend(rows.group.iter().map(|&g| map[g as usize]));
+        index
+            .group
+            .extend(rows.group.iter().map(|&g| map[g as usize]));
         index
             .part
             .extend(std::iter::repeat_n(part_no as u32, rows.group.len()));
@@ -243,12 +245,15 @@ fn read_part(part: &PartInfo) -> Result<PartRows, ViewError> {
     Ok(out)
 }
 
+/// A string column as one id per row and the distinct values the ids point into.
+type Interned = (Vec<u32>, Vec<String>);
+
 /// A string column as ids into its distinct values (consecutive rows usually repeat a
 /// value, so the last one is checked first), or `None` when the file predates it.
 fn interned(
     batch: &RecordBatch,
     column: &'static str,
-) -> Result<Option<(Vec<u32>, Vec<String>)>, ColumnError> {
+) -> Result<Option<Interned>, ColumnError> {
     if batch.column_by_name(column).is_none() {
         return Ok(None);
     }
@@ -297,7 +302,9 @@ fn append(
         .extend_from_slice(int64s(batch, "expansions")?);
     out.wall_ns.extend_from_slice(int64s(batch, "wall_ns")?);
     out.score.extend_from_slice(score);
-    let at = |c: &Option<(Vec<u32>, Vec<String>)>, i: usize| c.as_ref().map_or(u32::MAX, |(ids, _)| ids[i]);
+    let at = |c: &Option<Interned>, i: usize| {
+        c.as_ref().map_or(u32::MAX, |(ids, _)| ids[i])
+    };
     let mut keys: HashMap<[u32; 6], u32> = HashMap::new();
     for i in 0..rows {
         let key = [
@@ -309,8 +316,9 @@ fn append(
             at(&params, i),
         ];
         let id = *keys.entry(key).or_insert_with(|| {
-            let text = |c: &Option<(Vec<u32>, Vec<String>)>| {
-                c.as_ref().map(|(ids, values)| values[ids[i] as usize].clone())
+            let text = |c: &Option<Interned>| {
+                c.as_ref()
+                    .map(|(ids, values)| values[ids[i] as usize].clone())
             };
             let group = Group {
                 sweep: sweep.1[key[0] as usize].clone(),

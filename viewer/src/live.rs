@@ -33,10 +33,7 @@ fn now_ms() -> u64 {
 pub async fn poll(source: &StatusSource, coordinator: &str) -> Value {
     let answer = match tokio::time::timeout(STATUS_TIMEOUT, source()).await {
         Ok(answer) => answer,
-        Err(_) => Err(format!(
-            "no answer within {} s",
-            STATUS_TIMEOUT.as_secs()
-        )),
+        Err(_) => Err(format!("no answer within {} s", STATUS_TIMEOUT.as_secs())),
     };
     match answer {
         Ok(status) => {

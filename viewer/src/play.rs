@@ -70,10 +70,12 @@ fn resolve(position: &Position) -> Result<(FamilyRef, Point), ViewError> {
     if !position.params.trim().is_empty() {
         return Ok((family, point_of_params(family, &position.params)?));
     }
-    let point = family.point_of_state(state)?.ok_or_else(|| ViewError::Input {
-        context: format!("state '{state}'"),
-        message: format!("{} needs its parameters (params)", family.name()),
-    })?;
+    let point = family
+        .point_of_state(state)?
+        .ok_or_else(|| ViewError::Input {
+            context: format!("state '{state}'"),
+            message: format!("{} needs its parameters (params)", family.name()),
+        })?;
     Ok((family, point))
 }
 

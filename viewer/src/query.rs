@@ -159,7 +159,9 @@ impl Filter {
         let score = index.score[i];
         let exp = index.expansions[i];
         self.solvable.is_none_or(|v| v == (flags & SOLVABLE != 0))
-            && self.exhaustive.is_none_or(|v| v == (flags & EXHAUSTIVE != 0))
+            && self
+                .exhaustive
+                .is_none_or(|v| v == (flags & EXHAUSTIVE != 0))
             && self.score_min.is_none_or(|v| score >= v)
             && self.score_max.is_none_or(|v| score <= v)
             && self.exp_min.is_none_or(|v| exp >= v)
@@ -204,7 +206,10 @@ pub fn run(index: &Index, filter: &Filter) -> Page {
     }
     Page {
         total,
-        rows: matches.get(start..end).map(<[usize]>::to_vec).unwrap_or_default(),
+        rows: matches
+            .get(start..end)
+            .map(<[usize]>::to_vec)
+            .unwrap_or_default(),
     }
 }
 
@@ -276,7 +281,9 @@ mod tests {
             row: (0..rows as u32).collect(),
             game_index: (0..rows as i64).collect(),
             score: (0..rows as i32).map(|i| 1 + i % 3).collect(),
-            flags: (0..rows).map(|i| if i % 3 == 0 { SOLVABLE } else { 0 }).collect(),
+            flags: (0..rows)
+                .map(|i| if i % 3 == 0 { SOLVABLE } else { 0 })
+                .collect(),
             expansions: (0..rows as i64).map(|i| (i * 7) % 10).collect(),
             wall_ns: vec![0; rows],
             ..Index::default()
@@ -295,14 +302,25 @@ mod tests {
     #[test]
     fn filters_sorts_and_pages() {
         let index = index();
-        let f = filter(&[("n", "5"), ("sort", "expansions"), ("desc", "true"), ("per", "2")])
-            .unwrap();
+        let f = filter(&[
+            ("n", "5"),
+            ("sort", "expansions"),
+            ("desc", "true"),
+            ("per", "2"),
+        ])
+        .unwrap();
         let page = run(&index, &f);
         assert_eq!(page.total, 5);
         // rows 1,3,5,7,9 have expansions 7,1,5,9,3: descending 9 (row 7), 7 (row 1)
         assert_eq!(page.rows, vec![7, 1]);
-        let f = filter(&[("n", "5"), ("sort", "expansions"), ("desc", "true"), ("per", "2"), ("page", "2")])
-            .unwrap();
+        let f = filter(&[
+            ("n", "5"),
+            ("sort", "expansions"),
+            ("desc", "true"),
+            ("per", "2"),
+            ("page", "2"),
+        ])
+        .unwrap();
         assert_eq!(run(&index, &f).rows, vec![3]);
         let f = filter(&[("solvable", "true"), ("experiment", "b")]).unwrap();
         assert_eq!(run(&index, &f).rows, vec![0, 6]);

@@ -52,7 +52,10 @@ pub(crate) fn router(app: Shared) -> Router {
         .layer(middleware::from_fn_with_state(app.clone(), check_token));
     Router::new()
         .route("/", get(page))
-        .route("/app.js", get(|| async { asset(APP_JS, "text/javascript") }))
+        .route(
+            "/app.js",
+            get(|| async { asset(APP_JS, "text/javascript") }),
+        )
         .route("/style.css", get(|| async { asset(STYLE_CSS, "text/css") }))
         .merge(api)
         .with_state(app)
@@ -64,12 +67,18 @@ fn asset(body: &'static str, kind: &'static str) -> Response {
 
 /// Compares without stopping at the first difference, so timing tells nothing.
 fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 fn presented(headers: &HeaderMap, query: Option<&str>) -> Vec<String> {
     let mut found = Vec::new();
-    if let Some(v) = headers.get(header::AUTHORIZATION).and_then(|v| v.to_str().ok())
+    if let Some(v) = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
         && let Some(t) = v.strip_prefix("Bearer ")
     {
         found.push(t.trim().to_owned());
@@ -117,8 +126,9 @@ async fn page(State(app): State<Shared>, request: Request) -> Response {
     }
     let mut response = Html(INDEX_HTML).into_response();
     if let Some(token) = &app.token
-        && let Ok(cookie) =
-            HeaderValue::from_str(&format!("{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/"))
+        && let Ok(cookie) = HeaderValue::from_str(&format!(
+            "{COOKIE}={token}; HttpOnly; SameSite=Strict; Path=/"
+        ))
     {
         response.headers_mut().insert(header::SET_COOKIE, cookie);
     }
@@ -222,7 +232,10 @@ async fn try_move(Query(p): Query<Position>) -> Result<Json<Value>, ViewError> {
     blocking(move || Ok(Json(json!({ "after": play::try_move(&p)? })))).await
 }
 
-async fn hints(State(app): State<Shared>, Query(p): Query<Position>) -> Result<Json<Value>, ViewError> {
+async fn hints(
+    State(app): State<Shared>,
+    Query(p): Query<Position>,
+) -> Result<Json<Value>, ViewError> {
     let budget = app.hint_budget;
     blocking(move || {
         let started = Instant::now();

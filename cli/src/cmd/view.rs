@@ -109,7 +109,11 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("cannot read the token file {}", path.display()))?;
             let token = text.trim().to_owned();
-            if token.is_empty() || !token.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b)) {
+            if token.is_empty()
+                || !token
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-_.~".contains(&b))
+            {
                 bail!(
                     "the token file {} must hold one token of letters, digits and -_.~",
                     path.display()
@@ -128,7 +132,9 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
                 tls_ca: args.tls_ca.clone(),
                 tls_domain: args.tls_domain.clone(),
             };
-            options.endpoint().with_context(|| format!("--coordinator {url}"))?;
+            options
+                .endpoint()
+                .with_context(|| format!("--coordinator {url}"))?;
             Some((url.clone(), status_source(options)))
         }
         None => None,
@@ -144,7 +150,9 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
         let listener = tokio::net::TcpListener::bind(addr)
             .await
             .with_context(|| format!("cannot listen on {addr}"))?;
-        let local = listener.local_addr().context("cannot read the bound address")?;
+        let local = listener
+            .local_addr()
+            .context("cannot read the bound address")?;
         let host = match local.ip() {
             IpAddr::V6(ip) => format!("[{ip}]"),
             IpAddr::V4(ip) => ip.to_string(),
