@@ -148,10 +148,20 @@ fn replay_draws_boards_and_names_an_illegal_move() {
     );
 }
 
+/// A later state solves like a start (the viewer's hints rely on it): B1xA1 then B1xB2.
+#[test]
+fn solve_takes_a_state_after_some_moves() {
+    let out = hammer(&["solve", "A1B2/B1", "--json"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["min_stones"], 1, "{v}");
+    assert_eq!(v["exhaustive"], true, "{v}");
+}
+
 #[test]
 fn bad_input_is_named_without_a_panic() {
     for (args, needle) in [
-        (vec!["solve", "A1B2/B1"], "row 2 has 1 stones"),
+        (vec!["solve", "A1B2B1/A2"], "row 1 has 3 stones"),
         (vec!["solve", "A1B2/B1Z2"], "'Z2'"),
         (vec!["solve", "A1A1/B1B2"], "written twice"),
         (vec!["moves", "A1B2B1/A2"], "row 1 has 3 stones"),

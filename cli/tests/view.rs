@@ -104,6 +104,19 @@ fn start_view(dir: &Path, name: &str, args: &[&str]) -> (Proc, String) {
     }
 }
 
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
 fn addr_of(url: &str) -> std::net::SocketAddr {
     let rest = url.trim_start_matches("http://");
     rest.split('/').next().unwrap().parse().unwrap()
@@ -529,6 +542,18 @@ async fn browse_replay_and_play_in_chromium() {
         "document.querySelectorAll('#games tr.game').length",
     )
     .await;
+
+    // A corrupt part file: the page names it, and the viewer still serves the page.
+    let copy = dir.path().join("corrupt");
+    copy_dir(&data, &copy);
+    let part = hammer_dataset::list_parts(&copy).unwrap()[0].path.clone();
+    std::fs::write(&part, b"PAR1 not parquet").unwrap();
+    let (_view2, url2) = start_view(dir.path(), "view-corrupt", &[copy.to_str().unwrap()]);
+    c.goto(&url2).await.unwrap();
+    let text = until(c, "the dataset error", "document.querySelector('#dataset-error') && document.querySelector('#dataset-error').textContent").await;
+    let name = part.file_name().unwrap().to_str().unwrap();
+    assert!(text.as_str().unwrap().contains(name), "{text}");
+    shot(c, "corrupt-dataset").await;
     d.client.close().await.unwrap();
 }
 
@@ -693,6 +718,27 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     assert_eq!(r.code, 404, "{}", r.body);
     assert!(r.body.contains("99999"), "{}", r.body);
     assert_eq!(get("/api/games").code, 200);
+
+    // The dataset goes away while the viewer runs: a reload says so, the server goes on.
+    let moved = dir.path().join("moved");
+    std::fs::rename(&data, &moved).unwrap();
+    assert_eq!(http("POST", addr, "/api/reload").unwrap().code, 200);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let meta = get("/api/meta");
+        if meta.body.contains("\"failed\"") {
+            assert!(meta.body.contains("cannot open"), "{}", meta.body);
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no failure after reload: {}",
+            meta.body
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(get("/").code, 200);
+    std::fs::rename(&moved, &data).unwrap();
 
     // A corrupt part: the page gets the file's name, and the server still answers.
     let part = hammer_dataset::list_parts(&data).unwrap()[0].path.clone();

@@ -437,7 +437,20 @@ function drawPlay() {
     }
   }
   const labels = new Map();
-  for (const [y, m] of targets) { const h = hintOf.get(m.move); if (h) labels.set(y, { text: hintText(h), best: h.score === best }); }
+  if (playState.selected) {
+    for (const [y, m] of targets) { const h = hintOf.get(m.move); if (h) labels.set(y, { text: hintText(h), best: h.score === best }); }
+  } else if (hints) {
+    // Nothing selected: each stone that can move shows the best of its moves.
+    for (const m of info.moves) {
+      const h = hintOf.get(m.move);
+      if (!h) continue;
+      for (const mv of [m.move, ...m.same_as]) {
+        const [x] = splitMove(mv);
+        const old = labels.get(x);
+        if (!old || old.score > h.score) labels.set(x, { text: hintText(h), best: h.score === best, score: h.score });
+      }
+    }
+  }
   const status = el('p', { id: 'play-status', 'data-score': info.score, 'data-moves': info.moves.length },
     `score ${info.score} (goal ${info.goal}) · ${info.moves.length} legal move(s)` + (info.moves.length === 0 ? ' · game over' : ''));
   const board = martello

@@ -34,12 +34,8 @@ pub(crate) struct Dataset {
     generation: Arc<AtomicU64>,
 }
 
-/// Names of the stages in `/api/meta`.
-pub(crate) struct DataState;
-
-impl DataState {
-    pub const LOADING: &'static str = "loading";
-}
+/// The `state` of `/api/meta` while the dataset is read.
+pub(crate) const LOADING: &str = "loading";
 
 impl Dataset {
     pub fn new(dir: Option<PathBuf>) -> Dataset {
@@ -121,7 +117,7 @@ impl Dataset {
         match &*stage {
             Stage::Absent => json!({ "state": "absent", "dir": dir }),
             Stage::Loading { parts, total } => json!({
-                "state": DataState::LOADING,
+                "state": LOADING,
                 "dir": dir,
                 "parts_read": parts.load(Ordering::Relaxed),
                 "parts": total,

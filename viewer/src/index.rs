@@ -250,10 +250,7 @@ type Interned = (Vec<u32>, Vec<String>);
 
 /// A string column as ids into its distinct values (consecutive rows usually repeat a
 /// value, so the last one is checked first), or `None` when the file predates it.
-fn interned(
-    batch: &RecordBatch,
-    column: &'static str,
-) -> Result<Option<Interned>, ColumnError> {
+fn interned(batch: &RecordBatch, column: &'static str) -> Result<Option<Interned>, ColumnError> {
     if batch.column_by_name(column).is_none() {
         return Ok(None);
     }
@@ -302,9 +299,7 @@ fn append(
         .extend_from_slice(int64s(batch, "expansions")?);
     out.wall_ns.extend_from_slice(int64s(batch, "wall_ns")?);
     out.score.extend_from_slice(score);
-    let at = |c: &Option<Interned>, i: usize| {
-        c.as_ref().map_or(u32::MAX, |(ids, _)| ids[i])
-    };
+    let at = |c: &Option<Interned>, i: usize| c.as_ref().map_or(u32::MAX, |(ids, _)| ids[i]);
     let mut keys: HashMap<[u32; 6], u32> = HashMap::new();
     for i in 0..rows {
         let key = [

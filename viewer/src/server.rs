@@ -16,7 +16,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{Value, json};
 
-use crate::data::{DataState, Dataset};
+use crate::data::{Dataset, LOADING};
 use crate::error::ViewError;
 use crate::game::{self, GameKey};
 use crate::live::{self, StatusSource};
@@ -266,5 +266,5 @@ async fn live(State(app): State<Shared>) -> Json<Value> {
 
 async fn reload(State(app): State<Shared>) -> Json<Value> {
     app.data.start_loading();
-    Json(json!({ "state": DataState::LOADING }))
+    Json(json!({ "state": LOADING }))
 }
