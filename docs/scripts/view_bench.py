@@ -28,6 +28,7 @@ QUERIES = [
     ("no match (solvable=false)", "solvable=false"),
     ("sorted by game index, 500 rows", "sort=game_index&desc=true&per=500"),
     ("sorted by experiment", "sort=experiment&page=2000"),
+    ("sorted by expansions, the last page (a full sort)", "sort=expansions&page=59999"),
 ]
 
 
