@@ -9,7 +9,6 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use arrow::array::RecordBatch;
@@ -162,43 +161,6 @@ fn corrupt(path: &Path, e: &dyn std::fmt::Display) -> Error {
     file_error(path, FileProblem::Corrupt(e.to_string()))
 }
 
-/// Tells an empty or foreign file apart from a truncated Parquet file before the decoder
-/// reports both as the same footer error; they need different fixes.
-fn check_magic(path: &Path, mut file: &File) -> Result<()> {
-    let io = |source| {
-        Error::Dataset(hammer_dataset::Error::Io {
-            path: path.to_owned(),
-            action: "cannot read",
-            source,
-        })
-    };
-    let len = file.metadata().map_err(io)?.len();
-    if len == 0 {
-        return Err(file_error(path, FileProblem::Empty));
-    }
-    let mut head = [0u8; 4];
-    let mut tail = [0u8; 4];
-    let head_ok = len >= 4 && {
-        file.read_exact(&mut head).map_err(io)?;
-        &head == b"PAR1"
-    };
-    let tail_ok = len >= 8 && {
-        file.seek(SeekFrom::End(-4)).map_err(io)?;
-        file.read_exact(&mut tail).map_err(io)?;
-        &tail == b"PAR1"
-    };
-    file.seek(SeekFrom::Start(0)).map_err(io)?;
-    match (head_ok, tail_ok) {
-        (true, true) => Ok(()),
-        (false, false) => Err(file_error(path, FileProblem::NotParquet)),
-        (true, false) => Err(corrupt(
-            path,
-            &"no PAR1 magic at the end, the file is truncated",
-        )),
-        (false, true) => Err(corrupt(path, &"no PAR1 magic at the start")),
-    }
-}
-
 /// Checks the file against the whole dataset schema, not just the projected columns, so
 /// that a file `hammer_dataset::read_part` rejects is rejected here as well.
 fn check_schema(schema: &Schema) -> Result<(), ColumnError> {
@@ -229,14 +191,7 @@ fn check_schema(schema: &Schema) -> Result<(), ColumnError> {
 
 /// A part file opened for reading, its magic bytes, footer and schema checked.
 fn open_part(path: &Path) -> Result<ParquetRecordBatchReaderBuilder<File>> {
-    let file = File::open(path).map_err(|source| {
-        Error::Dataset(hammer_dataset::Error::Io {
-            path: path.to_owned(),
-            action: "cannot open",
-            source,
-        })
-    })?;
-    check_magic(path, &file)?;
+    let file = hammer_dataset::open_part_file(path)?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| corrupt(path, &e))?;
     check_schema(builder.schema()).map_err(|e| file_error(path, e.into()))?;
     Ok(builder)

@@ -21,7 +21,7 @@ pub use hammer_family::Cell;
 pub use layout::{
     MAX_NAME_LEN, PartInfo, list_parts, partition_dir, validate_experiment, validate_part_id,
 };
-pub use read::{read_dataset, read_part, remove_stale_temp_files};
+pub use read::{open_part_file, read_dataset, read_part, remove_stale_temp_files};
 pub use row::{ResultRow, RowKey, RowRef, batch_to_rows, rows_to_batch};
 pub use schema::{
     ADDED_WITH_FAMILIES, COLUMNS, FamilyColumn, PARTITION_COLUMNS, arrow_type, col, family_columns,

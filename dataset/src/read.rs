@@ -33,18 +33,7 @@ pub fn read_part(path: &Path) -> Result<Vec<ResultRow>> {
         other => in_file(other.into()),
     };
 
-    let file = File::open(path).map_err(|source| Error::Io {
-        path: path.to_owned(),
-        action: "cannot open",
-        source,
-    })?;
-    check_magic(&file)
-        .map_err(|source| Error::Io {
-            path: path.to_owned(),
-            action: "cannot read",
-            source,
-        })?
-        .map_or(Ok(()), |problem| Err(in_file(problem)))?;
+    let file = open_part_file(path)?;
 
     let partition = partition_of_path(path);
     let partition = partition.as_ref().map(|(e, n)| (e.as_str(), *n));
@@ -134,6 +123,29 @@ fn restore_partition(
 /// Tells "this is not Parquet at all" apart from "this is a Parquet file cut short", which
 /// the Parquet decoder reports with the same footer error but which need different fixes
 /// (wrong file vs. re-run the task).
+/// Opens a part file after checking its Parquet magic bytes at both ends, so that an
+/// empty, foreign or truncated file is named as such: the decoder reports all three as
+/// the same footer error, and they need different fixes. Every reader of part files
+/// (this crate, the analysis, the viewer) opens them here.
+pub fn open_part_file(path: &Path) -> Result<File> {
+    let file = File::open(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        action: "cannot open",
+        source,
+    })?;
+    match check_magic(&file).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        action: "cannot read",
+        source,
+    })? {
+        None => Ok(file),
+        Some(problem) => Err(Error::File {
+            path: path.to_owned(),
+            problem,
+        }),
+    }
+}
+
 fn check_magic(mut file: &File) -> io::Result<Option<FileProblem>> {
     let len = file.metadata()?.len();
     if len == 0 {

@@ -8,8 +8,6 @@
 //! full row is read from its part file only when the page opens it (`game.rs`).
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -176,51 +174,10 @@ fn file_error(path: &Path, problem: FileProblem) -> ViewError {
     })
 }
 
-fn io_error(path: &Path, source: std::io::Error) -> ViewError {
-    ViewError::Dataset(hammer_dataset::Error::Io {
-        path: path.to_owned(),
-        action: "cannot read",
-        source,
-    })
-}
-
-/// Tells an empty, foreign or truncated file apart before the decoder reports all three
-/// as the same footer error.
-fn check_magic(path: &Path, mut file: &File) -> Result<(), ViewError> {
-    let len = file.metadata().map_err(|e| io_error(path, e))?.len();
-    if len == 0 {
-        return Err(file_error(path, FileProblem::Empty));
-    }
-    let mut head = [0u8; 4];
-    let mut tail = [0u8; 4];
-    if len < 8 {
-        return Err(file_error(path, FileProblem::NotParquet));
-    }
-    file.read_exact(&mut head).map_err(|e| io_error(path, e))?;
-    file.seek(SeekFrom::End(-4))
-        .map_err(|e| io_error(path, e))?;
-    file.read_exact(&mut tail).map_err(|e| io_error(path, e))?;
-    file.seek(SeekFrom::Start(0))
-        .map_err(|e| io_error(path, e))?;
-    match (&head == b"PAR1", &tail == b"PAR1") {
-        (true, true) => Ok(()),
-        (false, false) => Err(file_error(path, FileProblem::NotParquet)),
-        (true, false) => Err(file_error(
-            path,
-            FileProblem::Corrupt("no PAR1 magic at the end, the file is truncated".into()),
-        )),
-        (false, true) => Err(file_error(
-            path,
-            FileProblem::Corrupt("no PAR1 magic at the start".into()),
-        )),
-    }
-}
-
 fn read_part(part: &PartInfo) -> Result<PartRows, ViewError> {
     let path = part.path.as_path();
     let corrupt = |e: &dyn std::fmt::Display| file_error(path, FileProblem::Corrupt(e.to_string()));
-    let file = File::open(path).map_err(|e| io_error(path, e))?;
-    check_magic(path, &file)?;
+    let file = hammer_dataset::open_part_file(path)?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| corrupt(&e))?;
     let has = |c: &str| builder.schema().column_with_name(c).is_some();
     if let Some(column) = READ.iter().copied().find(|c| !has(c)) {
