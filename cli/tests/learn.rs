@@ -1,9 +1,15 @@
 //! `hammer learn` and the learned move order as a user runs them: a sweep solved by
 //! `hammer run`, a knowledge base learned from it, then `solve`, `bench` and a sweep
-//! with `orders = ["learned:KB"]`, and bad knowledge base files.
+//! with `orders = ["learned:KB"]`, a worker that gets the knowledge base from its
+//! coordinator, and bad knowledge base files.
+
+mod support;
 
 use std::path::Path;
 use std::process::{Command, Output};
+use std::time::Duration;
+
+use support::{HAMMER, Proc, free_port, normalized, s};
 
 fn hammer(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_hammer"))
@@ -157,4 +163,84 @@ fn bad_knowledge_bases_are_refused_with_the_file_and_the_problem() {
         &["learn", "train", "--n", "5", "--out", "x.kb"],
     ));
     assert!(err.contains("no exact 5x5"), "{err}");
+}
+
+/// A worker with no copy of the knowledge base (and a junk file under its name in its
+/// own directory) solves a learned-order sweep with the coordinator's bytes, and the
+/// dataset is `hammer run`'s.
+#[test]
+fn a_worker_gets_the_knowledge_base_from_its_coordinator() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    std::fs::write(dir.join("train.toml"), TRAIN).unwrap();
+    ok(hammer(dir, &["run", "train.toml", "--out", "train"]));
+    ok(hammer(
+        dir,
+        &[
+            "learn", "train", "--n", "4", "--radius", "3", "--out", "kb.bin",
+        ],
+    ));
+    std::fs::write(dir.join("test.toml"), TEST).unwrap();
+    ok(hammer(dir, &["run", "test.toml", "--out", "local"]));
+
+    let elsewhere = dir.join("worker-home");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(elsewhere.join("kb.bin"), b"not the knowledge base").unwrap();
+    let listen = format!("127.0.0.1:{}", free_port());
+    // The coordinator resolves `kb.bin` against its working directory, as `hammer run`.
+    let mut coordinator = Proc::spawn_in(
+        Some(dir),
+        "coordinator",
+        HAMMER,
+        &s(&[
+            "coordinator",
+            "--sweep",
+            "test.toml",
+            "--out",
+            "dist",
+            "--state",
+            "state",
+            "--listen",
+            &listen,
+        ]),
+        &[],
+        dir.join("coordinator.log"),
+    );
+    let worker = Command::new(HAMMER)
+        .args([
+            "worker",
+            "--coordinator",
+            &format!("http://{listen}"),
+            "--threads",
+            "1",
+        ])
+        .current_dir(&elsewhere)
+        .env_remove("HAMMER_TOKEN")
+        .output()
+        .expect("worker runs");
+    assert!(
+        worker.status.success(),
+        "worker: {}\ncoordinator: {}",
+        String::from_utf8_lossy(&worker.stderr),
+        coordinator.log_text()
+    );
+    assert_eq!(
+        coordinator.wait(Duration::from_secs(60)),
+        0,
+        "{}",
+        coordinator.log_text()
+    );
+    let read = |name: &str| {
+        let mut rows = normalized(hammer_dataset::read_dataset(&dir.join(name)).unwrap());
+        rows.sort_by_key(|r| r.key());
+        rows
+    };
+    let (local, dist) = (read("local"), read("dist"));
+    assert_eq!(local.len(), 120);
+    assert_eq!(local, dist);
+    assert!(
+        local
+            .iter()
+            .any(|r| r.order.starts_with("learned:kb.bin,3,0#"))
+    );
 }

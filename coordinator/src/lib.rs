@@ -204,6 +204,17 @@ impl Coordinator {
             drain: drain_rx,
             hammer_version,
             metrics: metrics.clone(),
+            knowledge_bases: Arc::new(
+                sweep
+                    .knowledge_bases()
+                    .into_iter()
+                    .map(|(path, digest, data)| hammer_proto::v1::KnowledgeBase {
+                        path,
+                        digest: format!("{digest:032x}"),
+                        data,
+                    })
+                    .collect(),
+            ),
         };
         let auth = service::Auth {
             expected: token.map(|t| Arc::from(format!("Bearer {t}").into_bytes())),

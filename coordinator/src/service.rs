@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use hammer_proto::v1::coordinator_server::Coordinator;
 use hammer_proto::v1::{
-    BatchAck, HeartbeatRequest, HeartbeatResponse, LeaseRequest, LeaseResponse, RegisterRequest,
-    RegisterResponse, ResultBatch, StatusRequest, StatusResponse, lease_response,
+    BatchAck, HeartbeatRequest, HeartbeatResponse, KnowledgeBase, LeaseRequest, LeaseResponse,
+    RegisterRequest, RegisterResponse, ResultBatch, StatusRequest, StatusResponse, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, TOKEN_METADATA_KEY};
 use tokio::sync::{mpsc, watch};
@@ -26,6 +26,8 @@ pub(crate) struct Service {
     pub drain: watch::Receiver<bool>,
     pub hammer_version: String,
     pub metrics: Arc<Metrics>,
+    /// The sweep's knowledge bases, sent with every registration.
+    pub knowledge_bases: Arc<Vec<KnowledgeBase>>,
 }
 
 #[tonic::async_trait]
@@ -63,6 +65,7 @@ impl Coordinator for Service {
             lease_ms: core.timing.lease_ttl.as_millis() as u64,
             heartbeat_ms: core.timing.heartbeat.as_millis() as u64,
             hammer_version: self.hammer_version.clone(),
+            knowledge_bases: self.knowledge_bases.as_ref().clone(),
         }))
     }
 

@@ -269,6 +269,23 @@ impl Sweep {
         units::units(self)
     }
 
+    /// The knowledge bases the configurations' learned orders use, each once: (the path
+    /// as the sweep names it, its digest, its bytes). A coordinator sends them to its
+    /// workers with the sweep, so the files need to be on the coordinator's disk only.
+    pub fn knowledge_bases(&self) -> Vec<(String, u128, Vec<u8>)> {
+        let mut seen = Vec::new();
+        for config in self.experiments.iter().flat_map(|e| &e.configs) {
+            if let hammer_solver::Order::Learned { kb, .. } = config.order
+                && !seen.contains(&kb)
+            {
+                seen.push(kb);
+            }
+        }
+        seen.into_iter()
+            .filter_map(hammer_solver::learned::shipped)
+            .collect()
+    }
+
     /// Number of result rows of the complete sweep.
     pub fn total_games(&self) -> u64 {
         self.experiments

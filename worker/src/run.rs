@@ -95,6 +95,9 @@ pub enum WorkerError {
          {announced}; worker and coordinator run different hammer versions"
     )]
     Digest { computed: String, announced: String },
+    /// A knowledge base the coordinator sent does not check: nothing is solved.
+    #[error(transparent)]
+    KnowledgeBase(#[from] hammer_solver::learned::KbError),
     #[error("the coordinator sent a bad lease: {0}")]
     BadLease(String),
     #[error(transparent)]
@@ -379,6 +382,7 @@ impl Worker {
         if let Some(sweep) = self.sweep.as_ref().filter(|s| s.digest == reg.sweep_digest) {
             return Ok(sweep.clone());
         }
+        install_knowledge_bases(&reg.knowledge_bases)?;
         let origin = format!("<sweep sent by {}>", self.options.connect.url);
         let sweep = Sweep::parse(&reg.sweep_text, &origin)?;
         if sweep.digest != reg.sweep_digest {
@@ -586,4 +590,28 @@ fn finish_solving(
         Err(SolveError::Cancelled) => Err(WorkerError::Stopped),
         Err(e) => Err(e.into()),
     }
+}
+
+/// Checks and installs the knowledge bases the coordinator sent, before the sweep is
+/// parsed: the sweep's `learned:PATH` orders then use them, not files on this machine.
+fn install_knowledge_bases(
+    bases: &[hammer_proto::v1::KnowledgeBase],
+) -> Result<(), hammer_solver::learned::KbError> {
+    use hammer_solver::learned::{KbError, KbProblem, install};
+    for base in bases {
+        let announced = u128::from_str_radix(&base.digest, 16).map_err(|_| KbError {
+            path: base.path.clone(),
+            problem: KbProblem::Invalid(format!(
+                "the coordinator announced digest '{}', not 32 hex digits",
+                base.digest
+            )),
+        })?;
+        install(
+            &base.path,
+            &base.data,
+            announced,
+            hammer_engine::martello::signature::FEATURE_VERSION,
+        )?;
+    }
+    Ok(())
 }

@@ -36,6 +36,18 @@ impl Proc {
         env: &[(&str, &str)],
         log: PathBuf,
     ) -> Proc {
+        Proc::spawn_in(None, name, program, args, env, log)
+    }
+
+    /// [`Proc::spawn`] in the working directory `dir` (the test's own when `None`).
+    pub fn spawn_in(
+        dir: Option<&Path>,
+        name: &str,
+        program: &str,
+        args: &[String],
+        env: &[(&str, &str)],
+        log: PathBuf,
+    ) -> Proc {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -51,6 +63,9 @@ impl Proc {
             .stderr(file);
         for (k, v) in env {
             command.env(k, v);
+        }
+        if let Some(dir) = dir {
+            command.current_dir(dir);
         }
         Proc {
             child: Some(command.spawn().expect("start a process")),

@@ -64,6 +64,10 @@ pub enum KbProblem {
     Truncated(&'static str),
     #[error("digest mismatch: the file is truncated or corrupted")]
     Digest,
+    /// A knowledge base received from a coordinator whose bytes do not have the digest
+    /// the coordinator announced.
+    #[error("received with digest {found:032x}, but the coordinator announced {announced:032x}")]
+    Received { found: u128, announced: u128 },
     #[error("keys of radius {0} are not strictly increasing")]
     Unsorted(usize),
     #[error("{0}")]
@@ -150,12 +154,20 @@ impl Kb {
         u128::from_le_bytes(d)
     }
 
-    /// Writes the file atomically (a temporary file renamed over `path`).
+    /// Writes the file atomically and durably: a temporary file, synced, renamed over
+    /// `path`, and the directory synced, so a crash leaves the old file or the new one.
     pub fn write(&self, path: &Path) -> Result<(), KbError> {
+        use std::io::Write;
         let tmp = path.with_extension("kb.tmp");
-        std::fs::write(&tmp, self.to_bytes())
-            .and_then(|()| std::fs::rename(&tmp, path))
-            .map_err(|e| KbError::new(path, KbProblem::Write(e)))
+        let write = || -> std::io::Result<()> {
+            let mut file = std::fs::File::create(&tmp)?;
+            file.write_all(&self.to_bytes())?;
+            file.sync_all()?;
+            std::fs::rename(&tmp, path)?;
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+            std::fs::File::open(dir.unwrap_or(Path::new(".")))?.sync_all()
+        };
+        write().map_err(|e| KbError::new(path, KbProblem::Write(e)))
     }
 
     /// Reads and checks a file; `expected_features` is the puzzle's feature version.

@@ -32,6 +32,9 @@ pub struct Loaded {
     pub path: String,
     pub digest: u128,
     pub kb: Kb,
+    /// Installed from a coordinator's bytes ([`install`]) rather than read from disk: a
+    /// sweep's `learned:PATH` on a worker then uses it and never opens PATH.
+    pub received: bool,
     /// Per radius, the rate of all transitions: the prior of the smoothed rate.
     prior: Vec<f64>,
 }
@@ -56,14 +59,55 @@ static REGISTRY: RwLock<Vec<Arc<Loaded>>> = RwLock::new(Vec::new());
 
 /// Loads `path` (checked against the puzzle's feature version) into the registry and
 /// returns its index; a file already loaded with the same digest reuses its entry.
+/// A knowledge base received from a coordinator under `path` takes the place of the file.
 pub fn load(path: &str, feature_version: u32) -> Result<u32, KbError> {
+    if let Some(i) = REGISTRY
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .position(|l| l.received && l.path == path)
+    {
+        return Ok(i as u32);
+    }
     let (kb, digest) = Kb::read(Path::new(path), feature_version)?;
+    Ok(register(path, kb, digest, false))
+}
+
+/// Installs a knowledge base that a coordinator sent, under the path its sweep names,
+/// after checking that the bytes have the digest the coordinator announced. Workers call
+/// it before parsing the sweep, so that they need no copy of the file on their disk.
+pub fn install(
+    path: &str,
+    bytes: &[u8],
+    announced: u128,
+    feature_version: u32,
+) -> Result<u32, KbError> {
+    let problem = |problem| KbError {
+        path: path.to_owned(),
+        problem,
+    };
+    let (kb, digest) = Kb::from_bytes(bytes, feature_version).map_err(problem)?;
+    if digest != announced {
+        return Err(problem(KbProblem::Received {
+            found: digest,
+            announced,
+        }));
+    }
+    Ok(register(path, kb, digest, true))
+}
+
+/// The bytes and digest of registry entry `index`, for a coordinator to send.
+pub fn shipped(index: u32) -> Option<(String, u128, Vec<u8>)> {
+    get(index).map(|l| (l.path.clone(), l.digest, l.kb.to_bytes()))
+}
+
+fn register(path: &str, kb: Kb, digest: u128, received: bool) -> u32 {
     let mut reg = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
     if let Some(i) = reg
         .iter()
         .position(|l| l.digest == digest && l.path == path)
     {
-        return Ok(i as u32);
+        return i as u32;
     }
     let prior = (1..=kb.radius())
         .map(|r| {
@@ -79,9 +123,10 @@ pub fn load(path: &str, feature_version: u32) -> Result<u32, KbError> {
         path: path.to_owned(),
         digest,
         kb,
+        received,
         prior,
     }));
-    Ok(reg.len() as u32 - 1)
+    reg.len() as u32 - 1
 }
 
 /// The knowledge base of a registry index that [`load`] returned.

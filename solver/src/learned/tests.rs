@@ -96,6 +96,7 @@ fn rate_prefers_taken_transitions_and_falls_back_by_radius() {
         path: "x".into(),
         digest: 0,
         kb,
+        received: false,
         prior,
     };
     assert!(l.rate(&[1, 0]) > l.rate(&[2, 0]));
@@ -103,4 +104,33 @@ fn rate_prefers_taken_transitions_and_falls_back_by_radius() {
     assert_eq!(l.rate(&[1, 7]), 0.0);
     // Nothing known: the radius-1 prior.
     assert_eq!(l.rate(&[3, 4]), 0.5);
+}
+
+/// A knowledge base a coordinator sends is checked against the digest it announced, and
+/// once installed, the sweep's path finds it without any file on this machine.
+#[test]
+fn received_knowledge_bases_are_checked_and_stand_for_the_file() {
+    let features = hammer_engine::martello::signature::FEATURE_VERSION;
+    let mut kb = Kb::new(4, 2, features);
+    kb.tables[0].insert(
+        9,
+        Counts {
+            taken: 3,
+            untaken: 1,
+        },
+    );
+    let bytes = kb.to_bytes();
+    let digest = kb.digest();
+    let path = "/nowhere/received-test.kb";
+    let err = super::install(path, &bytes, digest ^ 1, features).unwrap_err();
+    assert!(matches!(err.problem, KbProblem::Received { .. }), "{err}");
+    assert!(err.to_string().contains(path), "{err}");
+    let mut cut = bytes.clone();
+    cut.truncate(bytes.len() - 3);
+    assert!(super::install(path, &cut, digest, features).is_err());
+    let index = super::install(path, &bytes, digest, features).unwrap();
+    assert_eq!(super::load(path, features).unwrap(), index);
+    let (shipped_path, shipped_digest, shipped_bytes) = super::shipped(index).unwrap();
+    assert_eq!((shipped_path.as_str(), shipped_digest), (path, digest));
+    assert_eq!(shipped_bytes, bytes);
 }
