@@ -787,3 +787,125 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     assert_eq!(page.code, 200);
     assert!(page.header("set-cookie").is_some_and(|c| c.contains(token)));
 }
+
+const FAMILIES: &str = r#"
+name = "viewfamilies"
+seed = 2026
+
+[[experiment]]
+name = "peg_random"
+puzzle = "peg"
+boards = ["english"]
+pegs = [6]
+games = 3
+
+[[experiment]]
+name = "mancala"
+puzzle = "mancala"
+holes = [2]
+stones = [2]
+picks = ["all"]
+
+[[experiment]]
+name = "tours"
+puzzle = "tours"
+sizes = [4]
+k = 1
+games = 3
+"#;
+
+/// Peg, Mancala and slide tours through the same pages: each family's game replays with
+/// its text picture, and every hint of its start equals `hammer solve` with its params.
+#[test]
+fn every_family_replays_and_gets_hints() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = dir.path().join("families.toml");
+    std::fs::write(&sweep, FAMILIES).unwrap();
+    let data = dir.path().join("data");
+    ok(&hammer(&[
+        "run",
+        sweep.to_str().unwrap(),
+        "--out",
+        data.to_str().unwrap(),
+    ]));
+    let rows = hammer_dataset::read_dataset(&data).unwrap();
+    let (_view, url) = start_view(dir.path(), "view", &[data.to_str().unwrap()]);
+    let addr = addr_of(&url);
+    let get_json = |path: &str| -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let r = http("GET", addr, path).unwrap();
+            if r.code != 503 {
+                assert_eq!(r.code, 200, "{path}: {}", r.body);
+                return serde_json::from_str(&r.body).unwrap();
+            }
+            assert!(Instant::now() < deadline, "{path}: {}", r.body);
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let enc = |v: &str| {
+        v.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => {
+                    (b as char).to_string()
+                }
+                _ => format!("%{b:02X}"),
+            })
+            .collect::<String>()
+    };
+    for puzzle in ["peg", "mancala", "tours"] {
+        let row = rows
+            .iter()
+            .find(|r| r.puzzle == puzzle)
+            .expect("a row of the family");
+        let game = get_json(&format!(
+            "/api/game?sweep={}&experiment={}&config={}&params={}&index={}",
+            enc(&row.sweep),
+            enc(&row.experiment),
+            enc(&row.config),
+            enc(&row.params),
+            row.game_index
+        ));
+        assert!(game["replay_error"].is_null(), "{puzzle}: {game}");
+        let steps = game["steps"].as_array().unwrap();
+        let moves =
+            row.prefix_moves.split_whitespace().count() + row.solution.split_whitespace().count();
+        assert_eq!(steps.len(), moves + 1, "{puzzle}");
+        assert!(
+            steps
+                .iter()
+                .all(|s| s["drawing"].as_str().is_some_and(|d| !d.is_empty())),
+            "{puzzle}"
+        );
+        assert_eq!(steps.last().unwrap()["score"], json!(row.score), "{puzzle}");
+
+        let hints = get_json(&format!(
+            "/api/hints?puzzle={puzzle}&params={}&state={}",
+            enc(&row.params),
+            enc(&row.board)
+        ));
+        let hints = hints["hints"].as_array().unwrap();
+        assert!(!hints.is_empty(), "{puzzle}");
+        let mut args = vec![
+            "solve".to_owned(),
+            "--puzzle".to_owned(),
+            puzzle.to_owned(),
+            "--json".to_owned(),
+        ];
+        for pair in row.params.split(';') {
+            args.push("--param".to_owned());
+            args.push(pair.to_owned());
+        }
+        for h in hints {
+            let mut a = args.clone();
+            a.push(h["after"].as_str().unwrap().to_owned());
+            let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+            let solved: Value = serde_json::from_str(&ok(&hammer(&refs))).unwrap();
+            assert_eq!(h["exact"], json!(true), "{puzzle}: {h}");
+            assert_eq!(
+                h["score"], solved["score"],
+                "{puzzle}: hint {h} against {solved}"
+            );
+        }
+    }
+}
