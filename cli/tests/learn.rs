@@ -96,6 +96,23 @@ fn learn_then_solve_bench_and_sweep_with_the_learned_order() {
         ));
         serde_json::from_str::<serde_json::Value>(&out).unwrap()
     };
+    // No knowledge base serves another family.
+    let err = fails(hammer(
+        dir,
+        &[
+            "solve",
+            "--puzzle",
+            "peg",
+            "--order",
+            "learned:kb.bin",
+            "--param",
+            "pegs=6",
+            "--random",
+            "--index",
+            "0",
+        ],
+    ));
+    assert!(err.contains("puzzle peg has none to learn from"), "{err}");
     let standard = solve("standard");
     let learned = solve("learned:kb.bin,4,0.1");
     assert_eq!(learned["min_stones"], standard["min_stones"]);

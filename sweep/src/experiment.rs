@@ -166,7 +166,7 @@ fn read_keys(
             "first_game" => {
                 keys.first_game = Some(ranged(loc, value, &k, "first_game", 0, MAX_INDEX)?)
             }
-            "orders" => keys.orders = Some(orders(loc, value, &k)?),
+            "orders" => keys.orders = Some(orders(loc, value, &k, family)?),
             "schedules" => keys.schedules = Some((schedules(loc, value, &k, files)?, span)),
             "budgets" => keys.budgets = Some((budgets(loc, value, &k)?, span)),
             "prefixes" => keys.prefixes = Some(prefixes(loc, value, &k)?),
@@ -246,11 +246,27 @@ fn param_values(
     Ok(out)
 }
 
-fn orders(loc: &Locator<'_>, value: &Value<'_>, k: &str) -> Result<Vec<Order>, SweepError> {
+fn orders(
+    loc: &Locator<'_>,
+    value: &Value<'_>,
+    k: &str,
+    family: FamilyRef,
+) -> Result<Vec<Order>, SweepError> {
     let mut seen = Seen::new(loc, k, "order");
     let mut out = Vec::new();
     for v in items(loc, value, k)? {
         let s = string(loc, v, k)?;
+        // Checked before the file is read: no knowledge base can serve another family.
+        if s.trim_start().starts_with("learned:") && family.name() != DEFAULT_FAMILY {
+            return Err(loc.error(
+                &v.span(),
+                k,
+                format!(
+                    "\"{s}\": the learned order ranks Martello moves by their transitions, and puzzle {} has none to learn from; use standard, most-options, monte-carlo or random",
+                    family.name()
+                ),
+            ));
+        }
         let o: Order = s
             .parse()
             .map_err(|e: hammer_solver::OrderError| loc.error(&v.span(), k, e.to_string()))?;

@@ -200,6 +200,16 @@ fn seeds() {
     );
 }
 
+/// No knowledge base serves another family: refused before the file is even read.
+#[test]
+fn the_learned_order_is_martello_only() {
+    let text = "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"p\"\npuzzle = \"peg\"\npegs = [6]\ngames = 2\norders = [\"standard\", \"learned:kb.bin\"]\n";
+    check(
+        text,
+        "examples/bad.toml:9:23: experiment[0].orders: \"learned:kb.bin\": the learned order ranks Martello moves by their transitions, and puzzle peg has none to learn from; use standard, most-options, monte-carlo or random",
+    );
+}
+
 #[test]
 fn unknown_orders_and_schedules() {
     check(

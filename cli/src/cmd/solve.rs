@@ -177,6 +177,14 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         .into_iter()
         .collect();
     let family = args.puzzle.family()?;
+    if matches!(args.order, Order::Learned { .. }) && family.name() != hammer_family::DEFAULT_FAMILY
+    {
+        bail!(
+            "--order {}: the learned order ranks Martello moves by their transitions, and puzzle {} has none to learn from",
+            args.order,
+            family.name()
+        );
+    }
     let mut solver = family.solver();
     let value = match (&args.board, args.random) {
         (Some(b), _) if b == "-" => {
