@@ -263,13 +263,24 @@ fn incompatible_pair(state: &str) -> (String, String) {
     panic!("no incompatible pair in {state}");
 }
 
+/// Clicks the element `css` selects. The page redraws parts of itself when an answer
+/// arrives (hints, say), so an element found a moment ago may be gone: find it again.
 async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let result = match c.find(Locator::Css(css)).await {
+            Ok(element) => element.click().await,
+            Err(e) => Err(e),
+        };
+        match result {
+            Ok(()) => return,
+            Err(e) if Instant::now() < deadline => {
+                let _ = e;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(e) => panic!("click {css}: {e}"),
+        }
+    }
 }
 
 /// Clicks a stone by dispatching the event on its SVG group (WebDriver clicks need an
@@ -718,6 +729,31 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     assert_eq!(r.code, 404, "{}", r.body);
     assert!(r.body.contains("99999"), "{}", r.body);
     assert_eq!(get("/api/games").code, 200);
+    // A seeded game's start is `hammer solve --random`'s board.
+    let r = get("/api/instance?puzzle=martello&params=n%3D6&seed=2013&index=7");
+    assert_eq!(r.code, 200, "{}", r.body);
+    let solved: Value = serde_json::from_str(&ok(&hammer(&[
+        "solve",
+        "--random",
+        "--n",
+        "6",
+        "--seed",
+        "2013",
+        "--index",
+        "7",
+        "--json",
+        "--schedule",
+        "1x1",
+    ])))
+    .unwrap();
+    let instance: Value = serde_json::from_str(&r.body).unwrap();
+    assert_eq!(instance["state"], solved["board"]);
+    let r = get("/api/instance?puzzle=martello&params=n%3D9&seed=1&index=0");
+    assert_eq!(r.code, 400);
+    assert!(r.body.contains('9'), "{}", r.body);
+    let r = get("/api/instance?seed=x&index=0");
+    assert_eq!(r.code, 400);
+    assert!(r.body.contains("seed=\\\"x\\\""), "{}", r.body);
 
     // The dataset goes away while the viewer runs: a reload says so, the server goes on.
     let moved = dir.path().join("moved");

@@ -376,12 +376,26 @@ async function renderPlay(params) {
     el('label', {}, 'params (key=value;…, empty when the board tells)', el('input', { name: 'params', value: params.get('params') || '', size: 24 })),
     el('label', {}, 'board', el('input', { name: 'state', id: 'paste-state', value: state || '', size: 60 })),
     el('button', { class: 'action', type: 'submit', id: 'paste-go' }, 'Start'));
+  const seeded = el('form', { class: 'filters', id: 'seeded' },
+    el('label', {}, 'seeded game: params', el('input', { name: 'params', value: params.get('params') || 'n=6', size: 14 })),
+    el('label', {}, 'sweep seed', el('input', { name: 'seed', type: 'number', min: 0, value: params.get('seed') || '2013' })),
+    el('label', {}, 'game index', el('input', { name: 'index', type: 'number', min: 0, value: params.get('index') || '0' })),
+    el('button', { class: 'action', type: 'submit', id: 'seeded-go' }, 'Start this game'));
+  seeded.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(seeded);
+    const p = new FormData(paste);
+    try {
+      const r = await api('/api/instance', { puzzle: p.get('puzzle'), params: f.get('params'), seed: f.get('seed'), index: f.get('index') });
+      location.hash = '#/play?' + new URLSearchParams({ puzzle: r.puzzle, params: f.get('params'), state: r.state });
+    } catch (e) { showMessage(e.message); }
+  });
   paste.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const f = new FormData(paste);
     location.hash = '#/play?' + new URLSearchParams({ puzzle: f.get('puzzle'), params: f.get('params'), state: f.get('state').trim() });
   });
-  main().append(paste);
+  main().append(paste, seeded);
   if (!state) {
     main().append(el('p', { class: 'muted' }, 'Paste a board, or open a game and press “Play from here”.'));
     return;

@@ -224,3 +224,17 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
         .collect::<Result<Vec<_>, hammer_family::FamilyError>>()
         .map_err(ViewError::from)
 }
+
+/// Seeded instance `index` of a point under sweep seed `seed`: the board a sweep with that
+/// seed solves as game `index` (Martello: `hammer solve --random`).
+pub fn instance(puzzle: &str, params: &str, seed: u64, index: u64) -> Result<String, ViewError> {
+    let family = FamilyRef::named(puzzle.trim())?;
+    let point = point_of_params(family, params)?;
+    Ok(family.instance(
+        &point,
+        Instance::Seeded {
+            sweep_seed: seed,
+            index,
+        },
+    )?)
+}

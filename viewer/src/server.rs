@@ -47,6 +47,7 @@ pub(crate) fn router(app: Shared) -> Router {
         .route("/api/position", get(position))
         .route("/api/move", get(try_move))
         .route("/api/hints", get(hints))
+        .route("/api/instance", get(instance))
         .route("/api/live", get(live))
         .route("/api/reload", post(reload))
         .layer(middleware::from_fn_with_state(app.clone(), check_token));
@@ -245,6 +246,37 @@ async fn hints(
             "budget": budget,
             "took_ms": started.elapsed().as_secs_f64() * 1e3,
         })))
+    })
+    .await
+}
+
+/// A seeded game's start: `puzzle`, `params`, `seed` and `index`.
+async fn instance(Query(pairs): Query<HashMap<String, String>>) -> Result<Json<Value>, ViewError> {
+    let text = |k: &str| {
+        pairs
+            .get(k)
+            .map(|v| v.trim().to_owned())
+            .unwrap_or_default()
+    };
+    let number = |field: &'static str| -> Result<u64, ViewError> {
+        let value = text(field);
+        value.parse().map_err(|_| ViewError::BadQuery {
+            field,
+            value,
+            expected: "a whole number from 0".into(),
+        })
+    };
+    let puzzle = match text("puzzle") {
+        p if p.is_empty() => hammer_family::DEFAULT_FAMILY.to_owned(),
+        p => p,
+    };
+    let (seed, index) = (number("seed")?, number("index")?);
+    let params = text("params");
+    blocking(move || {
+        let state = play::instance(&puzzle, &params, seed, index)?;
+        Ok(Json(
+            json!({ "puzzle": puzzle, "params": params, "state": state }),
+        ))
     })
     .await
 }
