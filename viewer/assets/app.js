@@ -191,7 +191,7 @@ async function renderBrowse(params) {
       el('td', {}, r.exhaustive ? 'exact' : 'at most'), el('td', { class: 'num expansions' }, fmtInt(r.expansions)),
       el('td', { class: 'num' }, (r.wall_ns / 1e6).toFixed(2)));
   });
-  main().append(pager, el('table', { id: 'games' }, el('thead', {}, head), el('tbody', {}, body)));
+  main().append(pager, el('table', { id: 'games', 'data-query': params.toString() }, el('thead', {}, head), el('tbody', {}, body)));
 }
 
 async function reload() {
