@@ -10,11 +10,6 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// the Rust reader, the analysis or a sweep command met it: path first, then the problem.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// The directory is missing, or holds no part file at all; analysing it would produce
-    /// an empty report that looks like a successful one.
-    #[error("{}: not a hammer dataset: {reason}", .path.display())]
-    NotADataset { path: PathBuf, reason: String },
-
     /// A part file or the layout is unusable; the inner error names the file.
     #[error(transparent)]
     Dataset(#[from] hammer_dataset::Error),

@@ -129,25 +129,7 @@ pub fn load(dir: &Path) -> Result<Data> {
 
 /// The dataset's part files, after checking that `dir` is a dataset with at least one.
 pub(crate) fn dataset_parts(dir: &Path) -> Result<Vec<PartInfo>> {
-    let meta = std::fs::metadata(dir).map_err(|e| Error::NotADataset {
-        path: dir.to_owned(),
-        reason: format!("cannot open it: {e}"),
-    })?;
-    if !meta.is_dir() {
-        return Err(Error::NotADataset {
-            path: dir.to_owned(),
-            reason: "it is a file; a dataset is a directory of experiment=NAME/n=N/part-ID.parquet"
-                .to_owned(),
-        });
-    }
-    let parts = hammer_dataset::list_parts(dir)?;
-    if parts.is_empty() {
-        return Err(Error::NotADataset {
-            path: dir.to_owned(),
-            reason: "no part files (experiment=NAME/n=N/part-ID.parquet) below it".to_owned(),
-        });
-    }
-    Ok(parts)
+    Ok(hammer_dataset::dataset_parts(dir)?)
 }
 
 fn file_error(path: &Path, problem: FileProblem) -> Error {

@@ -14,6 +14,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// person who has to find and remove the bad one.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// The directory is missing, is a file, or holds no part file at all; reading it would
+    /// give an empty result that looks like a successful one.
+    #[error("{}: not a hammer dataset: {reason}", .path.display())]
+    NotADataset { path: PathBuf, reason: String },
+
     /// A name that would end up as a path component is unsafe or ambiguous there.
     #[error("invalid {kind} {name:?}: {reason}")]
     InvalidName {

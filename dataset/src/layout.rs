@@ -130,6 +130,29 @@ pub(crate) fn partition_of_path(path: &Path) -> Option<(String, i32)> {
     Some((experiment.to_owned(), n))
 }
 
+/// The parts of the dataset at `dir`, after checking that it is a directory with at least
+/// one part file: the analysis and the viewer refuse anything else by name rather than
+/// report an empty dataset.
+pub fn dataset_parts(dir: &Path) -> Result<Vec<PartInfo>> {
+    let not = |reason: String| Error::NotADataset {
+        path: dir.to_owned(),
+        reason,
+    };
+    let meta = fs::metadata(dir).map_err(|e| not(format!("cannot open it: {e}")))?;
+    if !meta.is_dir() {
+        return Err(not(
+            "it is a file; a dataset is a directory of experiment=NAME/n=N/part-ID.parquet".into(),
+        ));
+    }
+    let parts = list_parts(dir)?;
+    if parts.is_empty() {
+        return Err(not(
+            "no part files (experiment=NAME/n=N/part-ID.parquet) below it".into(),
+        ));
+    }
+    Ok(parts)
+}
+
 /// Lists every part file of the dataset, sorted by path.
 ///
 /// Anything that does not fit the layout is an error rather than being skipped, because a

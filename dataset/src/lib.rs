@@ -19,7 +19,8 @@ pub use columns::{booleans, for_each_str, int32s, int64s, non_null, wrong_type};
 pub use error::{ColumnError, Error, FileProblem, Result};
 pub use hammer_family::Cell;
 pub use layout::{
-    MAX_NAME_LEN, PartInfo, list_parts, partition_dir, validate_experiment, validate_part_id,
+    MAX_NAME_LEN, PartInfo, dataset_parts, list_parts, partition_dir, validate_experiment,
+    validate_part_id,
 };
 pub use read::{open_part_file, read_dataset, read_part, remove_stale_temp_files};
 pub use row::{ResultRow, RowKey, RowRef, batch_to_rows, rows_to_batch};

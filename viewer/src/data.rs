@@ -52,7 +52,7 @@ impl Dataset {
             return;
         };
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
-        let total = index::dataset_parts(&dir).map_or(0, |p| p.len() as u64);
+        let total = hammer_dataset::dataset_parts(&dir).map_or(0, |p| p.len() as u64);
         let parts = Arc::new(AtomicU64::new(0));
         self.set(Stage::Loading {
             parts: parts.clone(),

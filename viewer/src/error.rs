@@ -2,15 +2,11 @@
 //! `{"error": "..."}` that the page shows as it is, so a message names the field, value
 //! or file at fault.
 
-use std::path::PathBuf;
-
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ViewError {
-    #[error("{} is not a dataset: {reason}", path.display())]
-    NotADataset { path: PathBuf, reason: String },
     #[error(transparent)]
     Dataset(#[from] hammer_dataset::Error),
     #[error("{field}={value:?}: expected {expected}")]
@@ -43,9 +39,7 @@ pub enum ViewError {
 impl ViewError {
     fn status(&self) -> StatusCode {
         match self {
-            ViewError::NotADataset { .. } | ViewError::Dataset(_) | ViewError::NoDataset => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
+            ViewError::Dataset(_) | ViewError::NoDataset => StatusCode::SERVICE_UNAVAILABLE,
             ViewError::Loading => StatusCode::SERVICE_UNAVAILABLE,
             ViewError::NoGame { .. } => StatusCode::NOT_FOUND,
             ViewError::Unauthorized => StatusCode::UNAUTHORIZED,

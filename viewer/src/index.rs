@@ -101,7 +101,7 @@ struct PartRows {
 
 /// Reads the index of the dataset at `dir`; `progress` counts the parts read.
 pub fn load(dir: &Path, progress: &AtomicU64) -> Result<Index, ViewError> {
-    let parts = dataset_parts(dir)?;
+    let parts = hammer_dataset::dataset_parts(dir)?;
     let read: Vec<PartRows> = parts
         .par_iter()
         .map(|part| {
@@ -144,27 +144,6 @@ pub fn load(dir: &Path, progress: &AtomicU64) -> Result<Index, ViewError> {
         index.wall_ns.extend(rows.wall_ns);
     }
     Ok(index)
-}
-
-/// The dataset's part files, after checking that `dir` is a dataset with at least one.
-pub fn dataset_parts(dir: &Path) -> Result<Vec<PartInfo>, ViewError> {
-    let not = |reason: String| ViewError::NotADataset {
-        path: dir.to_owned(),
-        reason,
-    };
-    let meta = std::fs::metadata(dir).map_err(|e| not(format!("cannot open it: {e}")))?;
-    if !meta.is_dir() {
-        return Err(not(
-            "it is a file; a dataset is a directory of experiment=NAME/n=N/part-ID.parquet".into(),
-        ));
-    }
-    let parts = hammer_dataset::list_parts(dir)?;
-    if parts.is_empty() {
-        return Err(not(
-            "no part files (experiment=NAME/n=N/part-ID.parquet) below it".into(),
-        ));
-    }
-    Ok(parts)
 }
 
 fn file_error(path: &Path, problem: FileProblem) -> ViewError {
