@@ -7,6 +7,8 @@
 //! Each test binary uses a different subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod view;
+
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
