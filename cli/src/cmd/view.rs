@@ -106,9 +106,11 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
     }
     let token = match &args.token_file {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read the token file {}", path.display()))?;
-            let token = text.trim().to_owned();
+            // Read and checked as the coordinator's token file is; the page's URL carries
+            // it, so it must also need no escaping there.
+            let token = TokenArgs::from_file(Some(path.clone()))
+                .token()?
+                .unwrap_or_default();
             if token.is_empty()
                 || !token
                     .bytes()
