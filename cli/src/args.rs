@@ -9,7 +9,7 @@ use clap::Args;
 use hammer_coordinator::Timing;
 use hammer_solver::Schedule;
 use hammer_sweep::Sweep;
-use hammer_worker::ConnectOptions;
+use hammer_worker::{ConnectOptions, SolverPool};
 
 /// The shared token: `--token-file`, else the `HAMMER_TOKEN` environment variable.
 #[derive(Args, Clone, Debug)]
@@ -125,6 +125,22 @@ pub fn default_state(out: &Path) -> PathBuf {
 pub fn load_sweep(path: &Path) -> Result<Sweep> {
     // SweepError's Display is "file:line:col: key: message"; nothing to add.
     Sweep::load(path).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// `--memory-limit`: what a worker's games may use together.
+#[derive(Args, Clone, Debug, Default)]
+pub struct MemoryArgs {
+    /// Memory the solver threads may use together, in MiB. An experiment that limits
+    /// each game's memo (`max_memo_mb`) then runs as many games at once as fit; results
+    /// do not depend on it. Default: no limit.
+    #[arg(long = "memory-limit", value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..))]
+    pub memory_limit_mb: Option<u64>,
+}
+
+/// The solver pool of `--threads` and `--memory-limit`.
+pub fn pool(threads_flag: Option<usize>, memory: &MemoryArgs) -> Result<SolverPool> {
+    Ok(SolverPool::new(threads(threads_flag)?)?
+        .with_memory_limit(memory.memory_limit_mb.map(|mb| mb << 20)))
 }
 
 pub fn threads(flag: Option<usize>) -> Result<usize> {

@@ -29,8 +29,9 @@ fn examples() -> Vec<PathBuf> {
 const MAX_BUDGET: u64 = 20_000;
 
 /// The example with at most `games` games per experiment and `tries` tries, and its
-/// budgets at most [`MAX_BUDGET`]. An experiment without `games` (every instance of a
-/// finite family point, such as peg's single-vacancy starts) gets `games` added.
+/// budgets and per-game expansion limits at most [`MAX_BUDGET`]. An experiment without
+/// `games` (every instance of a finite family point, such as peg's single-vacancy starts)
+/// gets `games` added, unless it continues another's unknown games.
 fn cut_down(text: &str, games: u64, tries: u64) -> String {
     let text = with_games(text, games);
     text.lines()
@@ -59,6 +60,7 @@ fn cut_down(text: &str, games: u64, tries: u64) -> String {
                 Some(format!("budgets = [{}]", cut.join(", ")))
             };
             limited("games", games)
+                .or_else(|| limited("max_expansions", MAX_BUDGET))
                 .or_else(budgets)
                 .or_else(|| limited("tries", tries))
                 .or_else(|| limited("attempts", tries))
@@ -74,7 +76,9 @@ fn with_games(text: &str, games: u64) -> String {
     let mut blocks = text.split("[[experiment]]\n");
     let mut out = blocks.next().unwrap_or_default().to_owned();
     for block in blocks {
-        let has_games = block.lines().any(|l| l.trim_start().starts_with("games"));
+        let has_games = block
+            .lines()
+            .any(|l| l.trim_start().starts_with("games") || l.starts_with("unknown_games"));
         out.push_str("[[experiment]]\n");
         if !has_games {
             out.push_str(&format!("games = {games}\n"));
@@ -82,6 +86,22 @@ fn with_games(text: &str, games: u64) -> String {
         out.push_str(block);
     }
     out
+}
+
+/// The `unknown_games` line with its dataset replaced by `data` (relative to the
+/// cut-down file, which sits beside the earlier run's data).
+fn continue_from(text: &str, data: &str) -> String {
+    text.lines()
+        .map(|line| match line.strip_prefix("unknown_games") {
+            Some(rest) => {
+                let experiment = rest.split("experiment = ").nth(1).unwrap_or("\"\" }");
+                format!("unknown_games = {{ dataset = \"{data}\", experiment = {experiment}")
+            }
+            None => line.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
 }
 
 #[test]
@@ -100,6 +120,12 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             16
         };
         let small = dir.path().join(&file);
+        // A continuation (`X_more.toml`) reads the unknown games of X's cut-down run,
+        // which ran just before it (the files are in name order).
+        let text = match file.strip_suffix("_more.toml") {
+            Some(stem) => continue_from(&text, &format!("{stem}.toml.data")),
+            None => text,
+        };
         std::fs::write(&small, cut_down(&text, games, 3)).unwrap();
         let data = dir.path().join(format!("{file}.data"));
         ok(&hammer(&[

@@ -152,6 +152,26 @@ pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
             ("{state=\"pending\"}", s.games_pending as f64),
         ],
     );
+    let leased_units = || s.worker_list.iter().flat_map(|w| &w.units);
+    metric(
+        "hammer_leased_expansions",
+        "gauge",
+        "Expansions the workers reported so far on the units they hold, games still running \
+         included: it keeps growing while a unit of hour-long games is at work.",
+        &[("", leased_units().map(|u| u.expansions as f64).sum())],
+    );
+    metric(
+        "hammer_leased_stall_seconds",
+        "gauge",
+        "The longest time any leased unit has gone without its reported expansions growing \
+         (since its lease was granted, before any report).",
+        &[(
+            "",
+            leased_units()
+                .map(|u| u.progress_ms as f64 / 1000.0)
+                .fold(0.0, f64::max),
+        )],
+    );
     metric(
         "hammer_sweep_complete",
         "gauge",

@@ -161,7 +161,11 @@ impl Coordinator for Service {
         request: Request<HeartbeatRequest>,
     ) -> Result<Response<HeartbeatResponse>, Status> {
         let request = request.into_inner();
-        let answer = lock(&self.core).heartbeat(&request.worker_id, &request.lease_ids)?;
+        let answer = lock(&self.core).heartbeat(
+            &request.worker_id,
+            &request.lease_ids,
+            &request.progress,
+        )?;
         Ok(Response::new(answer))
     }
 

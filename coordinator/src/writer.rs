@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use hammer_dataset::{Cell, RowRef, write_part_refs};
 use hammer_proto::v1::{GameResult, cell};
-use hammer_sweep::{GameValues, Sweep, UnitRows};
+use hammer_sweep::{Cap, GameValues, Sweep, UnitRows};
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
@@ -162,6 +162,10 @@ fn from_wire(r: GameResult) -> GameValues {
         attempts: r.attempts,
         solution: r.solution,
         wall_ns: r.wall_ns,
+        // `check_result` refused any other value when the batch arrived.
+        capped_by: Cap::from_name(&r.capped_by),
+        // 0 comes from a worker older than the field: unknown, not an empty memo.
+        memo_bytes: (r.memo_bytes > 0).then_some(r.memo_bytes),
         extra: r
             .extra
             .into_iter()

@@ -25,7 +25,7 @@ pub use layout::{
 pub use read::{open_part_file, read_dataset, read_part, remove_stale_temp_files};
 pub use row::{ResultRow, RowKey, RowRef, batch_to_rows, rows_to_batch};
 pub use schema::{
-    ADDED_WITH_FAMILIES, COLUMNS, FamilyColumn, PARTITION_COLUMNS, arrow_type, col, family_columns,
-    file_schema, schema, type_accepted,
+    ADDED_WITH_FAMILIES, COLUMNS, FamilyColumn, LIMIT_COLUMNS, PARTITION_COLUMNS, arrow_type, col,
+    family_columns, file_schema, schema, type_accepted,
 };
 pub use write::{write_part, write_part_refs};

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use arrow::array::{
     Array, ArrayRef, BooleanArray, BooleanBuilder, Int32Array, Int32Builder, Int64Array,
-    Int64Builder, RecordBatch, StringBuilder, new_null_array,
+    Int64Builder, RecordBatch, StringArray, StringBuilder, new_null_array,
 };
 use arrow::datatypes::DataType;
 use hammer_family::{Cell, ColumnKind};
@@ -58,6 +58,11 @@ pub struct ResultRow {
     /// attempt or its budgets grow without bound), so that a row that is not
     /// `exhaustive` under it means a problem, not a budget that ran out.
     pub schedule_complete: bool,
+    /// The per-game limit that stopped the game before its answer was proven
+    /// (`"expansions"` or `"time"`); `None` when none did.
+    pub capped_by: Option<String>,
+    /// The memo's peak size for the game, in bytes; `None` in files written before it.
+    pub memo_bytes: Option<i64>,
     /// The family's own columns, in the order of its `Family::columns`.
     pub extra: Vec<Cell>,
 }
@@ -114,6 +119,8 @@ impl ResultRow {
             score: self.score,
             lower_bound: self.lower_bound,
             schedule_complete: self.schedule_complete,
+            capped_by: self.capped_by.as_deref(),
+            memo_bytes: self.memo_bytes,
             extra: &self.extra,
         }
     }
@@ -154,6 +161,8 @@ pub struct RowRef<'a> {
     pub score: i32,
     pub lower_bound: i32,
     pub schedule_complete: bool,
+    pub capped_by: Option<&'a str>,
+    pub memo_bytes: Option<i64>,
     pub extra: &'a [Cell],
 }
 
@@ -189,6 +198,8 @@ impl RowRef<'_> {
             score: self.score,
             lower_bound: self.lower_bound,
             schedule_complete: self.schedule_complete,
+            capped_by: self.capped_by.map(str::to_owned),
+            memo_bytes: self.memo_bytes,
             extra: self.extra.to_vec(),
         }
     }
@@ -319,6 +330,8 @@ pub(crate) fn batch_from_refs(rows: &[RowRef<'_>], file_only: bool) -> Result<Re
         int32(rows, |r| r.score),
         int32(rows, |r| r.lower_bound),
         boolean(rows, |r| r.schedule_complete),
+        Arc::new(rows.iter().map(|r| r.capped_by).collect::<StringArray>()),
+        Arc::new(rows.iter().map(|r| r.memo_bytes).collect::<Int64Array>()),
     ]);
     for c in family_columns() {
         columns.push(family_array(rows, c.family, c.index, c.spec.kind));
@@ -365,6 +378,34 @@ fn family_cell(array: &ArrayRef, i: usize) -> Cell {
                 .map(|a| a.value(0).to_string());
             text.map_or(Cell::Null, Cell::Text)
         }
+    }
+}
+
+/// A nullable text column, or all nulls when the file lacks it (its type was checked by
+/// `check_schema`, and large or view strings are cast).
+fn optional_strings(batch: &RecordBatch, name: &str) -> Vec<Option<String>> {
+    let len = batch.num_rows();
+    let Some(array) = batch.column_by_name(name) else {
+        return vec![None; len];
+    };
+    let cast = arrow::compute::cast(array, &DataType::Utf8).ok();
+    match cast
+        .as_ref()
+        .and_then(|a| a.as_any().downcast_ref::<StringArray>())
+    {
+        Some(a) => a.iter().map(|v| v.map(str::to_owned)).collect(),
+        None => vec![None; len],
+    }
+}
+
+/// A nullable Int64 column, or all nulls when the file lacks it.
+fn optional_int64s(batch: &RecordBatch, name: &str) -> Vec<Option<i64>> {
+    match batch
+        .column_by_name(name)
+        .and_then(|a| a.as_any().downcast_ref::<Int64Array>())
+    {
+        Some(a) => a.iter().collect(),
+        None => vec![None; batch.num_rows()],
     }
 }
 
@@ -430,6 +471,9 @@ pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, Col
             })
             .collect()
     };
+    // Columns that came with per-game limits: null where a file predates them.
+    let capped_by = optional_strings(batch, col::CAPPED_BY);
+    let memo_bytes = optional_int64s(batch, col::MEMO_BYTES);
     let family_arrays: Vec<(&str, usize, Option<&ArrayRef>)> = family_columns()
         .iter()
         .map(|c| (c.family, c.index, batch.column_by_name(c.spec.name)))
@@ -478,6 +522,8 @@ pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, Col
             score: at32(&score, i),
             lower_bound: at32(&lower_bound, i),
             schedule_complete: schedule_complete.get(i).copied().unwrap_or_default(),
+            capped_by: capped_by.get(i).cloned().flatten(),
+            memo_bytes: memo_bytes.get(i).copied().flatten(),
             extra,
         });
     }
@@ -487,8 +533,7 @@ pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, Col
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{COLUMNS, PARTITION_COLUMNS};
-    use arrow::array::StringArray;
+    use crate::schema::{COLUMNS, LIMIT_COLUMNS, PARTITION_COLUMNS};
     use arrow::datatypes::{Field, Schema};
 
     fn awkward_rows() -> Vec<ResultRow> {
@@ -524,6 +569,8 @@ mod tests {
                 score: 3,
                 lower_bound: 2,
                 schedule_complete: true,
+                capped_by: Some("time".into()),
+                memo_bytes: Some(1 << 40),
                 extra: Vec::new(),
             },
         ]
@@ -540,6 +587,7 @@ mod tests {
             .iter()
             .copied()
             .filter(|c| !PARTITION_COLUMNS.contains(c))
+            .chain(LIMIT_COLUMNS.iter().map(|(name, _)| *name))
             .chain(family_columns().iter().map(|c| c.spec.name))
             .collect();
         assert_eq!(names, expected);
@@ -553,7 +601,9 @@ mod tests {
         let shared = &schema.fields()[..COLUMNS.len()];
         assert!(shared.iter().all(|f| !f.is_nullable()));
         // Family columns are nullable: rows of other families leave them empty.
-        let family = &schema.fields()[COLUMNS.len()..];
+        let limits = &schema.fields()[COLUMNS.len()..COLUMNS.len() + LIMIT_COLUMNS.len()];
+        assert!(limits.iter().all(|f| f.is_nullable()));
+        let family = &schema.fields()[COLUMNS.len() + LIMIT_COLUMNS.len()..];
         assert_eq!(family.len(), family_columns().len());
         assert!(family.iter().all(|f| f.is_nullable()));
     }

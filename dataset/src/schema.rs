@@ -44,6 +44,8 @@ pub mod col {
     pub const SCORE: &str = "score";
     pub const LOWER_BOUND: &str = "lower_bound";
     pub const SCHEDULE_COMPLETE: &str = "schedule_complete";
+    pub const CAPPED_BY: &str = "capped_by";
+    pub const MEMO_BYTES: &str = "memo_bytes";
 }
 
 /// The shared columns in file order; external readers and the docs rely on this order.
@@ -87,6 +89,16 @@ pub const ADDED_WITH_FAMILIES: &[&str] = &[
     col::SCORE,
     col::LOWER_BOUND,
     col::SCHEDULE_COMPLETE,
+];
+
+/// The columns that came with per-game limits, after [`COLUMNS`] and before the family
+/// columns: nullable, because files written before them lack them (the reader fills
+/// nulls) and because `capped_by` is null in every game that no limit stopped.
+pub const LIMIT_COLUMNS: &[(&str, DataType)] = &[
+    // The limit that stopped the game: "expansions" or "time"; null when none did.
+    (col::CAPPED_BY, DataType::Utf8),
+    // The memo's peak size for the game in bytes (the same on every machine).
+    (col::MEMO_BYTES, DataType::Int64),
 ];
 
 /// Arrow type of each column in [`COLUMNS`]; kept next to it so the two cannot drift apart.
@@ -174,10 +186,15 @@ static SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
         .iter()
         .zip(TYPES)
         .map(|(name, ty)| Field::new(*name, ty.clone(), false));
+    let limits = LIMIT_COLUMNS
+        .iter()
+        .map(|(name, ty)| Field::new(*name, ty.clone(), true));
     let family = family_columns()
         .iter()
         .map(|c| Field::new(c.spec.name, arrow_type(c.spec.kind), true));
-    Arc::new(Schema::new(shared.chain(family).collect::<Vec<_>>()))
+    Arc::new(Schema::new(
+        shared.chain(limits).chain(family).collect::<Vec<_>>(),
+    ))
 });
 
 static FILE_SCHEMA: LazyLock<SchemaRef> = LazyLock::new(|| {
@@ -226,12 +243,15 @@ pub(crate) fn check_schema(schema: &Schema) -> Result<(), ColumnError> {
             });
         }
     }
-    for c in family_columns() {
-        if let Ok(field) = schema.field_with_name(c.spec.name) {
-            let expected = arrow_type(c.spec.kind);
+    let optional = LIMIT_COLUMNS.iter().map(|(name, ty)| (*name, ty.clone()));
+    let families = family_columns()
+        .iter()
+        .map(|c| (c.spec.name, arrow_type(c.spec.kind)));
+    for (column, expected) in optional.chain(families) {
+        if let Ok(field) = schema.field_with_name(column) {
             if !type_accepted(&expected, field.data_type()) {
                 return Err(ColumnError::WrongType {
-                    column: c.spec.name,
+                    column,
                     expected,
                     found: field.data_type().clone(),
                 });

@@ -154,6 +154,7 @@ fn solve(
             None => Schedule::Exact,
         },
         prefix: 0,
+        limits: Default::default(),
     };
     let clock = Instant::now();
     let cpu = cpu_seconds();

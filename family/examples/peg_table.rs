@@ -35,6 +35,7 @@ fn main() {
         order: Order::Random,
         schedule: Schedule::Luby { unit: 1000 },
         prefix: 0,
+        limits: Default::default(),
     };
     for board in [Board::english(), Board::european()] {
         let name = board.kind().to_string();

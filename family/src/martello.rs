@@ -237,6 +237,7 @@ impl GameSolver for MartelloSolver {
             score: outcome.min_score,
             lower_bound: outcome.lower_bound,
             exhaustive: outcome.exhaustive,
+            capped_by: outcome.capped_by,
             expansions: outcome.counters.expansions,
             attempts: outcome.counters.attempts,
             heuristic_steps: outcome.counters.heuristic_steps,

@@ -377,7 +377,10 @@ pub fn solve_with(
     for &mv in &outcome.solution {
         end = solver_jump(board, end, mv);
     }
-    let (holes, finish_expansions) = if outcome.exhaustive && outcome.min_score != 1 {
+    // A game a limit stopped gets no finishing search either (it is unlimited): its
+    // `holes` column is null, unknown.
+    let capped = outcome.capped_by.is_some();
+    let (holes, finish_expansions) = if capped || (outcome.exhaustive && outcome.min_score != 1) {
         (Vec::new(), 0)
     } else {
         let known = if end.count_ones() == 1 { end } else { 0 };
@@ -390,6 +393,7 @@ pub fn solve_with(
         score: outcome.min_score,
         lower_bound: outcome.lower_bound,
         exhaustive: outcome.exhaustive,
+        capped_by: outcome.capped_by,
         expansions: outcome.counters.expansions + finish_expansions,
         attempts: outcome.counters.attempts,
         heuristic_steps: outcome.counters.heuristic_steps,
@@ -399,7 +403,11 @@ pub fn solve_with(
         extra: vec![
             Cell::Text(board.kind().to_string()),
             Cell::Int(i64::from(pos.count_ones())),
-            Cell::Text(holes_text(&holes)),
+            if capped {
+                Cell::Null
+            } else {
+                Cell::Text(holes_text(&holes))
+            },
         ],
     }
 }

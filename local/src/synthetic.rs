@@ -146,5 +146,7 @@ fn template() -> GameResult {
         wall_ns: 5_000_000,
         lower_bound: 1,
         extra: Vec::new(),
+        capped_by: String::new(),
+        memo_bytes: 262_144,
     }
 }

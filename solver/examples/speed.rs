@@ -26,6 +26,7 @@ fn main() {
             order: order.parse().expect("order"),
             schedule: schedule.parse().expect("schedule"),
             prefix: 0,
+            limits: Default::default(),
         };
         let mut solver = Solver::new(Martello);
         let started = Instant::now();

@@ -7,6 +7,7 @@
 
 mod count;
 pub mod learned;
+mod limits;
 mod memo;
 mod order;
 mod schedule;
@@ -16,12 +17,20 @@ use hammer_engine::Puzzle;
 use hammer_engine::seeded::{bounded, fast_stream};
 
 pub use count::{Countable, Counts, Level, Reduction, count, count_towards};
+pub use limits::{Cap, Limits};
 pub use memo::Memo;
 pub use order::{Order, OrderError};
 pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
 pub use search::Counters;
 
-use search::{AttemptEnd, Search};
+use search::{AttemptEnd, LIVE_EXPANSIONS, Search};
+
+/// Expansions of every search in this process so far, including those of games still
+/// running (added every 65,536 expansions): the progress a worker reports for a unit
+/// whose games take minutes or hours. It only grows.
+pub fn live_expansions() -> u64 {
+    LIVE_EXPANSIONS.load(std::sync::atomic::Ordering::Relaxed)
+}
 
 /// What to run on one game.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +39,8 @@ pub struct Config {
     pub schedule: Schedule,
     /// Random moves played before the search starts (the report's randomized starts).
     pub prefix: u32,
+    /// What one game may spend; a game stopped by a limit reports which one.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -38,6 +49,7 @@ impl Default for Config {
             order: Order::Standard,
             schedule: Schedule::Exact,
             prefix: 0,
+            limits: Limits::default(),
         }
     }
 }
@@ -55,12 +67,21 @@ pub struct Outcome<P: Puzzle> {
     pub exhaustive: bool,
     /// Moves from `start` that reach `min_score`.
     pub solution: Vec<P::Move>,
-    /// The sound lower bound of `start` the search could stop at.
+    /// A sound lower bound on the score of `start`: the start's own bound (the one the
+    /// search could stop at) when `exhaustive`; when not, the bound the search proved
+    /// before it stopped (at least the start's bound, at most `min_score`).
     pub lower_bound: u32,
+    /// The game limit that stopped the search before the answer was proven, if any. A
+    /// budget schedule that simply ran out of attempts is not a cap.
+    pub capped_by: Option<Cap>,
     pub counters: Counters,
-    /// Fully explored states in the memo at the end, and the bytes it held.
+    /// Fully explored states in the memo at the end.
     pub memo_states: u64,
+    /// The memo's peak size for this game ([`Memo::game_bytes`]): the same on every
+    /// machine and thread, unlike the table's current allocation.
     pub memo_bytes: u64,
+    /// Memo entries replaced because the memo was at its limit.
+    pub memo_evictions: u64,
 }
 
 /// A reusable solver: it keeps its memo and buffers from one game to the next.
@@ -103,7 +124,7 @@ impl<P: Puzzle> Solver<P> {
 
         let mut rng = fast_stream(seed, "hammer/search", 0);
         let search = &mut self.search;
-        search.reset(puzzle, &start);
+        search.reset(puzzle, &start, config.limits);
         let mut exhaustive = search.proven();
         if !exhaustive {
             for budget in config.schedule.budgets() {
@@ -118,9 +139,18 @@ impl<P: Puzzle> Solver<P> {
                         exhaustive = true;
                         break;
                     }
+                    AttemptEnd::Cut if search.cap.is_some() => break,
                     AttemptEnd::Cut => {}
                 }
             }
+        }
+        let memo_states = search.memo.len() as u64;
+        let memo_bytes = search.memo.game_bytes();
+        let memo_evictions = search.memo.evictions();
+        if config.limits.memo_bytes.is_some() {
+            // Hand the memory back now rather than at the next game, so that a worker
+            // that runs only as many limited games as fit its memory holds no more.
+            search.memo.clear();
         }
         Outcome {
             prefix_moves,
@@ -128,10 +158,16 @@ impl<P: Puzzle> Solver<P> {
             min_score: search.best,
             exhaustive,
             solution: search.best_path.clone(),
-            lower_bound: search.target,
+            lower_bound: if exhaustive {
+                search.target
+            } else {
+                search.proved_bound()
+            },
+            capped_by: if exhaustive { None } else { search.cap },
             counters: search.counters,
-            memo_states: search.memo.len() as u64,
-            memo_bytes: search.memo.bytes() as u64,
+            memo_states,
+            memo_bytes,
+            memo_evictions,
         }
     }
 }

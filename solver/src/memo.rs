@@ -6,6 +6,15 @@
 //! bucket, one cache line, probed bucket by bucket. The table grows by 1.5x at 80 %
 //! load, so it holds between 20 and 30 bytes per state, and a bucket index comes from
 //! a multiply-shift of the fingerprint's high half, which works for any bucket count.
+//!
+//! A memo may be given a byte limit ([`Memo::set_limit`]). It then stops growing at the
+//! limit and, once full, *replaces* an entry of the new state's home bucket instead of
+//! filling an empty slot. A replaced entry only means that state is searched again, so
+//! results stay exact. Replacing never empties a slot, so every probe chain stays intact
+//! and at least a fifth of the slots stay empty, which ends every probe. Under a limit the
+//! table restarts from its smallest size for every game, so that where entries sit, and
+//! so which ones are replaced, depends on the game alone: expansions stay deterministic
+//! whatever the thread solved before.
 
 const SLOTS: usize = 4;
 const MIN_BUCKETS: usize = 1 << 12;
@@ -17,6 +26,10 @@ struct Bucket([u128; SLOTS]);
 pub struct Memo {
     buckets: Vec<Bucket>,
     len: usize,
+    /// The most buckets the table may have (`usize::MAX`: no limit).
+    max_buckets: usize,
+    /// Entries replaced because the table was full, this game.
+    evictions: u64,
 }
 
 impl Default for Memo {
@@ -30,7 +43,49 @@ impl Memo {
         Memo {
             buckets: vec![Bucket::default(); MIN_BUCKETS],
             len: 0,
+            max_buckets: usize::MAX,
+            evictions: 0,
         }
+    }
+
+    /// Limits the table to `bytes` (at least its smallest size, 256 KiB); `None` lifts the
+    /// limit. Takes effect from the next [`Memo::clear`].
+    pub fn set_limit(&mut self, bytes: Option<u64>) {
+        self.max_buckets = match bytes {
+            None => usize::MAX,
+            Some(b) => {
+                let buckets = b / std::mem::size_of::<Bucket>() as u64;
+                usize::try_from(buckets)
+                    .unwrap_or(usize::MAX)
+                    .max(MIN_BUCKETS)
+            }
+        };
+    }
+
+    /// The limit in bytes, if any.
+    pub fn limit(&self) -> Option<u64> {
+        (self.max_buckets != usize::MAX)
+            .then(|| (self.max_buckets * std::mem::size_of::<Bucket>()) as u64)
+    }
+
+    /// Entries replaced because the table was full, since the last [`Memo::clear`].
+    pub fn evictions(&self) -> u64 {
+        self.evictions
+    }
+
+    /// The bytes a table that started empty at its smallest size would hold now: the
+    /// memo's peak size for this game (entries are never deleted), the same whatever
+    /// earlier games left the table at, so it can go in a dataset row.
+    pub fn game_bytes(&self) -> u64 {
+        let mut count = MIN_BUCKETS;
+        while self.len * 5 > count * SLOTS * 4 && count < self.max_buckets {
+            count = Self::next_count(count, self.max_buckets);
+        }
+        (count * std::mem::size_of::<Bucket>()) as u64
+    }
+
+    fn next_count(count: usize, max: usize) -> usize {
+        (count + count / 2).min(max)
     }
 
     /// Empties the memo for the next game. A table grown for one hard game is shrunk
@@ -39,7 +94,11 @@ impl Memo {
     pub fn clear(&mut self) {
         let used = self.len;
         let wanted = ((used * 2) / SLOTS).max(MIN_BUCKETS);
-        if self.buckets.len() > 2 * wanted {
+        self.evictions = 0;
+        if self.max_buckets != usize::MAX && self.buckets.len() != MIN_BUCKETS {
+            // Under a limit every game starts from the same table (see the module doc).
+            self.buckets = vec![Bucket::default(); MIN_BUCKETS];
+        } else if self.buckets.len() > 2 * wanted {
             self.buckets = vec![Bucket::default(); wanted];
         } else {
             self.buckets.fill(Bucket::default());
@@ -115,11 +174,34 @@ impl Memo {
     pub fn insert(&mut self, fp: u128) -> bool {
         let fp = Self::key(fp);
         if (self.len + 1) * 5 > self.buckets.len() * SLOTS * 4 {
+            if self.buckets.len() >= self.max_buckets {
+                return self.replace(fp);
+            }
             self.grow();
         }
         let inserted = Self::place(&mut self.buckets, fp);
         self.len += inserted as usize;
         inserted
+    }
+
+    /// Inserts `fp` into a full table by replacing an entry of its home bucket, chosen by
+    /// the fingerprint's low bits; a home bucket with no entry at all is left alone (the
+    /// state is simply not remembered), so the number of entries never grows.
+    fn replace(&mut self, fp: u128) -> bool {
+        if self.contains(fp) {
+            return false;
+        }
+        let home = self.home(fp);
+        let bucket = &mut self.buckets[home].0;
+        let used = bucket.iter().filter(|&&s| s != 0).count();
+        if used == 0 {
+            return false;
+        }
+        // Entries fill a bucket from its first slot and are never removed, so the used
+        // slots are the first `used` ones.
+        bucket[(fp as usize) % used] = fp;
+        self.evictions += 1;
+        true
     }
 
     fn place(buckets: &mut [Bucket], fp: u128) -> bool {
@@ -143,7 +225,7 @@ impl Memo {
     }
 
     fn grow(&mut self) {
-        let count = self.buckets.len() + self.buckets.len() / 2;
+        let count = Self::next_count(self.buckets.len(), self.max_buckets);
         let mut bigger = vec![Bucket::default(); count];
         for bucket in &self.buckets {
             for &slot in &bucket.0 {
@@ -188,5 +270,56 @@ mod tests {
         memo.clear();
         assert!(memo.is_empty());
         assert!(!memo.contains(reference.iter().next().copied().unwrap()));
+    }
+
+    #[test]
+    fn a_limited_memo_stops_growing_and_replaces_entries() {
+        let limit = 64 * 8192u64;
+        let mut memo = Memo::new();
+        memo.set_limit(Some(limit));
+        memo.clear();
+        let mut x: u128 = 0x1234_5678_9abc_def0_0fed_cba9_8765_4321;
+        let mut last = Vec::new();
+        for _ in 0..200_000u32 {
+            x = x
+                .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
+                .wrapping_add(1);
+            memo.insert(x | 1);
+            last.push(x | 1);
+            if last.len() > 16 {
+                last.remove(0);
+            }
+        }
+        assert_eq!(memo.bytes() as u64, limit);
+        assert_eq!(memo.game_bytes(), limit);
+        assert!(memo.len() * 5 <= 8192 * 4 * 4, "{} entries", memo.len());
+        assert!(memo.evictions() > 100_000);
+        // The newest entries are there (replacement hits their home bucket only when a
+        // later state shares it), and a missing state is looked up to the end.
+        assert!(last.iter().filter(|&&fp| memo.contains(fp)).count() >= 12);
+        assert!(!memo.contains(7));
+        // The next game starts from the smallest table again, and so does its size.
+        memo.clear();
+        assert_eq!(memo.evictions(), 0);
+        assert_eq!(memo.game_bytes(), 64 * 4096);
+        assert_eq!(memo.bytes(), 64 * 4096);
+    }
+
+    #[test]
+    fn game_bytes_do_not_depend_on_earlier_games() {
+        let fill = |memo: &mut Memo, n: u128| {
+            for i in 1..=n {
+                memo.insert(i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835));
+            }
+        };
+        let mut fresh = Memo::new();
+        fill(&mut fresh, 5_000);
+        let mut used = Memo::new();
+        fill(&mut used, 300_000);
+        used.clear();
+        fill(&mut used, 5_000);
+        assert!(used.bytes() > fresh.bytes());
+        assert_eq!(used.game_bytes(), fresh.game_bytes());
+        assert_eq!(fresh.game_bytes(), fresh.bytes() as u64);
     }
 }

@@ -12,11 +12,15 @@
 //! The search stops as soon as the best score reaches the start state's lower bound:
 //! nothing can beat that, so the result is proven.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
 use hammer_engine::seeded::bounded;
 use hammer_engine::{Puzzle, Successor};
 use rand_chacha::ChaCha8Rng;
 
 use crate::learned::Loaded;
+use crate::limits::{Cap, Limits};
 use crate::memo::Memo;
 use crate::order::Order;
 
@@ -39,6 +43,17 @@ pub struct Counters {
     pub heuristic_steps: u64,
 }
 
+/// Expansions between two looks at the clock under a time limit: a few milliseconds.
+const TIME_CHECK: u64 = 1024;
+
+/// Expansions between two additions to [`LIVE_EXPANSIONS`]: a fraction of a second.
+const PROGRESS_STEP: u64 = 1 << 16;
+
+/// Expansions of every search in this process so far, added in steps of
+/// [`PROGRESS_STEP`] while an attempt runs and in full when it ends: a worker reports the
+/// growth of this counter as the progress of a unit whose games take minutes or hours.
+pub(crate) static LIVE_EXPANSIONS: AtomicU64 = AtomicU64::new(0);
+
 /// Search state that outlives one game: the memo and the per-depth buffers, so that a
 /// worker solving millions of games allocates nothing per expansion.
 pub(crate) struct Search<P: Puzzle> {
@@ -58,6 +73,21 @@ pub(crate) struct Search<P: Puzzle> {
     budget: u64,
     order: Order,
     attempt_expansions: u64,
+    /// The attempt's expansions at which `visit` takes the slow path of
+    /// [`Search::should_stop`]: the least of the budget, the game's expansions left and
+    /// the next look at the clock. One comparison on the hot path covers all three.
+    stop_at: u64,
+    /// Expansions the game may still spend when the attempt starts.
+    game_left: u64,
+    /// The attempt's expansions already added to [`LIVE_EXPANSIONS`].
+    reported: u64,
+    limits: Limits,
+    deadline: Option<Instant>,
+    /// The game limit that stopped the search, if one did.
+    pub cap: Option<Cap>,
+    /// The least lower bound of the states the current attempt left unexplored when it
+    /// was cut (`u32::MAX` while nothing was cut).
+    frontier: u32,
     pub counters: Counters,
 }
 
@@ -90,13 +120,24 @@ impl<P: Puzzle> Search<P> {
             budget: u64::MAX,
             order: Order::Standard,
             attempt_expansions: 0,
+            stop_at: u64::MAX,
+            game_left: u64::MAX,
+            reported: 0,
+            limits: Limits::default(),
+            deadline: None,
+            cap: None,
+            frontier: u32::MAX,
             counters: Counters::default(),
         }
     }
 
-    /// Prepares for a new game from `start`.
-    pub fn reset(&mut self, puzzle: &P, start: &P::State) {
+    /// Prepares for a new game from `start` under `limits`; the time limit runs from now.
+    pub fn reset(&mut self, puzzle: &P, start: &P::State, limits: Limits) {
+        self.memo.set_limit(limits.memo_bytes);
         self.memo.clear();
+        self.limits = limits;
+        self.deadline = limits.max_time.map(|t| Instant::now() + t);
+        self.cap = None;
         self.path.clear();
         self.best_path.clear();
         self.best = puzzle.score(start);
@@ -113,6 +154,13 @@ impl<P: Puzzle> Search<P> {
         self.best <= self.target
     }
 
+    /// The lower bound the search proved on the game after an attempt was cut: nothing
+    /// left unexplored can score below the least bound of the cut attempt's open states,
+    /// nor below the start's bound; everything explored is at least the best score.
+    pub fn proved_bound(&self) -> u32 {
+        self.best.min(self.target.max(self.frontier))
+    }
+
     /// One attempt from `start` with at most `budget` expansions (`None`: unlimited).
     pub fn attempt(
         &mut self,
@@ -125,13 +173,25 @@ impl<P: Puzzle> Search<P> {
         if self.proven() {
             return AttemptEnd::Proven;
         }
+        let spent = self.counters.expansions;
+        self.game_left = match self.limits.max_expansions {
+            Some(max) => max.saturating_sub(spent),
+            None => u64::MAX,
+        };
+        if self.game_left == 0 {
+            self.cap = Some(Cap::Expansions);
+            return AttemptEnd::Cut;
+        }
         self.counters.attempts += 1;
         self.budget = budget.unwrap_or(u64::MAX);
+        self.frontier = u32::MAX;
         self.order = order;
         if let Order::Learned { kb, .. } = order {
             self.learned = crate::learned::get(kb);
         }
         self.attempt_expansions = 0;
+        self.reported = 0;
+        self.stop_at = self.next_stop();
         self.path.clear();
         let bound = puzzle.lower_bound(start);
         let fp = puzzle.fingerprint(start);
@@ -141,6 +201,7 @@ impl<P: Puzzle> Search<P> {
             self.visit(puzzle, start, bound, fp, 0, rng)
         };
         self.counters.expansions += self.attempt_expansions;
+        self.report_progress();
         match flow {
             Flow::Go => AttemptEnd::Complete,
             Flow::Stop if self.proven() => AttemptEnd::Proven,
@@ -172,7 +233,8 @@ impl<P: Puzzle> Search<P> {
         if bound >= self.best {
             return Flow::Go;
         }
-        if self.attempt_expansions >= self.budget {
+        if self.attempt_expansions >= self.stop_at && self.should_stop() {
+            self.frontier = self.frontier.min(bound);
             return Flow::Stop;
         }
         self.attempt_expansions += 1;
@@ -189,7 +251,7 @@ impl<P: Puzzle> Search<P> {
             }
         }
         let mut flow = Flow::Go;
-        for child in &children {
+        for (i, child) in children.iter().enumerate() {
             // A bound never exceeds the score of its own state, so a child whose bound
             // reaches the best score cannot beat it, nor can anything below it.
             if child.bound >= self.best || self.memo.contains(child.fp) {
@@ -200,6 +262,9 @@ impl<P: Puzzle> Search<P> {
             flow = self.visit(puzzle, &next, child.bound, child.fp, depth + 1, rng);
             self.path.pop();
             if let Flow::Stop = flow {
+                if !self.proven() {
+                    self.note_unexplored(&children[i + 1..]);
+                }
                 break;
             }
         }
@@ -209,6 +274,55 @@ impl<P: Puzzle> Search<P> {
             self.memo.insert(fp);
         }
         flow
+    }
+
+    /// The slow path of the stop check: whether the attempt's budget, the game's
+    /// expansions or its time ran out (recording which game limit did), else when to
+    /// look again.
+    fn should_stop(&mut self) -> bool {
+        self.report_progress();
+        let spent = self.attempt_expansions;
+        if spent >= self.game_left {
+            self.cap = Some(Cap::Expansions);
+            return true;
+        }
+        if spent >= self.budget {
+            return true;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.cap = Some(Cap::Time);
+            return true;
+        }
+        self.stop_at = self.next_stop();
+        false
+    }
+
+    fn next_stop(&self) -> u64 {
+        let step = match self.deadline {
+            Some(_) => TIME_CHECK,
+            None => PROGRESS_STEP,
+        };
+        self.budget
+            .min(self.game_left)
+            .min(self.attempt_expansions + step)
+    }
+
+    fn report_progress(&mut self) {
+        let new = self.attempt_expansions - self.reported;
+        if new > 0 {
+            LIVE_EXPANSIONS.fetch_add(new, Ordering::Relaxed);
+            self.reported = self.attempt_expansions;
+        }
+    }
+
+    /// Siblings a cut attempt leaves unexplored lower the proved bound to their least
+    /// bound (those the best score or the memo already rule out do not count).
+    fn note_unexplored(&mut self, rest: &[Child<P>]) {
+        for child in rest {
+            if child.bound < self.best && !self.memo.contains(child.fp) {
+                self.frontier = self.frontier.min(child.bound);
+            }
+        }
     }
 
     fn order(

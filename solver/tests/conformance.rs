@@ -82,6 +82,7 @@ fn paper_schedule_with_random_order_matches_every_case() {
         order: Order::Random,
         schedule: Schedule::Paper,
         prefix: 0,
+        limits: Default::default(),
     };
     assert_eq!(check_all(&config, 8), 345);
 }
@@ -93,6 +94,7 @@ fn luby_and_geometric_schedules_match_every_case() {
             order: Order::Random,
             schedule: schedule.parse().unwrap(),
             prefix: 0,
+            limits: Default::default(),
         };
         assert_eq!(check_all(&config, 8), 345);
     }
@@ -111,6 +113,7 @@ fn heuristic_orders_match_every_case() {
             order,
             schedule: Schedule::Exact,
             prefix: 0,
+            limits: Default::default(),
         };
         assert_eq!(check_all(&config, 8), 345);
     }

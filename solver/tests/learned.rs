@@ -48,6 +48,7 @@ proptest! {
             order: order(&format!(",{radius},{}", temps[temp])),
             schedule: schedules[schedule].parse::<Schedule>().unwrap(),
             prefix: 0,
+            limits: Default::default(),
         };
         let board = seeded::game(11, 5, index).unwrap();
         let seed = seeded::run_seed(11, 5, index, 0);

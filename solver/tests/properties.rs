@@ -29,6 +29,7 @@ fn config(order: usize, schedule: usize, prefix: u32) -> Config {
             .parse::<Schedule>()
             .unwrap(),
         prefix,
+        limits: Default::default(),
     }
 }
 
@@ -75,6 +76,7 @@ fn budgeted_attempts_say_when_they_are_only_an_upper_bound() {
         order: Order::Random,
         schedule: "5".parse().unwrap(),
         prefix: 0,
+        limits: Default::default(),
     };
     let mut cut = 0;
     for index in 0..20 {
@@ -100,6 +102,7 @@ fn restarts_keep_finished_work() {
         order: Order::Random,
         schedule: "luby:4".parse().unwrap(),
         prefix: 0,
+        limits: Default::default(),
     };
     let out = Solver::new(Martello).solve(&board, &cfg, 1);
     assert!(out.exhaustive);

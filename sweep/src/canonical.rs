@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use hammer_solver::{Order, Schedule};
+use hammer_solver::{Limits, Order, Schedule};
 
 use crate::{RunConfig, Sweep};
 
@@ -14,23 +14,43 @@ pub struct ConfigIdError {
     pub reason: String,
 }
 
-/// `order=O;schedule=S[;budget=B];prefix=P;trial=T`.
+/// `order=O;schedule=S[;budget=B][;max_expansions=E][;max_seconds=T][;max_memo_mb=M];prefix=P;trial=T`.
 ///
 /// `;` and `=` appear in no order or schedule name, so the id splits back unambiguously;
-/// the budget is written only when set so that ids of schedule experiments stay short.
+/// the budget and the limits are written only when set, so that ids of configurations
+/// without them stay short and stay what they were before limits existed.
 pub(crate) fn config_id(
     order: &Order,
     schedule: &Schedule,
     prefix: u32,
     budget: u64,
     trial: u32,
+    limits: &Limits,
 ) -> String {
     let mut id = format!("order={order};schedule={schedule}");
     if budget > 0 {
         let _ = write!(id, ";budget={budget}");
     }
+    for (key, value) in limit_values(limits) {
+        let _ = write!(id, ";{key}={value}");
+    }
     let _ = write!(id, ";prefix={prefix};trial={trial}");
     id
+}
+
+/// The limits that are set, as (sweep key, whole number) in canonical order.
+pub(crate) fn limit_values(limits: &Limits) -> Vec<(&'static str, u64)> {
+    let mut out = Vec::new();
+    if let Some(e) = limits.max_expansions {
+        out.push(("max_expansions", e));
+    }
+    if let Some(t) = limits.max_time {
+        out.push(("max_seconds", t.as_secs()));
+    }
+    if let Some(b) = limits.memo_bytes {
+        out.push(("max_memo_mb", b >> 20));
+    }
+    out
 }
 
 pub(crate) fn parse_config_id(id: &str) -> Result<RunConfig, ConfigIdError> {
@@ -43,6 +63,12 @@ pub(crate) fn parse_config_id(id: &str) -> Result<RunConfig, ConfigIdError> {
     let mut budget = 0u64;
     let mut prefix = None;
     let mut trial = None;
+    let mut limits = Limits::default();
+    let whole = |key: &str, value: &str| {
+        value
+            .parse::<u64>()
+            .map_err(|_| err(format!("{key} '{value}' is not a whole number")))
+    };
     for part in id.split(';') {
         let (key, value) = part
             .split_once('=')
@@ -71,6 +97,11 @@ pub(crate) fn parse_config_id(id: &str) -> Result<RunConfig, ConfigIdError> {
                         .map_err(|_| err(format!("trial '{value}' is not a whole number")))?,
                 )
             }
+            "max_expansions" => limits.max_expansions = Some(whole(key, value)?),
+            "max_seconds" => {
+                limits.max_time = Some(std::time::Duration::from_secs(whole(key, value)?))
+            }
+            "max_memo_mb" => limits.memo_bytes = Some(whole(key, value)?.saturating_mul(1 << 20)),
             other => return Err(err(format!("unknown key '{other}'"))),
         }
     }
@@ -89,7 +120,7 @@ pub(crate) fn parse_config_id(id: &str) -> Result<RunConfig, ConfigIdError> {
             )));
         }
     }
-    let config = RunConfig::new(order, schedule, prefix, budget, trial);
+    let config = RunConfig::new(order, schedule, prefix, budget, trial).with_limits(limits);
     if config.id != id {
         return Err(err(format!(
             "it is not canonical; the canonical form is '{}'",
@@ -156,8 +187,17 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
                 })
             );
         }
-        let _ = writeln!(out, "games = {}", e.games);
-        let _ = writeln!(out, "first_game = {}", e.first_game);
+        match &e.unknown_games {
+            Some(u) => {
+                let names: Vec<String> = e.points.iter().map(ToString::to_string).collect();
+                let inline = crate::continuation::inline_text(&u.from, &names, &u.games);
+                let _ = writeln!(out, "unknown_games = {inline}");
+            }
+            None => {
+                let _ = writeln!(out, "games = {}", e.games);
+                let _ = writeln!(out, "first_game = {}", e.first_game);
+            }
+        }
         let orders = axis(e.configs.iter().map(|c| c.order));
         let _ = writeln!(out, "orders = {}", list(&orders, |o| quote(&o.to_string())));
         let run_time = match e.kind {
@@ -190,6 +230,12 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
         }
         if let Some(u) = e.unit_games {
             let _ = writeln!(out, "unit_games = {u}");
+        }
+        // Every configuration of an experiment has the experiment's limits.
+        if let Some(c) = e.configs.first() {
+            for (key, value) in limit_values(&c.limits) {
+                let _ = writeln!(out, "{key} = {value}");
+            }
         }
     }
     out
@@ -224,6 +270,13 @@ mod tests {
                 0,
             ),
             RunConfig::with_budget(Order::Random, 2500, 5, 999),
+            RunConfig::new(Order::Random, "luby:256".parse().unwrap(), 0, 0, 3).with_limits(
+                Limits {
+                    max_expansions: Some(50_000_000),
+                    max_time: Some(std::time::Duration::from_secs(600)),
+                    memo_bytes: Some(2048 << 20),
+                },
+            ),
         ] {
             assert_eq!(RunConfig::from_id(&c.id).unwrap(), c, "{}", c.id);
         }

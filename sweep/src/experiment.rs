@@ -4,14 +4,16 @@
 //! [`check_limits`] refuses sweeps too large to run.
 
 use std::ops::Range;
+use std::time::Duration;
 
 use hammer_engine::seeded::MAX_INDEX;
 use hammer_family::{
     DEFAULT_FAMILY, FamilyError, FamilyRef, ParamKind, ParamSpec, ParamValue, Point,
 };
-use hammer_solver::{Order, Schedule};
+use hammer_solver::{Limits, Order, Schedule};
 use toml::de::{DeTable, DeValue};
 
+use crate::continuation::{self, Listing};
 use crate::error::Locator;
 use crate::parse::{
     Files, Seen, Totals, Value, in_file_order, items, join, ranged, schedule_file, string,
@@ -19,8 +21,14 @@ use crate::parse::{
 };
 use crate::units::{default_unit_games, series_units};
 use crate::{
-    Experiment, ExperimentKind, MAX_CONFIGS, MAX_PREFIX, MAX_ROWS, MAX_UNITS, RunConfig, SweepError,
+    Experiment, ExperimentKind, MAX_CONFIGS, MAX_PREFIX, MAX_ROWS, MAX_UNITS, RunConfig,
+    SweepError, UnknownGames,
 };
+
+/// The longest `max_seconds`: a week.
+const MAX_SECONDS: u64 = 7 * 24 * 3600;
+/// The largest `max_memo_mb`: 1 TiB.
+const MAX_MEMO_MB: u64 = 1 << 20;
 
 /// The keys every experiment may have, whatever its puzzle; the family's parameter keys
 /// come on top (`sizes` for Martello).
@@ -38,6 +46,10 @@ const COMMON_KEYS: &[&str] = &[
     "kind",
     "attempts",
     "cap",
+    "max_expansions",
+    "max_seconds",
+    "max_memo_mb",
+    "unknown_games",
 ];
 
 /// A value with the span it was read from.
@@ -60,6 +72,10 @@ struct Keys {
     kind: Option<At<String>>,
     attempts: Option<At<u32>>,
     cap: Option<At<u64>>,
+    /// `max_expansions`, `max_seconds` and `max_memo_mb`: every configuration's limits.
+    limits: Limits,
+    /// `unknown_games`: the games another experiment left unknown.
+    unknown: Option<Listing>,
 }
 
 /// The schedule axis: either `schedules` or `budgets`, never both.
@@ -104,7 +120,17 @@ pub(crate) fn experiment(
         )
     })?;
     let (param_lists, points) = expand_points(&place, family, &keys)?;
-    let (games, games_span, first_game) = resolve_games(&place, family, &points, &keys)?;
+    let (games, games_span, first_game, unknown_games) = match keys.unknown.take() {
+        Some(listing) => {
+            let unknown = continued_games(&place, family, &points, &keys, listing, files)?;
+            let most = unknown.games.iter().map(|g| g.len() as u64).max();
+            (most.unwrap_or(0), place.span.clone(), 0, Some(unknown))
+        }
+        None => {
+            let (games, span, first) = resolve_games(&place, family, &points, &keys)?;
+            (games, span, first, None)
+        }
+    };
     let configs = expand_configs(&place, &mut keys)?;
     let experiment = Experiment {
         name,
@@ -114,6 +140,7 @@ pub(crate) fn experiment(
         points,
         games,
         first_game,
+        unknown_games,
         unit_games: keys.unit_games.as_ref().map(|(u, _)| *u),
         configs,
     };
@@ -190,6 +217,19 @@ fn read_keys(
                 keys.attempts = Some((a, span));
             }
             "cap" => keys.cap = Some((ranged(loc, value, &k, "cap", 1, i64::MAX as u64)?, span)),
+            "max_expansions" => {
+                let max = ranged(loc, value, &k, "max_expansions", 1, i64::MAX as u64)?;
+                keys.limits.max_expansions = Some(max);
+            }
+            "max_seconds" => {
+                let secs = ranged(loc, value, &k, "max_seconds", 1, MAX_SECONDS)?;
+                keys.limits.max_time = Some(Duration::from_secs(secs));
+            }
+            "unknown_games" => keys.unknown = Some(continuation::read(loc, value, &k, files)?),
+            "max_memo_mb" => {
+                let mb = ranged(loc, value, &k, "max_memo_mb", 1, MAX_MEMO_MB)?;
+                keys.limits.memo_bytes = Some(mb << 20);
+            }
             "unit_games" => {
                 let u = ranged(loc, value, &k, "unit_games", 1, MAX_INDEX + 1)?;
                 keys.unit_games = Some((u, value.span()));
@@ -475,6 +515,53 @@ fn point_error(
         .error(&span, join(place.path, key), error.to_string())
 }
 
+/// The games of an `unknown_games` experiment, which plays no range: `games`,
+/// `first_game` and `unit_games` cannot be given with it (every game is a unit).
+fn continued_games(
+    place: &Place<'_, '_>,
+    family: FamilyRef,
+    points: &[Point],
+    keys: &Keys,
+    listing: Listing,
+    files: &mut Files<'_>,
+) -> Result<UnknownGames, SweepError> {
+    let given = [
+        ("games", keys.games.as_ref().map(|(_, s)| s.clone())),
+        (
+            "unit_games",
+            keys.unit_games.as_ref().map(|(_, s)| s.clone()),
+        ),
+    ];
+    if let Some((key, Some(span))) = given.into_iter().find(|(_, s)| s.is_some()) {
+        return Err(place.loc.error(
+            &span,
+            join(place.path, key),
+            format!("`{key}` cannot be given with `unknown_games`: the experiment plays exactly the listed games, one unit each"),
+        ));
+    }
+    if keys.first_game.is_some() {
+        return Err(place.loc.error(
+            &place.span,
+            join(place.path, "first_game"),
+            "`first_game` cannot be given with `unknown_games`: the experiment plays exactly the listed games",
+        ));
+    }
+    let key = join(place.path, "unknown_games");
+    let unknown = listing.resolve(place.loc, &key, points, files)?;
+    for (point, games) in points.iter().zip(&unknown.games) {
+        if let (Some(count), Some(&last)) = (family.instance_count(point), games.last())
+            && last >= count
+        {
+            return Err(place.loc.error(
+                &place.span,
+                key,
+                format!("game {last} is past the {count} instance(s) of point {point}"),
+            ));
+        }
+    }
+    Ok(unknown)
+}
+
 /// `games` and `first_game`. `games` may be left out when every point has a finite
 /// number of instances (it is then all of them); a point with fewer instances than
 /// `first_game + games` gets fewer games.
@@ -597,13 +684,10 @@ fn expand_configs(place: &Place<'_, '_>, keys: &mut Keys) -> Result<Vec<RunConfi
         for (schedule, budget) in &settings {
             for &prefix in &prefixes {
                 for trial in 0..tries {
-                    configs.push(RunConfig::new(
-                        order,
-                        schedule.clone(),
-                        prefix,
-                        *budget,
-                        trial,
-                    ));
+                    configs.push(
+                        RunConfig::new(order, schedule.clone(), prefix, *budget, trial)
+                            .with_limits(keys.limits),
+                    );
                 }
             }
         }

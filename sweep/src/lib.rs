@@ -12,6 +12,7 @@
 //! are refused with the file, line, column and key path.
 
 mod canonical;
+mod continuation;
 mod error;
 mod experiment;
 mod parse;
@@ -21,10 +22,13 @@ mod units;
 use std::path::Path;
 
 use hammer_family::{FamilyRef, ParamValue, Point};
-use hammer_solver::{Config, Order, Schedule};
+use hammer_solver::{Config, Limits, Order, Schedule};
 
 pub use canonical::ConfigIdError;
+pub use continuation::UnknownGames;
 pub use error::SweepError;
+/// The per-game limit that stopped a game, as results and rows carry it.
+pub use hammer_solver::Cap;
 pub use rows::{GameValues, UnitRows};
 pub use units::{DEFAULT_UNIT_SECONDS, MAX_UNIT_GAMES};
 
@@ -93,6 +97,10 @@ pub struct Experiment {
     /// fewer instances (see [`Experiment::games_of`]).
     pub games: u64,
     pub first_game: u64,
+    /// The games another experiment left unknown, when this experiment continues them
+    /// (`unknown_games`): it then plays exactly these, each game a unit, and `games` is
+    /// the longest list.
+    pub unknown_games: Option<UnknownGames>,
     /// Games per work unit as written in the file; `None` means the default of
     /// [`Experiment::unit_size`].
     pub unit_games: Option<u64>,
@@ -132,13 +140,17 @@ pub struct RunConfig {
     pub budget: u64,
     /// Which independent try this is (0-based); it selects the run seed.
     pub trial: u32,
+    /// What one game may spend (the experiment's `max_expansions`, `max_seconds` and
+    /// `max_memo_mb`); part of the id when set, since it changes results.
+    pub limits: Limits,
 }
 
 impl RunConfig {
     /// Builds a configuration with its canonical id, so that the id can never disagree
     /// with the fields.
     pub fn new(order: Order, schedule: Schedule, prefix: u32, budget: u64, trial: u32) -> Self {
-        let id = canonical::config_id(&order, &schedule, prefix, budget, trial);
+        let limits = Limits::default();
+        let id = canonical::config_id(&order, &schedule, prefix, budget, trial, &limits);
         RunConfig {
             id,
             order,
@@ -146,7 +158,22 @@ impl RunConfig {
             prefix,
             budget,
             trial,
+            limits,
         }
+    }
+
+    /// The same configuration under per-game `limits`, with its id to match.
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self.id = canonical::config_id(
+            &self.order,
+            &self.schedule,
+            self.prefix,
+            self.budget,
+            self.trial,
+            &limits,
+        );
+        self
     }
 
     /// A budget configuration: one attempt of `budget` expansions and no exact fallback,
@@ -173,6 +200,7 @@ impl RunConfig {
             order: self.order,
             schedule: self.schedule.clone(),
             prefix: self.prefix,
+            limits: self.limits,
         }
     }
 
@@ -349,6 +377,9 @@ impl Experiment {
         ) else {
             return 1;
         };
+        if self.unknown_games.is_some() {
+            return 1;
+        }
         match self.unit_games {
             Some(u) => u,
             None => units::default_unit_games(self.family.estimated_seconds(p, &c.solver_config())),
@@ -358,10 +389,21 @@ impl Experiment {
     /// The games of `point`: `games`, or fewer when the point has fewer instances from
     /// `first_game` on (a peg board has one single-vacancy start per hole).
     pub fn games_of(&self, point: &Point) -> u64 {
+        if let Some(list) = self.listed_games(point) {
+            return list.len() as u64;
+        }
         match self.family.instance_count(point) {
             Some(count) => self.games.min(count.saturating_sub(self.first_game)),
             None => self.games,
         }
+    }
+
+    /// The listed games of `point` in an `unknown_games` experiment; `None` in an
+    /// experiment that plays a range.
+    pub fn listed_games(&self, point: &Point) -> Option<&[u64]> {
+        let unknown = self.unknown_games.as_ref()?;
+        let at = self.points.iter().position(|p| p == point)?;
+        unknown.games.get(at).map(Vec::as_slice)
     }
 
     /// Games over all points, under one configuration.

@@ -24,11 +24,21 @@ pub(crate) fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
     parse_with_files(text, origin, None)
 }
 
-/// Where schedule files are read from, and the schedules read so far: the byte span of
-/// each `"@FILE"` string and the schedule that replaces it.
+/// Where schedule files and datasets are read from, and what was read so far: the byte
+/// span of each `"@FILE"` string (or `unknown_games` table) and the TOML value that
+/// replaces it.
 pub(crate) struct Files<'a> {
-    base: Option<&'a Path>,
+    pub(crate) base: Option<&'a Path>,
     substitutions: Vec<(Range<usize>, String)>,
+    /// The sweep's seed, once read: a continued dataset must be of the same seed.
+    pub(crate) seed: Option<u64>,
+}
+
+impl Files<'_> {
+    /// Replaces the value at `span` by `value` (TOML text) in the self-contained text.
+    pub(crate) fn substitute(&mut self, span: Range<usize>, value: String) {
+        self.substitutions.push((span, value));
+    }
 }
 
 /// Parses `text`; with `base`, `"@FILE"` schedules are read from files relative to it
@@ -43,6 +53,7 @@ pub(crate) fn parse_with_files(
     let mut files = Files {
         base,
         substitutions: Vec::new(),
+        seed: None,
     };
     let sweep = parse_inner(text, origin, &mut files)?;
     if files.substitutions.is_empty() {
@@ -51,18 +62,16 @@ pub(crate) fn parse_with_files(
     let mut resolved = String::with_capacity(text.len());
     let mut at = 0;
     files.substitutions.sort_by_key(|(span, _)| span.start);
-    for (span, schedule) in &files.substitutions {
+    for (span, value) in &files.substitutions {
         resolved.push_str(&text[at..span.start]);
-        // Schedule text is ASCII letters, digits and `x , : . _`: no escaping needed.
-        resolved.push('"');
-        resolved.push_str(schedule);
-        resolved.push('"');
+        resolved.push_str(value);
         at = span.end;
     }
     resolved.push_str(&text[at..]);
     let mut none = Files {
         base: None,
         substitutions: Vec::new(),
+        seed: None,
     };
     parse_inner(&resolved, origin, &mut none)
 }
@@ -103,6 +112,7 @@ fn parse_inner(text: &str, origin: &str, files: &mut Files<'_>) -> Result<Sweep,
             "missing key: a sweep needs at least one [[experiment]] table",
         )
     })?;
+    files.seed = Some(seed);
     let experiments = experiment_list(&loc, experiments, files)?;
     Ok(Sweep {
         name,
@@ -493,8 +503,7 @@ pub(crate) fn schedule_file(
     })?;
     let schedule = Schedule::from_file_text(&text)
         .map_err(|e| loc.error(&value.span(), key, format!("{}: {e}", path.display())))?;
-    files
-        .substitutions
-        .push((value.span(), schedule.to_string()));
+    // Schedule text is ASCII letters, digits and `x , : . _`: no escaping needed.
+    files.substitute(value.span(), format!("\"{schedule}\""));
     Ok(schedule)
 }

@@ -6,6 +6,7 @@
 
 use hammer_dataset::{Cell, ResultRow, RowRef};
 use hammer_family::Point;
+use hammer_solver::Cap;
 
 use crate::{Experiment, RunConfig, Sweep, Unit};
 
@@ -24,6 +25,10 @@ pub struct GameValues {
     pub attempts: u32,
     pub solution: String,
     pub wall_ns: u64,
+    /// The per-game limit that stopped the game before its answer was proven.
+    pub capped_by: Option<Cap>,
+    /// The memo's peak size for the game in bytes (`None`: not reported).
+    pub memo_bytes: Option<u64>,
     /// The family's own columns, in the order of its `Family::columns`.
     pub extra: Vec<Cell>,
 }
@@ -103,6 +108,8 @@ impl<'s> UnitRows<'s> {
             score: clamp32(game.score),
             lower_bound: clamp32(game.lower_bound),
             schedule_complete: self.schedule_complete,
+            capped_by: game.capped_by.map(Cap::name),
+            memo_bytes: game.memo_bytes.map(clamp64),
             extra: &game.extra,
         }
     }

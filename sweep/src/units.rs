@@ -55,8 +55,14 @@ pub(crate) fn units(sweep: &Sweep) -> Vec<Unit> {
             for ci in 0..e.configs.len() {
                 let size = e.unit_size(ci as u32, pi as u32).max(1);
                 let end = e.first_game + games;
+                let listed = e.listed_games(point);
                 for round in 0..series_units(games, size) {
-                    let start = e.first_game + round * size;
+                    // A listed game is a unit of its own.
+                    let start = match listed {
+                        Some(list) => list[round as usize],
+                        None => e.first_game + round * size,
+                    };
+                    let end = if listed.is_some() { start + 1 } else { end };
                     keyed.push((
                         round,
                         series,
@@ -122,11 +128,20 @@ pub(crate) fn unit_by_id(sweep: &Sweep, id: &str) -> Option<Unit> {
     }
     e.configs.get(config as usize)?;
     let p = &e.points[point as usize];
-    let end = e.first_game + e.games_of(p);
-    let size = e.unit_size(config, point).max(1);
-    if start < e.first_game || start >= end || (start - e.first_game) % size != 0 {
-        return None;
-    }
+    let (end, size) = match e.listed_games(p) {
+        Some(list) => {
+            list.binary_search(&start).ok()?;
+            (start + 1, 1)
+        }
+        None => {
+            let end = e.first_game + e.games_of(p);
+            let size = e.unit_size(config, point).max(1);
+            if start < e.first_game || start >= end || (start - e.first_game) % size != 0 {
+                return None;
+            }
+            (end, size)
+        }
+    };
     let unit = Unit {
         experiment,
         config,

@@ -11,6 +11,10 @@ fn example_files() -> Vec<PathBuf> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        // A continuation (`*_more.toml`) reads the dataset of the run it continues, which
+        // does not exist here; cli/tests/examples.rs runs it after that run, and
+        // tests/limits.rs covers the parsing.
+        .filter(|p| !p.to_string_lossy().ends_with("_more.toml"))
         .collect();
     files.sort();
     files

@@ -200,6 +200,7 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
             then_exact: false,
         },
         prefix: 0,
+        limits: Default::default(),
     };
     listed
         .into_par_iter()

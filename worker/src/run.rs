@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use hammer_proto::v1::{
-    GameResult, HeartbeatRequest, LeaseRequest, RegisterRequest, RegisterResponse, ResultBatch,
-    UnitState, lease_response,
+    GameResult, HeartbeatRequest, LeaseProgress, LeaseRequest, RegisterRequest, RegisterResponse,
+    ResultBatch, UnitState, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
 use hammer_sweep::{Sweep, SweepError, Unit};
@@ -162,6 +162,16 @@ struct Current {
     solved_all: bool,
     cancel: Arc<AtomicBool>,
     task: Option<JoinHandle<()>>,
+    /// The process's live expansions when the unit started: their growth since is the
+    /// unit's progress (a worker solves one unit at a time).
+    expansions_at_start: u64,
+}
+
+impl Current {
+    /// Expansions spent on this unit so far, running games included.
+    fn expansions(&self) -> u64 {
+        hammer_solver::live_expansions().saturating_sub(self.expansions_at_start)
+    }
 }
 
 impl Current {
@@ -404,6 +414,7 @@ impl Worker {
         let sweep_for_task = sweep.clone();
         let cancel_for_task = cancel.clone();
         let progress = self.progress.clone();
+        let expansions_at_start = hammer_solver::live_expansions();
         let task = tokio::task::spawn_blocking(move || {
             let emit_tx = tx.clone();
             let result = pool.solve_range(
@@ -432,6 +443,7 @@ impl Worker {
             solved_all: false,
             cancel,
             task: Some(task),
+            expansions_at_start,
         }
     }
 }
@@ -549,6 +561,10 @@ async fn work(
                 let request = HeartbeatRequest {
                     worker_id: worker_id.to_owned(),
                     lease_ids: vec![lease_id.to_owned()],
+                    progress: vec![LeaseProgress {
+                        lease_id: lease_id.to_owned(),
+                        expansions: current.expansions(),
+                    }],
                 };
                 let answer = timeout(heartbeat.max(Duration::from_secs(5)), heartbeat_client.heartbeat(request))
                     .await

@@ -111,6 +111,8 @@ pub fn solve_game(
         attempts: solved.attempts,
         solution: solved.solution,
         wall_ns,
+        capped_by: solved.capped_by,
+        memo_bytes: Some(solved.memo_bytes),
         extra: solved.extra,
     })
 }
@@ -130,6 +132,10 @@ pub fn to_wire(game: GameValues) -> GameResult {
         solution: game.solution,
         wall_ns: game.wall_ns,
         lower_bound: game.lower_bound,
+        capped_by: game
+            .capped_by
+            .map_or(String::new(), |c| c.name().to_string()),
+        memo_bytes: game.memo_bytes.unwrap_or(0),
         extra: game
             .extra
             .into_iter()
@@ -153,6 +159,40 @@ pub fn to_wire(game: GameValues) -> GameResult {
 pub struct SolverPool {
     pool: rayon::ThreadPool,
     solvers: Vec<Mutex<GameSolvers>>,
+    /// The memory the pool's games may use together (`--memory-limit`), if limited.
+    memory_limit: Option<u64>,
+}
+
+/// What one game needs besides its memo: buffers, the stack, the solver itself; a
+/// generous allowance so that `--memory-limit` holds for the process as a whole.
+const GAME_OVERHEAD: u64 = 16 << 20;
+
+/// A counting semaphore: at most `permits` games of a unit at once.
+struct Permits {
+    free: Mutex<usize>,
+    freed: std::sync::Condvar,
+}
+
+impl Permits {
+    fn new(permits: usize) -> Permits {
+        Permits {
+            free: Mutex::new(permits),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    fn acquire(&self) {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|p| p.into_inner());
+        }
+        *free -= 1;
+    }
+
+    fn release(&self) {
+        *self.free.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        self.freed.notify_one();
+    }
 }
 
 impl SolverPool {
@@ -170,7 +210,35 @@ impl SolverPool {
         let solvers = (0..threads)
             .map(|_| Mutex::new(GameSolvers::new()))
             .collect();
-        Ok(SolverPool { pool, solvers })
+        Ok(SolverPool {
+            pool,
+            solvers,
+            memory_limit: None,
+        })
+    }
+
+    /// Keeps the games solved at once within `bytes` of memory: a unit whose experiment
+    /// limits each game's memo (`max_memo_mb`) runs on as many threads as fit. Games
+    /// without a memo limit cannot be bounded this way (limiting their memo here would
+    /// make expansions depend on the worker), so they run on every thread.
+    pub fn with_memory_limit(mut self, bytes: Option<u64>) -> SolverPool {
+        self.memory_limit = bytes;
+        self
+    }
+
+    /// How many games of `unit` may run at once under the memory limit.
+    pub fn concurrency(&self, sweep: &Sweep, unit: &Unit) -> usize {
+        let threads = self.threads();
+        let (Some(limit), Some((_, config))) = (self.memory_limit, sweep.config_of(unit)) else {
+            return threads;
+        };
+        match config.limits.memo_bytes {
+            Some(memo) => {
+                let fit = limit / (memo + GAME_OVERHEAD);
+                (fit as usize).clamp(1, threads)
+            }
+            None => threads,
+        }
     }
 
     pub fn threads(&self) -> usize {
@@ -188,10 +256,15 @@ impl SolverPool {
         cancel: &AtomicBool,
         emit: &(dyn Fn(GameValues) + Sync),
     ) -> Result<(), SolveError> {
+        let concurrency = self.concurrency(sweep, unit);
+        let permits = (concurrency < self.threads()).then(|| Permits::new(concurrency));
         self.pool.install(|| {
             games.into_par_iter().try_for_each(|index| {
                 if cancel.load(Ordering::Relaxed) {
                     return Err(SolveError::Cancelled);
+                }
+                if let Some(p) = &permits {
+                    p.acquire();
                 }
                 let slot = rayon::current_thread_index().unwrap_or(0) % self.solvers.len();
                 // A panic while holding the lock cannot leave the solver inconsistent in
@@ -199,9 +272,12 @@ impl SolverPool {
                 let mut solver = self.solvers[slot]
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let game = solve_game(sweep, unit, index, &mut solver)?;
+                let game = solve_game(sweep, unit, index, &mut solver);
                 drop(solver);
-                emit(game);
+                if let Some(p) = &permits {
+                    p.release();
+                }
+                emit(game?);
                 Ok(())
             })
         })

@@ -511,6 +511,8 @@ mod tests {
                     score: s.score as i32,
                     lower_bound: s.lower_bound as i32,
                     schedule_complete: true,
+                    capped_by: s.capped_by.map(|c| c.name().to_owned()),
+                    memo_bytes: Some(s.memo_bytes as i64),
                     extra: s
                         .extra
                         .into_iter()

@@ -75,6 +75,7 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                     order: c.order.parse().expect("order"),
                     schedule: c.schedule.parse().expect("schedule"),
                     prefix: c.prefix,
+                    limits: Default::default(),
                 };
                 let mut rows = Vec::new();
                 for trial in 0..c.trials {
@@ -117,6 +118,8 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                             score: out.min_score as i32,
                             lower_bound: out.lower_bound as i32,
                             schedule_complete: config.schedule.always_exact(),
+                            capped_by: out.capped_by.map(|c| c.name().to_owned()),
+                            memo_bytes: Some(out.memo_bytes as i64),
                             extra: Vec::new(),
                         });
                     }

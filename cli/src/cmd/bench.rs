@@ -63,6 +63,7 @@ fn parse_config(text: &str) -> Result<Config> {
         order: order.parse::<Order>()?,
         schedule: crate::args::schedule_arg(schedule).map_err(anyhow::Error::msg)?,
         prefix: 0,
+        limits: Default::default(),
     })
 }
 

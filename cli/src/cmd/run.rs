@@ -13,7 +13,7 @@ pub use hammer_local::{RunEnd, RunOutcome};
 use hammer_sweep::Sweep;
 use hammer_worker::SolverPool;
 
-use crate::args::{default_state, load_sweep, threads};
+use crate::args::{MemoryArgs, default_state, load_sweep, pool};
 use crate::progress::{Progress, summary};
 use crate::runtime::{runtime, stop_signal};
 
@@ -34,11 +34,14 @@ pub struct RunArgs {
     /// Serve Prometheus metrics over HTTP at http://ADDR/metrics while running.
     #[arg(long, value_name = "ADDR")]
     metrics: Option<SocketAddr>,
+    #[command(flatten)]
+    memory: MemoryArgs,
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let sweep = load_sweep(&args.sweep)?;
-    let outcome = run_sweep(sweep, &args.out, args.state, args.threads, args.metrics)?;
+    let pool = pool(args.threads, &args.memory)?;
+    let outcome = run_sweep(sweep, &args.out, args.state, pool, args.metrics)?;
     tell_outcome(&outcome, &args.out);
     Ok(ExitCode::SUCCESS)
 }
@@ -49,11 +52,11 @@ pub fn run_sweep(
     sweep: Sweep,
     out: &Path,
     state: Option<PathBuf>,
-    threads_flag: Option<usize>,
+    pool: SolverPool,
     metrics: Option<SocketAddr>,
 ) -> Result<RunOutcome> {
     let state = state.unwrap_or_else(|| default_state(out));
-    let pool = Arc::new(SolverPool::new(threads(threads_flag)?)?);
+    let pool = Arc::new(pool);
     let config = CoordinatorConfig::loopback(sweep, out.to_owned(), state);
     runtime()?.block_on(run_local(config, pool, true, metrics))
 }

@@ -1,12 +1,12 @@
 //! `hammer solve`: solve one position, a seeded instance, or one position per stdin line.
 
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_family::{Cell, FamilyRef, GameSolver, Instance, Point};
-use hammer_solver::{Config, Order, Schedule};
+use hammer_solver::{Config, Limits, Order, Schedule};
 use serde_json::{Value, json};
 
 use crate::args::schedule_arg;
@@ -49,9 +49,29 @@ pub struct SolveArgs {
     /// Random moves to play before solving.
     #[arg(long, default_value_t = 0)]
     prefix: u32,
+    /// Stop the game after this many expansions (over all attempts); the result then
+    /// brackets the answer between the proved bound and the best score found.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    max_expansions: Option<u64>,
+    /// Stop the game after this many seconds of search (a result that depends on the
+    /// machine's speed).
+    #[arg(long, value_parser = seconds_arg)]
+    max_seconds: Option<Duration>,
+    /// Limit the memo to this many MiB: at the limit it forgets states instead of growing
+    /// (the answer stays exact; forgotten states are searched again).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 20)))]
+    max_memo_mb: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+}
+
+/// A positive number of seconds, fractions allowed (`0.5`).
+fn seconds_arg(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 1e9 => Ok(Duration::from_secs_f64(s)),
+        _ => Err(format!("'{text}' is not a positive number of seconds")),
+    }
 }
 
 /// Solves one instance and describes it as JSON: the keys `hammer solve --json` always
@@ -99,6 +119,8 @@ fn solve_one(
         "solvable": out.score <= family.goal(point),
         "exhaustive": out.exhaustive,
         "lower_bound": out.lower_bound,
+        "capped_by": out.capped_by.map(|c| c.name()),
+        "memo_bytes": out.memo_bytes,
         "solution": move_list(&out.solution),
         "expansions": out.expansions,
         "attempts": out.attempts,
@@ -136,9 +158,14 @@ fn print_solve(v: &Value) {
         println!("start       {}", v["start"].as_str().unwrap_or(""));
     }
     let exact = if v["exhaustive"].as_bool() == Some(true) {
-        "exact"
+        "exact".to_string()
+    } else if let Some(cap) = v["capped_by"].as_str() {
+        format!(
+            "not proven: the {cap} limit stopped it; the answer is at least {}",
+            v["lower_bound"]
+        )
     } else {
-        "upper bound: the budget ran out"
+        "upper bound: the budget ran out".to_string()
     };
     let label = if v["puzzle"] == hammer_family::DEFAULT_FAMILY {
         "min stones"
@@ -170,6 +197,11 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         order: args.order,
         schedule: args.schedule.clone(),
         prefix: args.prefix,
+        limits: Limits {
+            max_expansions: args.max_expansions,
+            max_time: args.max_seconds,
+            memo_bytes: args.max_memo_mb.map(|mb| mb << 20),
+        },
     };
     let extra: Vec<(String, String)> = args
         .n

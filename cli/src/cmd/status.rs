@@ -49,6 +49,32 @@ pub fn status(args: StatusArgs) -> Result<ExitCode> {
             );
         }
         print!("{}", summary(&status));
+        print!("{}", leased_units(&status));
         Ok(ExitCode::SUCCESS)
     })
+}
+
+/// One line per leased unit: who holds it, games in and out, and the expansions its
+/// worker reported, with how long ago they last grew; a unit of hour-long games shows
+/// here that it is alive.
+fn leased_units(status: &hammer_proto::v1::StatusResponse) -> String {
+    let mut out = String::new();
+    for worker in &status.worker_list {
+        for unit in &worker.units {
+            let moved = if unit.expansions == 0 {
+                "no progress reported yet".to_string()
+            } else {
+                format!(
+                    "{} expansions, last grew {:.1} s ago",
+                    unit.expansions,
+                    unit.progress_ms as f64 / 1000.0
+                )
+            };
+            out.push_str(&format!(
+                "leased {} to {}: {}/{} games in; {moved}\n",
+                unit.unit_id, worker.id, unit.received, unit.games
+            ));
+        }
+    }
+    out
 }

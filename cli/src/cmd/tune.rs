@@ -182,7 +182,8 @@ fn run_to_end(
     let sweep = load_sweep(sweep_path)?;
     let digest: String = sweep.digest.chars().take(12).collect();
     let data_dir = out.join(format!("{what}-{digest}"));
-    let outcome = run_sweep(sweep, &data_dir, None, threads, None)?;
+    let pool = crate::args::pool(threads, &Default::default())?;
+    let outcome = run_sweep(sweep, &data_dir, None, pool, None)?;
     tell_outcome(&outcome, &data_dir);
     if let RunEnd::Interrupted(_) = outcome.end {
         bail!("the {what} sweep was interrupted; run the same command again to resume it");

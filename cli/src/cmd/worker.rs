@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hammer_worker::{SolverPool, Worker, WorkerError, WorkerOptions};
+use hammer_worker::{Worker, WorkerError, WorkerOptions};
 use tokio::sync::watch;
 
-use crate::args::{ConnectArgs, threads};
+use crate::args::{ConnectArgs, MemoryArgs, pool};
 use crate::runtime::{runtime, stay_until_signal, stop_signal};
 
 #[derive(Args)]
@@ -30,6 +30,8 @@ pub struct WorkerArgs {
     /// that restart a process whenever it exits, such as a Kubernetes Deployment.
     #[arg(long)]
     stay_after_complete: bool,
+    #[command(flatten)]
+    memory: MemoryArgs,
 }
 
 pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
@@ -41,7 +43,7 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     let stay = args.stay_after_complete;
     // Checked before any connection so that flag mistakes fail at once.
     options.connect.endpoint()?;
-    let pool = Arc::new(SolverPool::new(threads(args.threads)?)?);
+    let pool = Arc::new(pool(args.threads, &args.memory)?);
     runtime()?.block_on(async move {
         let (stop_tx, stop_rx) = watch::channel(false);
         let worker = Worker::new(options, pool, stop_rx);

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use hammer_proto::v1::{BatchAck, GameResult, ResultBatch, UnitState};
-use hammer_sweep::Unit;
+use hammer_sweep::{Cap, Unit};
 
 use super::{Core, CoreError, SlotState, Stored, WriteJob};
 
@@ -176,6 +176,15 @@ fn check_result(result: &GameResult, unit: &Unit, columns: usize) -> Result<(), 
     if result.solution.len() > MAX_TEXT || result.prefix_moves.len() > MAX_TEXT {
         return Err("the solution or prefix has an impossible length".into());
     }
+    if !result.capped_by.is_empty() && Cap::from_name(&result.capped_by).is_none() {
+        return Err(format!(
+            "capped_by {:?} names no limit (expected \"expansions\" or \"time\")",
+            result.capped_by
+        ));
+    }
+    if !result.capped_by.is_empty() && result.exhaustive {
+        return Err("a game stopped by a limit cannot be exhaustive".into());
+    }
     if result.extra.len() != columns {
         return Err(format!(
             "{} family column value(s), but the puzzle has {columns}",
@@ -184,6 +193,7 @@ fn check_result(result: &GameResult, unit: &Unit, columns: usize) -> Result<(), 
     }
     if result.wall_ns > i64::MAX as u64
         || result.expansions > i64::MAX as u64
+        || result.memo_bytes > i64::MAX as u64
         || result.min_stones > i32::MAX as u32
     {
         return Err("a counter is out of range".into());

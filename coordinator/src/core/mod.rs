@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{GameResult, HeartbeatResponse, Lease, Unit as WireUnit};
+use hammer_proto::v1::{GameResult, HeartbeatResponse, Lease, LeaseProgress, Unit as WireUnit};
 use hammer_sweep::{Sweep, Unit};
 
 use crate::metrics::Metrics;
@@ -70,6 +70,10 @@ struct LeaseRec {
     worker: String,
     expires: Instant,
     active: bool,
+    /// Expansions the worker reported for the unit so far (heartbeats), and when that
+    /// number last grew (when the lease was granted, before any report).
+    expansions: u64,
+    progressed: Instant,
 }
 
 struct WorkerRec {
@@ -320,6 +324,8 @@ impl Core {
                 worker: worker.to_owned(),
                 expires: now + self.timing.lease_ttl,
                 active: true,
+                expansions: 0,
+                progressed: now,
             },
         );
         if let Some(w) = self.workers.get_mut(worker) {
@@ -392,6 +398,7 @@ impl Core {
             .copied()
             .map_or(Duration::ZERO, Duration::from_secs_f64);
         let threshold = self.timing.speculate_after.max(median);
+        let stall = threshold.max(self.timing.heartbeat * 3);
         let now = Instant::now();
         self.leased
             .iter()
@@ -403,9 +410,18 @@ impl Core {
                         .get(l)
                         .is_some_and(|r| r.active && r.worker == worker)
                 });
+                // A unit whose worker reported growing expansions within a few
+                // heartbeats is slow, not stuck: a second copy would only repeat the same
+                // deterministic search.
+                let moving = slot.leases.iter().any(|l| {
+                    self.leases.get(l).is_some_and(|r| {
+                        r.active && r.expansions > 0 && now.duration_since(r.progressed) < stall
+                    })
+                });
                 (slot.state == SlotState::Open
                     && slot.active == 1
                     && !mine
+                    && !moving
                     && now.duration_since(started) >= threshold)
                     .then_some((started, i))
             })
@@ -417,6 +433,7 @@ impl Core {
         &mut self,
         worker: &str,
         leases: &[String],
+        progress: &[LeaseProgress],
     ) -> Result<HeartbeatResponse, CoreError> {
         self.worker_mut(worker)?;
         let now = Instant::now();
@@ -444,6 +461,20 @@ impl Core {
                 continue;
             }
             self.renew(id, now);
+        }
+        for p in progress {
+            let Some(rec) = p
+                .lease_id
+                .parse::<u64>()
+                .ok()
+                .and_then(|id| self.leases.get_mut(&id))
+            else {
+                continue;
+            };
+            if rec.worker == worker && p.expansions > rec.expansions {
+                rec.expansions = p.expansions;
+                rec.progressed = now;
+            }
         }
         Ok(answer)
     }

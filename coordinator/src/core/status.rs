@@ -132,6 +132,8 @@ impl Core {
             games: slot.unit.end - slot.unit.start,
             received: slot.received,
             renewed_ms: self.timing.lease_ttl.saturating_sub(left).as_millis() as u64,
+            expansions: lease.expansions,
+            progress_ms: now.duration_since(lease.progressed).as_millis() as u64,
         }
     }
 }

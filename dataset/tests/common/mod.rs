@@ -35,6 +35,9 @@ pub fn row(experiment: &str, n: i32, config: &str, game_index: i64) -> ResultRow
         score: (game_index % 3) as i32 + 1,
         lower_bound: 1,
         schedule_complete: true,
+        // Both limit columns hold values and nulls, so the readers see both.
+        capped_by: (game_index % 4 == 1).then(|| "expansions".into()),
+        memo_bytes: (game_index % 5 != 0).then_some(game_index.wrapping_add(262_144)),
         extra: Vec::new(),
     }
 }

@@ -1,0 +1,64 @@
+//! Per-game limits: the most a configuration may spend on one game, and which limit
+//! stopped a game that did not finish.
+//!
+//! A game stopped by a limit is not a guess: the solver reports the best score it found
+//! and the lower bound it proved (the least bound of the states left unexplored), so the
+//! answer is bracketed. The expansion and memory limits keep results deterministic; the
+//! time limit does not (a slower machine stops sooner), which is why a row says which
+//! limit stopped it.
+
+use std::fmt;
+use std::time::Duration;
+
+/// What one game may spend. The default has no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Expansions over all the attempts of the game.
+    pub max_expansions: Option<u64>,
+    /// Wall time of the search (the prefix aside). Makes results machine-dependent.
+    pub max_time: Option<Duration>,
+    /// Bytes the memo may hold. At the limit it replaces entries instead of growing, so
+    /// results stay exact: a forgotten state is only searched again.
+    pub memo_bytes: Option<u64>,
+}
+
+impl Limits {
+    /// Whether nothing is limited.
+    pub fn is_none(&self) -> bool {
+        *self == Limits::default()
+    }
+}
+
+/// The limit that stopped a game before its answer was proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Cap {
+    /// [`Limits::max_expansions`].
+    Expansions,
+    /// [`Limits::max_time`].
+    Time,
+}
+
+impl Cap {
+    /// The dataset's `capped_by` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cap::Expansions => "expansions",
+            Cap::Time => "time",
+        }
+    }
+}
+
+impl Cap {
+    /// The cap a [`Cap::name`] names.
+    pub fn from_name(name: &str) -> Option<Cap> {
+        [Cap::Expansions, Cap::Time]
+            .into_iter()
+            .find(|c| c.name() == name)
+    }
+}
+
+impl fmt::Display for Cap {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
