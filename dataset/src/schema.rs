@@ -248,14 +248,14 @@ pub(crate) fn check_schema(schema: &Schema) -> Result<(), ColumnError> {
         .iter()
         .map(|c| (c.spec.name, arrow_type(c.spec.kind)));
     for (column, expected) in optional.chain(families) {
-        if let Ok(field) = schema.field_with_name(column) {
-            if !type_accepted(&expected, field.data_type()) {
-                return Err(ColumnError::WrongType {
-                    column,
-                    expected,
-                    found: field.data_type().clone(),
-                });
-            }
+        if let Ok(field) = schema.field_with_name(column)
+            && !type_accepted(&expected, field.data_type())
+        {
+            return Err(ColumnError::WrongType {
+                column,
+                expected,
+                found: field.data_type().clone(),
+            });
         }
     }
     Ok(())

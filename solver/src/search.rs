@@ -47,7 +47,7 @@ pub struct Counters {
 const TIME_CHECK: u64 = 1024;
 
 /// Expansions between two additions to [`LIVE_EXPANSIONS`]: a fraction of a second.
-const PROGRESS_STEP: u64 = 1 << 16;
+const PROGRESS_STEP: u64 = 1 << 14;
 
 /// Expansions of every search in this process so far, added in steps of
 /// [`PROGRESS_STEP`] while an attempt runs and in full when it ends: a worker reports the
