@@ -250,3 +250,61 @@ max_seconds = 6
     assert_eq!(rows[0].capped_by.as_deref(), Some("time"), "{:?}", rows[0]);
     assert!(rows[0].worker.contains("first"), "{:?}", rows[0]);
 }
+
+#[test]
+fn hammer_solve_brackets_a_capped_game_and_refuses_bad_limits() {
+    let json = ok(&hammer(&[
+        "solve",
+        "--random",
+        "--n",
+        "8",
+        "--seed",
+        "2013",
+        "--index",
+        "0",
+        "--max-expansions",
+        "5000",
+        "--max-memo-mb",
+        "1",
+        "--json",
+    ]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["exhaustive"], false, "{v}");
+    assert_eq!(v["capped_by"], "expansions", "{v}");
+    assert!(v["expansions"].as_u64().unwrap() <= 5000, "{v}");
+    assert!(
+        v["lower_bound"].as_u64().unwrap() <= v["score"].as_u64().unwrap(),
+        "{v}"
+    );
+    assert!(v["memo_bytes"].as_u64().unwrap() <= 1 << 20, "{v}");
+    let text = ok(&hammer(&[
+        "solve",
+        "--random",
+        "--n",
+        "8",
+        "--seed",
+        "2013",
+        "--index",
+        "0",
+        "--max-expansions",
+        "5000",
+    ]));
+    assert!(
+        text.contains("not proven: the expansions limit stopped it; the answer is at least"),
+        "{text}"
+    );
+    for (flag, value) in [
+        ("--max-expansions", "0"),
+        ("--max-seconds", "0"),
+        ("--max-seconds", "soon"),
+        ("--max-memo-mb", "0"),
+    ] {
+        let out = hammer(&["solve", "--random", "--n", "6", "--index", "0", flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(flag) && err.contains(value),
+            "{flag} {value}: {err}"
+        );
+    }
+}
