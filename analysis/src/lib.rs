@@ -15,6 +15,7 @@ mod chart;
 mod completeness;
 mod error;
 mod families;
+mod fasthash;
 mod figures;
 mod load;
 mod output;

@@ -197,16 +197,35 @@ impl Page {
             Page::Dense { .. } => None,
         };
         let dense = match self {
-            Page::Dense { present, values } => Some((0..PAGE).filter_map(move |slot| {
-                let word = present.get(slot / 64).copied().unwrap_or(0);
-                (word >> (slot % 64) & 1 == 1).then(|| (slot, values.get(slot)))
-            })),
+            Page::Dense { present, values } => Some(
+                present
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(w, &word)| Bits(word).map(move |b| w * 64 + b))
+                    .map(|slot| (slot, values.get(slot))),
+            ),
             Page::Sparse(_) => None,
         };
         sparse
             .into_iter()
             .flatten()
             .chain(dense.into_iter().flatten())
+    }
+}
+
+/// The positions of the set bits of a word, lowest first.
+struct Bits(u64);
+
+impl Iterator for Bits {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let bit = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(bit)
     }
 }
 
@@ -257,6 +276,21 @@ impl GamePages {
 
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The games and their values, in game order, each with the value `other` has for the
+    /// same game: a walk page by page, with no lookup per game.
+    pub fn zip<'a>(
+        &'a self,
+        other: &'a GamePages,
+    ) -> impl Iterator<Item = (GameKey, i64, Option<i64>)> + 'a {
+        self.index.iter().flat_map(move |(&key, &at)| {
+            let theirs = other.index.get(&key).and_then(|&i| other.pages.get(i));
+            self.pages.get(at).into_iter().flat_map(move |page| {
+                page.entries()
+                    .map(move |(slot, v)| (game(key, slot), v, theirs.and_then(|p| p.get(slot))))
+            })
+        })
     }
 
     /// The games and their values, in game order.

@@ -186,15 +186,20 @@ impl Prepared {
     /// Every game with an exact standard-order search, in game order, with its
     /// (expansions, minimum stone count).
     pub fn exact_games(&self) -> impl Iterator<Item = (GameKey, (i64, i32))> + '_ {
-        let mut facts = self.facts.iter().peekable();
         let exceptions = &self.exact_standard.exceptions;
-        self.exact_standard.expansions.iter().map(move |(key, e)| {
-            // Both walk the games in order, and every game here has a fact.
-            while facts.next_if(|(k, _)| *k < key).is_some() {}
-            let fact = facts
-                .next_if(|(k, _)| *k == key)
-                .map_or(0, |(_, f)| f.min_stones);
-            (key, (e, exceptions.get(&key).copied().unwrap_or(fact)))
-        })
+        self.exact_standard
+            .expansions
+            .zip(&self.facts.min_stones)
+            .map(move |(key, e, fact)| {
+                // Every game here has a fact; an exception only where the rows disagree.
+                let exception = match exceptions.is_empty() {
+                    true => None,
+                    false => exceptions.get(&key).copied(),
+                };
+                (
+                    key,
+                    (e, exception.unwrap_or_else(|| fact.map_or(0, narrow))),
+                )
+            })
     }
 }

@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
+use crate::fasthash::FastMap;
 use crate::load::{Names, Row};
 use crate::pages::GamePages;
 use crate::prepare::{ExactStandard, Facts, GameKey, GameRuns, Ids, Prepared};
@@ -52,7 +53,7 @@ pub struct OverviewGroup {
 /// key (a part is one experiment and one n).
 #[derive(Debug)]
 struct Keyed<K, V> {
-    index: HashMap<K, usize>,
+    index: FastMap<K, usize>,
     values: Vec<(K, V)>,
     last: Option<(K, usize)>,
 }
@@ -60,7 +61,7 @@ struct Keyed<K, V> {
 impl<K, V> Default for Keyed<K, V> {
     fn default() -> Self {
         Keyed {
-            index: HashMap::new(),
+            index: FastMap::default(),
             values: Vec::new(),
             last: None,
         }
@@ -92,8 +93,9 @@ pub struct PartNeed {
     pub part: usize,
     /// Rows of Figure 7, 14 to 16 or the meta-solver.
     pub paired: u64,
-    /// Rows Figure 13 may compare, per n: kept when the n has two orders or more.
-    pub fig13: BTreeMap<i32, u64>,
+    /// Rows Figure 13 may compare, as (n, rows) runs: kept when the n has two orders or
+    /// more.
+    pub fig13: Vec<(i32, u64)>,
     /// Positions (in the part's rows) of the duplicates the first pass dropped.
     pub dropped: Vec<u32>,
 }
@@ -132,7 +134,7 @@ impl Plan {
     pub fn needed(&self) -> impl Iterator<Item = &PartNeed> {
         self.parts
             .iter()
-            .filter(|p| p.paired > 0 || p.fig13.keys().any(|n| self.fig13_sizes.contains(n)))
+            .filter(|p| p.paired > 0 || p.fig13.iter().any(|(n, _)| self.fig13_sizes.contains(n)))
     }
 }
 
@@ -185,6 +187,10 @@ pub struct Stream {
     sweeps: Distinct<u32>,
     experiments: Distinct<u32>,
     fig13_orders: BTreeMap<i32, BTreeSet<u32>>,
+    /// The (n, order) last added to `fig13_orders`.
+    fig13_last: Option<(i32, u32)>,
+    /// The schedule of the last row and its meaning.
+    last_schedule: Option<(u32, bool)>,
     parts: Vec<PartNeed>,
     pub timing: Timing,
 }
@@ -241,15 +247,28 @@ impl Stream {
 
     /// The schedule's meaning, the per-game facts, and what the second pass needs.
     fn prepare(&mut self, r: &Row, need: &mut PartNeed) {
-        let complete = *self
-            .complete
-            .entry(r.schedule)
-            .or_insert(r.schedule_complete);
+        let complete = match self.last_schedule {
+            Some((schedule, complete)) if schedule == r.schedule => complete,
+            _ => {
+                let complete = *self
+                    .complete
+                    .entry(r.schedule)
+                    .or_insert(r.schedule_complete);
+                self.last_schedule = Some((r.schedule, complete));
+                complete
+            }
+        };
         if paired(r, &self.ids, &self.complete) {
             need.paired += 1;
         } else if fig13(r, &self.ids) {
-            *need.fig13.entry(r.n).or_default() += 1;
-            self.fig13_orders.entry(r.n).or_default().insert(r.order);
+            match need.fig13.last_mut() {
+                Some((n, rows)) if *n == r.n => *rows += 1,
+                _ => need.fig13.push((r.n, 1)),
+            }
+            if self.fig13_last != Some((r.n, r.order)) {
+                self.fig13_orders.entry(r.n).or_default().insert(r.order);
+                self.fig13_last = Some((r.n, r.order));
+            }
         }
         if r.prefix != 0 || r.budget != 0 || !complete {
             return;

@@ -1,7 +1,9 @@
 //! Figures 11 and 12: the cost of exact standard-order search by minimum stone count,
 //! and its distribution.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::fasthash::FastMap;
 
 use crate::paper;
 use crate::prepare::Prepared;
@@ -16,7 +18,7 @@ use super::*;
 #[derive(Default)]
 struct Dist {
     mean: TwoPassMean,
-    counts: HashMap<i64, u64>,
+    counts: FastMap<i64, u64>,
 }
 
 impl Dist {
@@ -39,7 +41,7 @@ fn distributions<K: Ord + Copy + std::hash::Hash>(
     p: &Prepared,
     group: impl Fn(i32, i32) -> Option<K>,
 ) -> BTreeMap<K, Dist> {
-    let mut groups: HashMap<K, Dist> = HashMap::new();
+    let mut groups: FastMap<K, Dist> = FastMap::default();
     for (key, (exp, min)) in p.exact_games() {
         if let Some(k) = group(key.n, min) {
             groups.entry(k).or_default().add(exp);
