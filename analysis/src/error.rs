@@ -37,7 +37,8 @@ pub enum Error {
     Tune { path: PathBuf, reason: String },
 
     /// The dataset has more rows than the analysis can hold within `--memory-limit`; said
-    /// before reading any row, from the part files' footers.
+    /// before reading any row, from the part files' footers, or after the first pass when
+    /// the rows of the figures that pair games would not fit.
     #[error(
         "{}: {rows} rows need about {} MiB to analyse, above the memory limit of {} MiB; \
          raise --memory-limit, or analyse a subset (one experiment=NAME directory)",

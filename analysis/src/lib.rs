@@ -15,16 +15,18 @@ mod chart;
 mod completeness;
 mod error;
 mod families;
+mod fasthash;
 mod figures;
-mod gamemap;
 mod load;
 mod output;
+mod pages;
 pub mod paper;
 mod prepare;
 mod report;
 mod runs;
 mod scan;
 pub mod stats;
+mod stream;
 pub mod tune;
 
 use std::collections::BTreeSet;
@@ -41,7 +43,7 @@ pub use output::{MARKER, csv, html, markdown};
 pub use report::{
     Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, SweepState, Table,
 };
-pub use scan::{LoadOptions, ReadStats, estimated_bytes, load_with, parse_size};
+pub use scan::{LoadOptions, ReadStats, estimated_bytes, load_with, loaded_bytes, parse_size};
 
 /// The heading of `hammer analyze`'s page.
 pub const REPORT_TITLE: &str = "Martello solo: the 2013 report's figures, reproduced";
@@ -71,12 +73,14 @@ pub fn analyze_with(
     options: &LoadOptions,
     state: Option<std::result::Result<SweepState, String>>,
 ) -> Result<Report> {
-    Ok(analyze_rows(load_with(dir, options)?, state))
+    let streamed = scan::stream(dir, options)?;
+    Ok(analyze_streamed(dir, streamed, state))
 }
 
 /// The analysis of rows already loaded.
 pub fn analyze_data(data: Data) -> Report {
-    analyze_rows(data, None)
+    let dir = data.dir.clone();
+    analyze_streamed(&dir, scan::stream_rows(data), None)
 }
 
 /// The other puzzle families' part of a dataset (see `families/`): their figures, the
@@ -94,11 +98,11 @@ struct FamilyPart {
     experiments: BTreeSet<String>,
 }
 
-fn family_part(data: &Data) -> FamilyPart {
-    if data.family_parts.is_empty() {
+fn family_part(family_parts: &[std::path::PathBuf]) -> FamilyPart {
+    if family_parts.is_empty() {
         return FamilyPart::default();
     }
-    let by_family = match families::load(&data.family_parts) {
+    let by_family = match families::load(family_parts) {
         Ok(by_family) => by_family,
         Err(e) => {
             return FamilyPart {
@@ -161,49 +165,48 @@ fn martello_figures(p: &prepare::Prepared, stats: &mut ReadStats) -> Vec<Figure>
     figures
 }
 
-fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, String>>) -> Report {
-    let mut stats = std::mem::take(&mut data.stats);
-    let deduped = timed(&mut stats, "deduplicate", || {
-        prepare::dedupe(&mut data.rows)
-    });
-    let p = timed(&mut stats, "prepare", || {
-        prepare::Prepared::new(&data, deduped)
-    });
-    let family = timed(&mut stats, "families", || family_part(&data));
+fn analyze_streamed(
+    dir: &Path,
+    streamed: scan::Streamed,
+    state: Option<std::result::Result<SweepState, String>>,
+) -> Report {
+    let scan::Streamed {
+        prepared: p,
+        family_parts,
+        parts,
+        mut stats,
+    } = streamed;
+    let family = timed(&mut stats, "families", || family_part(&family_parts));
     let (completeness, completeness_warnings) = timed(&mut stats, "completeness", || {
-        completeness::check(&p, &data.dir, state, family.rows)
+        completeness::check(&p, dir, state, family.rows)
     });
     let mut warnings = p.warnings.clone();
     warnings.extend(completeness_warnings);
     warnings.extend(family.warnings);
     // A dataset of other families only gets their sections, not eleven Martello figures
     // marked missing.
-    let martello = !p.rows.is_empty() || data.family_parts.is_empty();
+    let martello = p.martello_rows > 0 || family_parts.is_empty();
     let mut figures = if martello {
         martello_figures(&p, &mut stats)
     } else {
         Vec::new()
     };
     figures.extend(family.figures);
-    let (games, sweeps, experiments) = timed(&mut stats, "counts", || {
-        let games = prepare::distinct_games(p.rows);
-        let mut sweeps: BTreeSet<String> = distinct_ids(p.rows, |r| r.sweep)
-            .map(|id| p.name(id).to_owned())
-            .collect();
-        sweeps.extend(family.sweeps);
-        let mut experiments: BTreeSet<String> = distinct_ids(p.rows, |r| r.experiment)
-            .map(|id| p.name(id).to_owned())
-            .collect();
-        experiments.extend(family.experiments);
-        (games, sweeps, experiments)
-    });
+    let mut sweeps: BTreeSet<String> = p.sweeps.iter().map(|&id| p.name(id).to_owned()).collect();
+    sweeps.extend(family.sweeps);
+    let mut experiments: BTreeSet<String> = p
+        .experiments
+        .iter()
+        .map(|&id| p.name(id).to_owned())
+        .collect();
+    experiments.extend(family.experiments);
     Report {
         title: report_title(martello, &family.names),
-        dataset: data.dir.display().to_string(),
+        dataset: dir.display().to_string(),
         hammer_version: VERSION.to_owned(),
-        rows: p.rows.len() as u64 + family.rows,
-        parts: data.parts as u64,
-        games: games + family.games.len() as u64,
+        rows: p.martello_rows + family.rows,
+        parts: parts as u64,
+        games: p.games + family.games.len() as u64,
         sweeps: sweeps.into_iter().collect(),
         experiments: experiments.into_iter().collect(),
         warnings,
@@ -211,21 +214,6 @@ fn analyze_rows(mut data: Data, state: Option<std::result::Result<SweepState, St
         figures,
         reading: stats,
     }
-}
-
-/// The distinct ids of one string column, without a set as large as the rows: there are
-/// few sweeps and experiments, so a run of equal ids is skipped cheaply.
-fn distinct_ids(rows: &[Row], id: impl Fn(&Row) -> u32) -> impl Iterator<Item = u32> {
-    let mut seen = BTreeSet::new();
-    let mut last = None;
-    for r in rows {
-        let v = id(r);
-        if last != Some(v) {
-            seen.insert(v);
-            last = Some(v);
-        }
-    }
-    seen.into_iter()
 }
 
 /// Writes the report directory `out` (HTML, Markdown, JSON, CSV, PNG, SVG) atomically.

@@ -138,10 +138,13 @@ fn reading_line(r: &crate::scan::ReadStats) -> String {
         .map(|(stage, s)| format!("{stage} {s:.2} s"))
         .collect();
     format!(
-        "Read {} rows from {} part files in {:.2} s; then {}.",
+        "Read {} rows from {} part files in {:.2} s, keeping {} rows for the figures that \
+         pair games (from {} parts read again); stages: {}.",
         r.rows_read,
         r.parts,
         r.read_seconds,
+        r.rows_kept,
+        r.parts_reread,
         stages.join(", ")
     )
 }

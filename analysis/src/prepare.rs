@@ -2,13 +2,15 @@
 //! answer, and how long the plain exact search took on each.
 //!
 //! Experiment names are free text, so nothing here looks at them: what a row is good for
-//! follows from its columns (prefix, budget, order, schedule, exhaustive).
+//! follows from its columns (prefix, budget, order, schedule, exhaustive). The facts are
+//! accumulated row by row in `stream.rs`; this holds what that pass leaves.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-use crate::gamemap::GameMap;
-use crate::load::{Data, Row};
+use crate::load::{Names, Row};
+use crate::pages::GamePages;
 use crate::runs::IndexRuns;
+use crate::stream::OverviewGroup;
 
 /// A game: the board is a pure function of (seed, n, game_index), so rows of different
 /// experiments (or sweeps with the same seed) with this key played the same board.
@@ -29,33 +31,6 @@ impl GameKey {
     }
 }
 
-/// How many distinct games (n, seed, game_index) the rows hold, counted with runs of game
-/// indices per (n, seed) instead of a set of every game.
-pub fn distinct_games(rows: &[Row]) -> u64 {
-    let mut games: BTreeMap<(i32, i64), IndexRuns> = BTreeMap::new();
-    let mut last: Option<((i32, i64), IndexRuns)> = None;
-    for r in rows {
-        let key = (r.n, r.seed);
-        match &mut last {
-            Some((k, runs)) if *k == key => {
-                runs.insert(r.game_index);
-            }
-            _ => {
-                if let Some((k, runs)) = last.take() {
-                    games.insert(k, runs);
-                }
-                let mut runs = games.remove(&key).unwrap_or_default();
-                runs.insert(r.game_index);
-                last = Some((key, runs));
-            }
-        }
-    }
-    if let Some((k, runs)) = last {
-        games.insert(k, runs);
-    }
-    games.values().map(IndexRuns::len).sum()
-}
-
 /// The exact minimum stone count of a game's start position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fact {
@@ -71,57 +46,6 @@ impl Fact {
 /// (sweep, experiment) -> (config, n) -> the game indices present.
 pub type GameRuns = BTreeMap<(u32, u32), BTreeMap<(u32, i32), IndexRuns>>;
 
-/// What [`dedupe`] found.
-#[derive(Debug, Default)]
-pub struct Deduped {
-    /// Rows removed.
-    pub duplicates: u64,
-    /// The game indices of every (sweep, experiment, config, n) group, which is also what
-    /// the completeness check needs.
-    pub runs: GameRuns,
-}
-
-/// Removes rows whose key (sweep, experiment, config, n, game_index) an earlier row
-/// already has, in place.
-///
-/// A sweep writes one row per key, so a repeat means a part file was copied or written
-/// twice under two part ids; counting both would weigh those games double. Done in place
-/// because the rows are the bulk of the memory an analysis needs, and with runs of game
-/// indices per group rather than a set of every key (see `runs.rs`).
-pub fn dedupe(rows: &mut Vec<Row>) -> Deduped {
-    let before = rows.len();
-    let mut index: HashMap<(u32, u32, u32, i32), usize> = HashMap::new();
-    let mut groups: Vec<((u32, u32, u32, i32), IndexRuns)> = Vec::new();
-    let mut last: Option<((u32, u32, u32, i32), usize)> = None;
-    rows.retain(|r| {
-        let key = (r.sweep, r.experiment, r.config, r.n);
-        let slot = match last {
-            Some((k, slot)) if k == key => slot,
-            _ => {
-                let slot = *index.entry(key).or_insert_with(|| {
-                    groups.push((key, IndexRuns::default()));
-                    groups.len() - 1
-                });
-                last = Some((key, slot));
-                slot
-            }
-        };
-        groups
-            .get_mut(slot)
-            .is_some_and(|(_, runs)| runs.insert(r.game_index))
-    });
-    let mut runs = GameRuns::new();
-    for ((sweep, experiment, config, n), set) in groups {
-        runs.entry((sweep, experiment))
-            .or_default()
-            .insert((config, n), set);
-    }
-    Deduped {
-        duplicates: (before - rows.len()) as u64,
-        runs,
-    }
-}
-
 /// Ids of the order and schedule names the figures look for (absent when no row has them).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ids {
@@ -130,124 +54,152 @@ pub struct Ids {
     pub paper: Option<u32>,
 }
 
-/// Deduplicated rows and per-game facts.
-pub struct Prepared<'a> {
-    pub data: &'a Data,
-    /// Rows with their duplicate keys removed (see [`dedupe`]).
-    pub rows: &'a [Row],
+impl Ids {
+    pub fn of(names: &Names) -> Ids {
+        Ids {
+            standard: names.find("standard"),
+            exact: names.find("exact"),
+            paper: names.find("paper"),
+        }
+    }
+}
+
+fn narrow(v: i64) -> i32 {
+    i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX })
+}
+
+/// The exact prefix-0 result of every game in the solvability sample: the first
+/// exhaustive row read of the game, with prefix 0, no budget and a schedule that ends
+/// exact.
+#[derive(Debug, Default)]
+pub struct Facts {
+    min_stones: GamePages,
+}
+
+impl Facts {
+    pub fn new(min_stones: GamePages) -> Facts {
+        Facts { min_stones }
+    }
+
+    pub fn get(&self, key: &GameKey) -> Option<Fact> {
+        self.min_stones.get(key).map(|m| Fact {
+            min_stones: narrow(m),
+        })
+    }
+
+    pub fn contains_key(&self, key: &GameKey) -> bool {
+        self.get(key).is_some()
+    }
+
+    pub fn len(&self) -> u64 {
+        self.min_stones.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.min_stones.is_empty()
+    }
+
+    /// The games and their facts, in game order.
+    pub fn iter(&self) -> impl Iterator<Item = (GameKey, Fact)> + '_ {
+        self.min_stones.iter().map(|(k, m)| {
+            (
+                k,
+                Fact {
+                    min_stones: narrow(m),
+                },
+            )
+        })
+    }
+}
+
+/// The expansions of the first exact standard-order row of a game (prefix 0, no budget);
+/// its minimum stone count is the game's fact unless the two rows disagree, which only a
+/// solver bug makes (`exceptions`).
+#[derive(Debug, Default)]
+pub struct ExactStandard {
+    expansions: GamePages,
+    exceptions: BTreeMap<GameKey, i32>,
+}
+
+impl ExactStandard {
+    pub fn new(expansions: GamePages, exceptions: BTreeMap<GameKey, i32>) -> ExactStandard {
+        ExactStandard {
+            expansions,
+            exceptions,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.expansions.is_empty()
+    }
+
+    fn min_stones(&self, key: &GameKey, facts: &Facts) -> i32 {
+        match self.exceptions.get(key) {
+            Some(&m) => m,
+            None => facts.get(key).map_or(0, |f| f.min_stones),
+        }
+    }
+}
+
+/// Deduplicated rows of the figures that pair games, and the facts of every row.
+pub struct Prepared {
+    pub names: Names,
+    /// The rows Figures 7, 13, 14 to 16 and the meta-solver read, deduplicated, in
+    /// reading order; the other rows only fed the accumulators here.
+    pub rows: Vec<Row>,
+    /// Martello rows after deduplication.
+    pub martello_rows: u64,
     pub ids: Ids,
     /// Schedule id -> whether it always ends exact.
     pub complete: HashMap<u32, bool>,
     /// Exact prefix-0 result of every game in the solvability sample.
-    pub facts: GameMap<Fact>,
+    pub facts: Facts,
     /// Expansions of the exact standard-order search of a game (prefix 0).
-    pub exact_standard: GameMap<(i64, i32)>,
+    pub exact_standard: ExactStandard,
     pub warnings: Vec<String>,
     pub duplicates: u64,
-    /// The game indices of every group (see [`dedupe`]).
+    /// The game indices of every group.
     pub runs: GameRuns,
+    /// (experiment, n) -> the overview's accumulators.
+    pub overview: BTreeMap<(u32, i32), OverviewGroup>,
+    /// Distinct games (n, seed, game_index).
+    pub games: u64,
+    pub sweeps: BTreeSet<u32>,
+    pub experiments: BTreeSet<u32>,
 }
 
-impl<'a> Prepared<'a> {
-    /// `data` must have been through [`dedupe`], which returned `deduped`.
-    pub fn new(data: &'a Data, deduped: Deduped) -> Prepared<'a> {
-        let Deduped { duplicates, runs } = deduped;
-        let mut warnings = Vec::new();
-        let rows = data.rows.as_slice();
-        if duplicates > 0 {
-            warnings.push(format!(
-                "{duplicates} row(s) repeat the key (sweep, experiment, config, n, game_index) \
-                 of an earlier row, probably a part file copied or written twice; only the \
-                 first of each is used"
-            ));
-        }
-        let names = &data.names;
-        let ids = Ids {
-            standard: names.find("standard"),
-            exact: names.find("exact"),
-            paper: names.find("paper"),
-        };
-        let mut complete = HashMap::new();
-        for row in rows {
-            complete
-                .entry(row.schedule)
-                .or_insert(row.schedule_complete);
-        }
-
-        let mut facts = Vec::new();
-        let mut exact_standard = Vec::new();
-        let mut inexact = 0u64;
-        for (at, row) in rows.iter().enumerate() {
-            if row.prefix != 0 || row.budget != 0 {
-                continue;
-            }
-            if !complete.get(&row.schedule).copied().unwrap_or(false) {
-                continue;
-            }
-            if !row.exhaustive {
-                inexact += 1;
-                continue;
-            }
-            let key = GameKey::of(row);
-            let at = u32::try_from(at).unwrap_or(u32::MAX);
-            facts.push((
-                key,
-                at,
-                Fact {
-                    min_stones: row.min_stones,
-                },
-            ));
-            if Some(row.order) == ids.standard && Some(row.schedule) == ids.exact {
-                exact_standard.push((key, at, (row.expansions, row.min_stones)));
-            }
-        }
-        let (facts, conflicts) = GameMap::first_read(facts, |a, b| a != b);
-        let (exact_standard, _) = GameMap::first_read(exact_standard, |_, _| false);
-        if inexact > 0 {
-            warnings.push(format!(
-                "{inexact} row(s) with prefix 0, no budget and a schedule that should end \
-                 exact are marked not exhaustive; they are left out of the solvability sample"
-            ));
-        }
-        let example = conflicts
-            .first
-            .and_then(|at| rows.get(at as usize))
-            .and_then(|row| {
-                let key = GameKey::of(row);
-                facts.get(&key).map(|fact| (key, *fact, row))
-            });
-        if let Some((key, fact, row)) = example {
-            warnings.push(format!(
-                "{} game(s) have exhaustive results that disagree, which points at a solver \
-                 bug; for example n={} seed={} game_index={}: min_stones {} and {} \
-                 (config {:?}); the first one read is used",
-                conflicts.count,
-                key.n,
-                key.seed,
-                key.game_index,
-                fact.min_stones,
-                row.min_stones,
-                names.name(row.config),
-            ));
-        }
-        Prepared {
-            data,
-            rows,
-            ids,
-            complete,
-            facts,
-            exact_standard,
-            warnings,
-            duplicates,
-            runs,
-        }
-    }
-
+impl Prepared {
     pub fn name(&self, id: u32) -> &str {
-        self.data.names.name(id)
+        self.names.name(id)
     }
 
     pub fn is_complete(&self, schedule: u32) -> bool {
         self.complete.get(&schedule).copied().unwrap_or(false)
+    }
+
+    /// The exact standard-order search of a game: (expansions, minimum stone count).
+    pub fn exact(&self, key: &GameKey) -> Option<(i64, i32)> {
+        let expansions = self.exact_standard.expansions.get(key)?;
+        Some((expansions, self.exact_standard.min_stones(key, &self.facts)))
+    }
+
+    /// Every game with an exact standard-order search, in game order, with its
+    /// (expansions, minimum stone count).
+    pub fn exact_games(&self) -> impl Iterator<Item = (GameKey, (i64, i32))> + '_ {
+        let exceptions = &self.exact_standard.exceptions;
+        self.exact_standard
+            .expansions
+            .zip(&self.facts.min_stones)
+            .map(move |(key, e, fact)| {
+                // Every game here has a fact; an exception only where the rows disagree.
+                let exception = match exceptions.is_empty() {
+                    true => None,
+                    false => exceptions.get(&key).copied(),
+                };
+                (
+                    key,
+                    (e, exception.unwrap_or_else(|| fact.map_or(0, narrow))),
+                )
+            })
     }
 }

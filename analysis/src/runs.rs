@@ -8,15 +8,61 @@
 use std::collections::BTreeMap;
 
 /// A set of `i64` as disjoint, non-adjacent inclusive runs `start -> end`.
+///
+/// The highest run is kept apart (`tail`): indices mostly arrive in increasing order, and
+/// extending the tail costs no map operation.
 #[derive(Debug, Default, Clone)]
 pub struct IndexRuns {
+    /// Every run below the tail, none adjacent to another or to the tail.
     runs: BTreeMap<i64, i64>,
+    tail: Option<(i64, i64)>,
     len: u64,
 }
 
 impl IndexRuns {
     /// Adds `x`; false when it was already there.
     pub fn insert(&mut self, x: i64) -> bool {
+        let added = match self.tail {
+            None => {
+                self.tail = Some((x, x));
+                true
+            }
+            Some((start, end)) if x >= start => self.insert_at_tail(x, start, end),
+            Some((start, end)) if x.checked_add(1) == Some(start) => {
+                // Extends the tail down, perhaps onto the highest run of the map.
+                let below = self.runs.last_key_value().map(|(&s, &e)| (s, e));
+                match below {
+                    Some((s, e)) if e.checked_add(1) == Some(x) => {
+                        self.runs.remove(&s);
+                        self.tail = Some((s, end));
+                    }
+                    _ => self.tail = Some((x, end)),
+                }
+                true
+            }
+            Some(_) => self.insert_in_map(x),
+        };
+        if added {
+            self.len += 1;
+        }
+        added
+    }
+
+    fn insert_at_tail(&mut self, x: i64, start: i64, end: i64) -> bool {
+        if x <= end {
+            return false;
+        }
+        if end.checked_add(1) == Some(x) {
+            self.tail = Some((start, x));
+        } else {
+            self.runs.insert(start, end);
+            self.tail = Some((x, x));
+        }
+        true
+    }
+
+    /// Adds `x`, below the tail and not adjacent to it, to the map's runs.
+    fn insert_in_map(&mut self, x: i64) -> bool {
         let before = self.runs.range(..=x).next_back().map(|(&s, &e)| (s, e));
         if let Some((_, end)) = before
             && x <= end
@@ -43,7 +89,6 @@ impl IndexRuns {
                 self.runs.insert(x, x);
             }
         }
-        self.len += 1;
         true
     }
 
@@ -53,18 +98,19 @@ impl IndexRuns {
     }
 
     pub fn first(&self) -> Option<i64> {
-        self.runs.keys().next().copied()
+        self.runs
+            .keys()
+            .next()
+            .copied()
+            .or(self.tail.map(|(s, _)| s))
     }
 
     pub fn last(&self) -> Option<i64> {
-        self.runs.values().next_back().copied()
+        self.tail.map(|(_, e)| e)
     }
 
     /// The smallest index missing between the first and the last, if any.
     pub fn first_hole(&self) -> Option<i64> {
-        if self.runs.len() < 2 {
-            return None;
-        }
         self.runs.values().next().map(|&end| end + 1)
     }
 }
@@ -96,8 +142,9 @@ mod tests {
             .find(|(a, b)| **b - **a > 1)
             .map(|(a, _)| a + 1);
         assert_eq!(runs.first_hole(), hole);
-        let merged = runs.runs.iter().zip(runs.runs.iter().skip(1));
-        assert!(merged.into_iter().all(|((_, e), (s, _))| e + 1 < *s));
+        let mut all: Vec<(i64, i64)> = runs.runs.iter().map(|(&s, &e)| (s, e)).collect();
+        all.extend(runs.tail);
+        assert!(all.windows(2).all(|w| w[0].1 + 1 < w[1].0), "{all:?}");
     }
 
     #[test]

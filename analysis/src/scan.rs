@@ -1,28 +1,42 @@
 //! Reading a whole dataset: every footer first, then the parts in parallel (rayon), a
-//! window at a time, appended in part order.
+//! window at a time, in part order.
 //!
 //! Footers first, because they are cheap and give the row count: a bad file is refused
-//! before any row is read, the row vector is allocated once at its final size (growing it
-//! by doubling would need three times its size at the last step), and a dataset that
-//! cannot fit the memory limit is refused up front with the numbers, instead of the
-//! machine running out of memory halfway through. Parts are read in parallel in windows,
-//! and each window is appended in part order with the string ids remapped, so the result
-//! (and every id) is exactly what reading the parts one by one gives.
+//! before any row is read, and a dataset that cannot fit the memory limit is refused up
+//! front with the numbers, instead of the machine running out of memory halfway through.
+//! Parts are read in parallel in windows, and each window is consumed in part order with
+//! the string ids remapped, so the result (and every id) is exactly what reading the
+//! parts one by one gives.
+//!
+//! The analysis ([`stream`]) keeps no row in its first pass: each window feeds the
+//! accumulators of `stream.rs` while the next window is read. A second pass re-reads only
+//! the parts holding rows of the figures that pair games, and keeps those rows.
+//! [`load_with`] keeps every row instead, for callers that want them (the tuner).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
-use crate::load::{Data, PartRows, Row, dataset_parts, footer_rows, read_part};
+use crate::load::{Data, Names, PartRows, Row, dataset_parts, footer_rows, read_part};
+use crate::prepare::Prepared;
+use crate::stream::{Plan, Stream};
+use hammer_dataset::PartInfo;
 
-/// Bytes of memory the analysis needs per Martello row at its peak, measured on
-/// `bench-ingest` datasets of 3 and 30 million rows (203 and 197 bytes a row of peak RSS;
-/// docs/benchmarks.md, "Analysis at scale"): the row itself (80 bytes) plus the per-game
-/// facts and what the figures build from them. Used only to refuse a dataset that cannot
-/// fit `--memory-limit`.
-pub const BYTES_PER_ROW: u64 = 210;
+/// Bytes of memory the analysis needs per row at its peak when no figure pairs games,
+/// measured on `bench-ingest` datasets (docs/benchmarks.md, "Analysis at scale"): the
+/// per-game pages (about 4.5 bytes a game) and the windows of rows being read. Used only
+/// to refuse a dataset that cannot fit `--memory-limit`.
+pub const BYTES_PER_ROW: u64 = 8;
+
+/// Bytes per row kept for the figures that pair games (the row itself, 80 bytes, and the
+/// figures' per-game maps built from it); checked after the first pass, when their number
+/// is known.
+pub const BYTES_PER_KEPT_ROW: u64 = 400;
+
+/// Bytes per row when every row is held ([`load_with`]): the row and the vector's slack.
+pub const BYTES_PER_LOADED_ROW: u64 = 100;
 
 /// Memory the analysis needs besides the rows: buffers of the parts being read, names,
 /// the figures of a small dataset.
@@ -46,7 +60,11 @@ pub struct ReadStats {
     pub parts: u64,
     /// Wall time of reading the parts, in seconds.
     pub read_seconds: f64,
-    /// Wall time of each stage after reading (deduplication, each figure), in seconds.
+    /// Rows held for the figures that pair games, after the first pass.
+    pub rows_kept: u64,
+    /// Parts read a second time for those rows.
+    pub parts_reread: u64,
+    /// Wall time of each stage (deduplication, each figure), in seconds.
     pub stages: Vec<(String, f64)>,
 }
 
@@ -56,31 +74,46 @@ impl ReadStats {
     }
 }
 
-/// The memory an analysis of `rows` rows needs at its peak, by the measured estimate.
+/// The memory an analysis of `rows` rows needs at its peak, by the measured estimate,
+/// before the rows of the figures that pair games (known after the first pass).
 pub fn estimated_bytes(rows: u64) -> u64 {
     BASE_BYTES.saturating_add(rows.saturating_mul(BYTES_PER_ROW))
 }
 
-/// Reads the dataset at `dir` (see [`crate::load::load`]) as `options` say.
-pub fn load_with(dir: &Path, options: &LoadOptions) -> Result<Data> {
-    let started = Instant::now();
+/// The memory [`load_with`] needs to hold `rows` rows.
+pub fn loaded_bytes(rows: u64) -> u64 {
+    BASE_BYTES.saturating_add(rows.saturating_mul(BYTES_PER_LOADED_ROW))
+}
+
+fn check_limit(dir: &Path, rows: u64, need: u64, limit: Option<u64>) -> Result<()> {
+    match limit {
+        Some(limit) if need > limit => Err(Error::MemoryLimit {
+            path: dir.to_owned(),
+            rows,
+            need,
+            limit,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The dataset's parts and the row count of each, from the footers.
+fn footers(dir: &Path) -> Result<(Vec<PartInfo>, Vec<u64>)> {
     let parts = dataset_parts(dir)?;
     let counts: Vec<u64> = parts
         .par_iter()
         .map(|p| footer_rows(&p.path))
         .collect::<Result<_>>()?;
+    Ok((parts, counts))
+}
+
+/// Reads the dataset at `dir` (see [`crate::load::load`]) as `options` say, keeping every
+/// row.
+pub fn load_with(dir: &Path, options: &LoadOptions) -> Result<Data> {
+    let started = Instant::now();
+    let (parts, counts) = footers(dir)?;
     let total: u64 = counts.iter().sum();
-    if let Some(limit) = options.memory_limit {
-        let need = estimated_bytes(total);
-        if need > limit {
-            return Err(Error::MemoryLimit {
-                path: dir.to_owned(),
-                rows: total,
-                need,
-                limit,
-            });
-        }
-    }
+    check_limit(dir, total, loaded_bytes(total), options.memory_limit)?;
     let mut data = Data {
         dir: dir.to_owned(),
         parts: parts.len(),
@@ -103,6 +136,173 @@ pub fn load_with(dir: &Path, options: &LoadOptions) -> Result<Data> {
     data.stats.parts = parts.len() as u64;
     data.stats.read_seconds = started.elapsed().as_secs_f64();
     Ok(data)
+}
+
+/// What [`stream`] read: the prepared facts and rows, and what the report says of the
+/// reading.
+pub(crate) struct Streamed {
+    pub prepared: Prepared,
+    pub family_parts: Vec<PathBuf>,
+    pub parts: usize,
+    pub stats: ReadStats,
+}
+
+/// A window of parts read in parallel.
+fn read_window(parts: &[PartInfo]) -> Vec<Result<PartRows>> {
+    parts.par_iter().map(read_part).collect()
+}
+
+/// The part's rows with their local string ids mapped to the dataset's (`names`).
+fn globalise(names: &mut Names, part: PartRows) -> Vec<Row> {
+    let map: Vec<u32> = part.names.all().iter().map(|name| names.id(name)).collect();
+    let global = |id: u32| map.get(id as usize).copied().unwrap_or(id);
+    let mut rows = part.rows;
+    for r in &mut rows {
+        r.sweep = global(r.sweep);
+        r.experiment = global(r.experiment);
+        r.config = global(r.config);
+        r.order = global(r.order);
+        r.schedule = global(r.schedule);
+    }
+    rows
+}
+
+/// The first pass's state besides the accumulators.
+struct First {
+    stream: Stream,
+    names: Names,
+    family_parts: Vec<PathBuf>,
+}
+
+impl First {
+    /// Feeds a window of parts, the first numbered `base`, in part order.
+    fn feed(&mut self, base: usize, parts: &[PartInfo], rows: Vec<Result<PartRows>>) -> Result<()> {
+        for (i, (part, result)) in parts.iter().zip(rows).enumerate() {
+            let result = result?;
+            if result.family {
+                self.family_parts.push(part.path.clone());
+                continue;
+            }
+            let rows = globalise(&mut self.names, result);
+            self.stream.add_part(base + i, &rows, &self.names);
+        }
+        Ok(())
+    }
+}
+
+/// Reads the dataset at `dir` for the analysis: a first pass that keeps no row, then the
+/// rows of the figures that pair games (see the module's comment).
+pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
+    let started = Instant::now();
+    let (parts, counts) = footers(dir)?;
+    let total: u64 = counts.iter().sum();
+    check_limit(dir, total, estimated_bytes(total), options.memory_limit)?;
+    let mut first = First {
+        stream: Stream::default(),
+        names: Names::default(),
+        family_parts: Vec::new(),
+    };
+    let window = 2 * rayon::current_num_threads().max(1);
+    let windows: Vec<&[PartInfo]> = parts.chunks(window).collect();
+    let mut current = windows.first().map(|w| read_window(w)).unwrap_or_default();
+    let mut read = 0u64;
+    for (k, (chunk, chunk_counts)) in windows.iter().zip(counts.chunks(window)).enumerate() {
+        // Read the next window while this one feeds the accumulators.
+        let (next, fed) = rayon::join(
+            || windows.get(k + 1).map(|w| read_window(w)),
+            || first.feed(k * window, chunk, std::mem::take(&mut current)),
+        );
+        fed?;
+        current = next.unwrap_or_default();
+        read += chunk_counts.iter().sum::<u64>();
+        if let Some(progress) = options.progress {
+            progress(read, total);
+        }
+    }
+    let timing = first.stream.timing;
+    let (mut prepared, plan) = first.stream.finish(first.names);
+    let mut stats = ReadStats {
+        rows_read: total,
+        parts: parts.len() as u64,
+        read_seconds: started.elapsed().as_secs_f64(),
+        ..ReadStats::default()
+    };
+    stats.stage("deduplicate", timing.deduplicate);
+    stats.stage("prepare", timing.prepare);
+    stats.stage("overview rows", timing.overview);
+    stats.stage("counts", timing.counts);
+    let need =
+        estimated_bytes(total).saturating_add(plan.rows().saturating_mul(BYTES_PER_KEPT_ROW));
+    check_limit(dir, total, need, options.memory_limit)?;
+    let second = Instant::now();
+    let reread = second_pass(&parts, &plan, &mut prepared)?;
+    stats.stage("paired rows", second.elapsed());
+    stats.rows_kept = prepared.rows.len() as u64;
+    stats.parts_reread = reread;
+    Ok(Streamed {
+        prepared,
+        family_parts: first.family_parts,
+        parts: parts.len(),
+        stats,
+    })
+}
+
+/// Re-reads the parts the plan needs and appends the rows it keeps to `prepared.rows`, in
+/// part order, skipping the duplicates the first pass dropped; returns how many parts
+/// were read.
+fn second_pass(parts: &[PartInfo], plan: &Plan, prepared: &mut Prepared) -> Result<u64> {
+    let needed: Vec<_> = plan.needed().collect();
+    prepared
+        .rows
+        .reserve_exact(usize::try_from(plan.rows()).unwrap_or(0));
+    let window = 2 * rayon::current_num_threads().max(1);
+    for chunk in needed.chunks(window) {
+        let results: Vec<Result<PartRows>> = chunk
+            .par_iter()
+            .map(|need| match parts.get(need.part) {
+                Some(part) => read_part(part),
+                None => Ok(PartRows::default()),
+            })
+            .collect();
+        for (need, result) in chunk.iter().zip(results) {
+            let rows = globalise(&mut prepared.names, result?);
+            keep_rows(plan, &need.dropped, rows, &mut prepared.rows);
+        }
+    }
+    Ok(needed.len() as u64)
+}
+
+/// Appends the rows of one part the plan keeps, skipping positions in `dropped` (sorted).
+pub(crate) fn keep_rows(plan: &Plan, dropped: &[u32], rows: Vec<Row>, out: &mut Vec<Row>) {
+    let mut dropped = dropped.iter().peekable();
+    for (at, row) in rows.into_iter().enumerate() {
+        let at = u32::try_from(at).unwrap_or(u32::MAX);
+        if dropped.next_if(|&&d| d == at).is_some() {
+            continue;
+        }
+        if plan.keeps(&row) {
+            out.push(row);
+        }
+    }
+}
+
+/// The analysis's reading of rows already in memory (one part), as [`stream`] reads a
+/// dataset on disk.
+pub(crate) fn stream_rows(data: Data) -> Streamed {
+    let mut stream = Stream::default();
+    stream.add_part(0, &data.rows, &data.names);
+    let (mut prepared, plan) = stream.finish(data.names);
+    if let Some(need) = plan.needed().next() {
+        keep_rows(&plan, &need.dropped, data.rows, &mut prepared.rows);
+    }
+    let mut stats = data.stats;
+    stats.rows_kept = prepared.rows.len() as u64;
+    Streamed {
+        prepared,
+        family_parts: data.family_parts,
+        parts: data.parts,
+        stats,
+    }
 }
 
 /// Appends one part's rows with their local string ids mapped to the dataset's. Names are

@@ -79,37 +79,93 @@ pub struct Mean {
 /// tail on few games can push its lower end below zero, which is impossible for the true
 /// mean, so the lower end is cut at zero when every value is at least zero.
 pub fn mean_t(values: &[f64]) -> Mean {
-    let count = values.len() as u64;
-    if values.is_empty() {
-        return Mean {
-            count,
-            value: f64::NAN,
-            low: f64::NAN,
-            high: f64::NAN,
-        };
+    let mut m = TwoPassMean::default();
+    for &v in values {
+        m.add(v);
     }
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    if values.len() < 2 {
-        return Mean {
+    for &v in values {
+        m.add_spread(v);
+    }
+    m.finish()
+}
+
+/// [`mean_t`] over values met one at a time, without holding them: every value is given
+/// to [`TwoPassMean::add`] in a first pass and to [`TwoPassMean::add_spread`] in a second,
+/// in the same order; the sums are the ones [`mean_t`] makes, so the result is identical.
+#[derive(Debug, Clone, Copy)]
+pub struct TwoPassMean {
+    count: u64,
+    sum: f64,
+    spread: f64,
+    nonnegative: bool,
+}
+
+impl Default for TwoPassMean {
+    fn default() -> Self {
+        // -0.0, as `Iterator::sum` starts: -0.0 + x is exactly x.
+        TwoPassMean {
+            count: 0,
+            sum: -0.0,
+            spread: -0.0,
+            nonnegative: true,
+        }
+    }
+}
+
+impl TwoPassMean {
+    pub fn add(&mut self, v: f64) {
+        self.count += 1;
+        self.sum += v;
+        self.nonnegative &= v >= 0.0;
+    }
+
+    /// The mean of the first pass.
+    pub fn mean(&self) -> f64 {
+        self.sum / self.count as f64
+    }
+
+    pub fn add_spread(&mut self, v: f64) {
+        let mean = self.mean();
+        self.spread += (v - mean) * (v - mean);
+    }
+
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    pub fn finish(&self) -> Mean {
+        let count = self.count;
+        if count == 0 {
+            return Mean {
+                count,
+                value: f64::NAN,
+                low: f64::NAN,
+                high: f64::NAN,
+            };
+        }
+        let n = count as f64;
+        let mean = self.mean();
+        if count < 2 {
+            return Mean {
+                count,
+                value: mean,
+                low: f64::NAN,
+                high: f64::NAN,
+            };
+        }
+        let var = self.spread / (n - 1.0);
+        let half = t_quantile_975(n - 1.0) * (var / n).sqrt();
+        let floor = if self.nonnegative {
+            0.0
+        } else {
+            f64::NEG_INFINITY
+        };
+        Mean {
             count,
             value: mean,
-            low: f64::NAN,
-            high: f64::NAN,
-        };
-    }
-    let var = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0);
-    let half = t_quantile_975(n - 1.0) * (var / n).sqrt();
-    let floor = if values.iter().all(|&v| v >= 0.0) {
-        0.0
-    } else {
-        f64::NEG_INFINITY
-    };
-    Mean {
-        count,
-        value: mean,
-        low: (mean - half).max(floor),
-        high: mean + half,
+            low: (mean - half).max(floor),
+            high: mean + half,
+        }
     }
 }
 
@@ -363,6 +419,24 @@ pub fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted.get(rank - 1).copied().unwrap_or(f64::NAN)
 }
 
+/// [`quantile`] of the values `counts` holds, as (value, how many times) sorted by value,
+/// without expanding them: the same rank, found in the cumulative counts.
+pub fn quantile_of_counts(counts: &[(i64, u64)], q: f64) -> f64 {
+    let total: u64 = counts.iter().map(|c| c.1).sum();
+    if total == 0 {
+        return f64::NAN;
+    }
+    let rank = ((q * total as f64).ceil() as u64).clamp(1, total);
+    let mut seen = 0u64;
+    for &(value, count) in counts {
+        seen += count;
+        if seen >= rank {
+            return value as f64;
+        }
+    }
+    f64::NAN
+}
+
 /// Whether a published value lies inside our interval; `None` when we have no interval.
 pub fn within(report: f64, low: f64, high: f64) -> Option<bool> {
     (low.is_finite() && high.is_finite()).then_some(low <= report && report <= high)
@@ -411,6 +485,24 @@ mod tests {
             "{m:?}"
         );
         assert!(mean_t(&[5.0]).low.is_nan());
+    }
+
+    /// Quantiles of (value, count) pairs are those of the expanded, sorted values.
+    #[test]
+    fn quantiles_of_counts_match_the_expanded_values() {
+        let counts = [(0i64, 3u64), (7, 1), (12, 5), (40_000, 2), (1 << 40, 1)];
+        let mut expanded: Vec<f64> = Vec::new();
+        for &(v, c) in &counts {
+            expanded.extend(std::iter::repeat_n(v as f64, c as usize));
+        }
+        for q in [0.0, 0.1, 0.25, 0.5, 0.9, 0.99, 1.0] {
+            assert_eq!(
+                quantile_of_counts(&counts, q),
+                quantile(&expanded, q),
+                "q={q}"
+            );
+        }
+        assert!(quantile_of_counts(&[], 0.5).is_nan());
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 
-use hammer_analysis::{Report, analyze};
+use hammer_analysis::{Report, analyze, analyze_data, load};
 use tempfile::TempDir;
 
 /// The report as pretty JSON without what differs from run to run, machine to machine or
@@ -61,6 +61,10 @@ fn check(name: &str, got: &str) {
 
 fn check_report(prefix: &str, dir: &Path) {
     let report = analyze(dir).expect("analyze");
+    check(&format!("{prefix}.csv.txt"), &csvs(&report));
+    check(&format!("{prefix}.json"), &stable_json(&report));
+    // The same analysis of rows already in memory (one part, read by `load`).
+    let report = analyze_data(load(dir).expect("load"));
     check(&format!("{prefix}.csv.txt"), &csvs(&report));
     check(&format!("{prefix}.json"), &stable_json(&report));
 }

@@ -5,7 +5,7 @@ mod common;
 
 use std::sync::Mutex;
 
-use hammer_analysis::{Error, LoadOptions, analyze_with, estimated_bytes, load_with};
+use hammer_analysis::{Error, LoadOptions, analyze_with, estimated_bytes, load_with, loaded_bytes};
 use tempfile::TempDir;
 
 fn dataset() -> (TempDir, usize) {
@@ -17,7 +17,7 @@ fn dataset() -> (TempDir, usize) {
 #[test]
 fn a_dataset_above_the_memory_limit_is_refused_with_the_numbers() {
     let (dir, rows) = dataset();
-    let limit = estimated_bytes(rows as u64) - 1;
+    let limit = loaded_bytes(rows as u64) - 1;
     let options = LoadOptions {
         memory_limit: Some(limit),
         progress: None,
@@ -38,6 +38,21 @@ fn a_dataset_above_the_memory_limit_is_refused_with_the_numbers() {
             .len(),
         rows
     );
+}
+
+/// The analysis holds no row for the figures that only count, so its own estimate (far
+/// below the loaded rows') is what `--memory-limit` is checked against.
+#[test]
+fn the_analysis_is_refused_above_its_own_estimate() {
+    let (dir, rows) = dataset();
+    let limit = estimated_bytes(rows as u64) - 1;
+    assert!(limit < loaded_bytes(rows as u64));
+    let options = LoadOptions {
+        memory_limit: Some(limit),
+        progress: None,
+    };
+    let err = analyze_with(dir.path(), &options, None).expect_err("above the limit");
+    assert!(matches!(err, Error::MemoryLimit { rows: r, .. } if r == rows as u64));
 }
 
 #[test]

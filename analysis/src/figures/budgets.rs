@@ -218,7 +218,7 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
 /// experiments ran the same configuration.
 fn budget_cells(p: &Prepared) -> BTreeMap<CellKey, GameTrials> {
     let mut cells: BTreeMap<CellKey, GameTrials> = BTreeMap::new();
-    for r in p.rows {
+    for r in &p.rows {
         if r.budget <= 0 {
             continue;
         }
@@ -380,7 +380,7 @@ impl Accumulator {
             .collect();
         let measured: Vec<f64> = failed
             .iter()
-            .filter_map(|g| p.exact_standard.get(g).map(|(e, _)| *e as f64))
+            .filter_map(|g| p.exact(g).map(|(e, _)| e as f64))
             .collect();
         let (fallback_label, substitute) = if failed.is_empty() {
             ("none needed".to_owned(), paper::FIG16_FALLBACK)
@@ -403,11 +403,8 @@ impl Accumulator {
             .games
             .iter()
             .map(|(g, t)| {
-                t.expected_to_success().unwrap_or_else(|| {
-                    p.exact_standard
-                        .get(g)
-                        .map_or(substitute, |(e, _)| *e as f64)
-                })
+                t.expected_to_success()
+                    .unwrap_or_else(|| p.exact(g).map_or(substitute, |(e, _)| e as f64))
             })
             .collect();
         let fallback_mean = if failed.is_empty() {

@@ -3,12 +3,61 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use crate::fasthash::FastMap;
+
 use crate::paper;
 use crate::prepare::Prepared;
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
-use crate::stats::{mean_t, quantile, wilson};
+use crate::stats::{Mean, TwoPassMean, quantile_of_counts, wilson};
 
 use super::*;
+
+/// The expansions of a group of games without a value per game: the mean's two passes,
+/// and how many games had each value (for exact quantiles). Games with the same value are
+/// many: the exact search's expansions repeat.
+#[derive(Default)]
+struct Dist {
+    mean: TwoPassMean,
+    counts: FastMap<i64, u64>,
+}
+
+impl Dist {
+    fn add(&mut self, v: i64) {
+        self.mean.add(v as f64);
+        *self.counts.entry(v).or_default() += 1;
+    }
+
+    /// The mean with its interval, and (value, games) sorted by value.
+    fn finish(&self) -> (Mean, Vec<(i64, u64)>) {
+        let mut counts: Vec<(i64, u64)> = self.counts.iter().map(|(&v, &c)| (v, c)).collect();
+        counts.sort_unstable();
+        (self.mean.finish(), counts)
+    }
+}
+
+/// The expansions of the exact standard-order games, grouped by `group` (None: left out),
+/// in the two passes over the games that the mean's interval needs.
+fn distributions<K: Ord + Copy + std::hash::Hash>(
+    p: &Prepared,
+    group: impl Fn(i32, i32) -> Option<K>,
+) -> BTreeMap<K, Dist> {
+    let mut groups: FastMap<K, Dist> = FastMap::default();
+    for (key, (exp, min)) in p.exact_games() {
+        if let Some(k) = group(key.n, min) {
+            groups.entry(k).or_default().add(exp);
+        }
+    }
+    for (key, (exp, min)) in p.exact_games() {
+        if let Some(d) = group(key.n, min).and_then(|k| groups.get_mut(&k)) {
+            d.mean.add_spread(exp as f64);
+        }
+    }
+    groups.into_iter().collect()
+}
+
+fn max_of(counts: &[(i64, u64)]) -> f64 {
+    counts.last().map_or(f64::NAN, |&(v, _)| v as f64)
+}
 
 /// Rows of Figures 11 and 12: exact standard-order search of the unmodified game.
 fn exact_standard_missing(fig: Figure) -> Figure {
@@ -30,10 +79,7 @@ pub fn fig11(p: &Prepared) -> Figure {
     if p.exact_standard.is_empty() {
         return exact_standard_missing(fig);
     }
-    let mut groups: BTreeMap<(i32, i32), Vec<f64>> = BTreeMap::new();
-    for (key, &(exp, min)) in &p.exact_standard {
-        groups.entry((key.n, min)).or_default().push(exp as f64);
-    }
+    let groups = distributions(p, |n, min| Some((n, min)));
     let mut t = Table::new(
         "fig11_expansions_by_min_stones",
         "Mean expansions of the exact standard-order search by minimum stone count (95% t \
@@ -62,10 +108,8 @@ pub fn fig11(p: &Prepared) -> Figure {
     let sizes: BTreeSet<i32> = groups.keys().map(|(n, _)| *n).collect();
     for &n in &sizes {
         let mut pts = Vec::new();
-        for (&(_, min), values) in groups.range((n, i32::MIN)..=(n, i32::MAX)) {
-            let m = mean_t(values);
-            let mut sorted = values.clone();
-            sorted.sort_by(f64::total_cmp);
+        for (&(_, min), dist) in groups.range((n, i32::MIN)..=(n, i32::MAX)) {
+            let (m, counts) = dist.finish();
             let report = (n == 6 && min == 1).then_some(paper::FIG11_SOLVABLE_MEAN);
             let [v, lo, hi] = mean_cells(&m);
             t.push(vec![
@@ -75,8 +119,8 @@ pub fn fig11(p: &Prepared) -> Figure {
                 v,
                 lo,
                 hi,
-                Cell::num(quantile(&sorted, 0.5), 0),
-                Cell::num(sorted.last().copied().unwrap_or(f64::NAN), 0),
+                Cell::num(quantile_of_counts(&counts, 0.5), 0),
+                Cell::num(max_of(&counts), 0),
                 Cell::opt(report, 0),
                 verdict(report, m.low, m.high),
             ]);
@@ -139,12 +183,7 @@ pub fn fig12(p: &Prepared) -> Figure {
          [a, b) holds a <= expansions < b.",
         EXAMPLE_SOLVABILITY,
     );
-    let mut per_n: BTreeMap<i32, Vec<i64>> = BTreeMap::new();
-    for (key, &(exp, min)) in &p.exact_standard {
-        if min == 1 {
-            per_n.entry(key.n).or_default().push(exp);
-        }
-    }
+    let per_n = distributions(p, |n, min| (min == 1).then_some(n));
     if per_n.is_empty() {
         return exact_standard_missing(fig);
     }
@@ -185,11 +224,12 @@ pub fn fig12(p: &Prepared) -> Figure {
         Scale::Log,
         Scale::Linear,
     );
-    for (&n, values) in &per_n {
-        let total = values.len() as u64;
+    for (&n, dist) in &per_n {
+        let (m, counts) = dist.finish();
+        let total = m.count;
         let mut bins: BTreeMap<i32, u64> = BTreeMap::new();
-        for &v in values {
-            *bins.entry(bin_of(v)).or_default() += 1;
+        for &(v, k) in &counts {
+            *bins.entry(bin_of(v)).or_default() += k;
         }
         let mut pts = Vec::new();
         if let (Some(&lo), Some(&hi)) = (bins.keys().next(), bins.keys().next_back()) {
@@ -212,15 +252,15 @@ pub fn fig12(p: &Prepared) -> Figure {
                 }
             }
         }
-        let f: Vec<f64> = values.iter().map(|&v| v as f64).collect();
-        let m = mean_t(&f);
-        let mut sorted = f.clone();
-        sorted.sort_by(f64::total_cmp);
-        let small = wilson(
-            values.iter().filter(|&&v| v <= 100_000).count() as u64,
-            total,
-        );
-        let below_mean = f.iter().filter(|&&v| v < m.value).count() as f64 / total as f64;
+        let games_where = |keep: &dyn Fn(i64) -> bool| -> u64 {
+            counts
+                .iter()
+                .filter(|&&(v, _)| keep(v))
+                .map(|&(_, k)| k)
+                .sum()
+        };
+        let small = wilson(games_where(&|v| v <= 100_000), total);
+        let below_mean = games_where(&|v| (v as f64) < m.value) as f64 / total as f64;
         let report = (n == 6).then_some(paper::FIG11_SOLVABLE_MEAN);
         let [mv, ml, mh] = mean_cells(&m);
         let [sv, sl, sh] = prop_cells(&small);
@@ -230,10 +270,10 @@ pub fn fig12(p: &Prepared) -> Figure {
             mv,
             ml,
             mh,
-            Cell::num(quantile(&sorted, 0.5), 0),
-            Cell::num(quantile(&sorted, 0.9), 0),
-            Cell::num(quantile(&sorted, 0.99), 0),
-            Cell::num(sorted.last().copied().unwrap_or(f64::NAN), 0),
+            Cell::num(quantile_of_counts(&counts, 0.5), 0),
+            Cell::num(quantile_of_counts(&counts, 0.9), 0),
+            Cell::num(quantile_of_counts(&counts, 0.99), 0),
+            Cell::num(max_of(&counts), 0),
             sv,
             sl,
             sh,

@@ -25,7 +25,7 @@ pub fn meta(p: &Prepared) -> Figure {
     };
     let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
         BTreeMap::new();
-    for r in p.rows {
+    for r in &p.rows {
         if r.schedule == paper_id && r.prefix == 0 && r.budget == 0 {
             trials
                 .entry((r.n, p.name(r.order).to_owned()))
@@ -67,8 +67,8 @@ pub fn meta(p: &Prepared) -> Figure {
         let mut meta_v = Vec::new();
         let mut exact_v = Vec::new();
         for (key, v) in games {
-            match p.exact_standard.get(key) {
-                Some(&(exp, _)) => {
+            match p.exact(key) {
+                Some((exp, _)) => {
                     meta_v.push(v.iter().sum::<f64>() / v.len().max(1) as f64);
                     exact_v.push(exp as f64);
                 }

@@ -21,8 +21,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::prepare::Prepared;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
-use crate::runs::IndexRuns;
 use crate::stats::{Mean, Proportion, within};
+use crate::stream::OverviewGroup;
 
 pub const EXAMPLE_SOLVABILITY: &str = "examples/fig05_fig08_solvability.toml";
 pub const EXAMPLE_PREFIX: &str = "examples/fig07_random_prefix.toml";
@@ -108,31 +108,12 @@ pub fn overview(p: &Prepared) -> Figure {
         "All rows, grouped by experiment and board size.",
         "",
     );
-    #[derive(Default)]
-    struct Acc {
-        rows: u64,
-        configs: BTreeSet<u32>,
-        games: IndexRuns,
-        orders: BTreeSet<u32>,
-        schedules: BTreeSet<u32>,
-        prefixes: BTreeSet<i32>,
-        budgets: BTreeSet<i64>,
-        trials: BTreeSet<i32>,
-        exhaustive: u64,
-    }
-    let mut groups: BTreeMap<(&str, i32), Acc> = BTreeMap::new();
-    for row in p.rows {
-        let acc = groups.entry((p.name(row.experiment), row.n)).or_default();
-        acc.rows += 1;
-        acc.configs.insert(row.config);
-        acc.games.insert(row.game_index);
-        acc.orders.insert(row.order);
-        acc.schedules.insert(row.schedule);
-        acc.prefixes.insert(row.prefix);
-        acc.budgets.insert(row.budget);
-        acc.trials.insert(row.trial);
-        acc.exhaustive += u64::from(row.exhaustive);
-    }
+    // Sorted by experiment name, as the ids are in reading order.
+    let groups: BTreeMap<(&str, i32), &OverviewGroup> = p
+        .overview
+        .iter()
+        .map(|(&(experiment, n), acc)| ((p.name(experiment), n), acc))
+        .collect();
     let join = |ids: &BTreeSet<u32>| {
         ids.iter()
             .map(|&i| p.name(i).to_owned())
@@ -162,18 +143,18 @@ pub fn overview(p: &Prepared) -> Figure {
             Cell::text(*experiment),
             Cell::Int(i64::from(*n)),
             Cell::Int(acc.rows as i64),
-            Cell::Int(acc.configs.len() as i64),
+            Cell::Int(acc.configs.set.len() as i64),
             Cell::Int(acc.games.len() as i64),
             Cell::Int(acc.exhaustive as i64),
-            Cell::text(join(&acc.orders)),
-            Cell::text(join(&acc.schedules)),
+            Cell::text(join(&acc.orders.set)),
+            Cell::text(join(&acc.schedules.set)),
             Cell::text(join_num(
-                acc.prefixes.iter().map(ToString::to_string).collect(),
+                acc.prefixes.set.iter().map(ToString::to_string).collect(),
             )),
             Cell::text(join_num(
-                acc.budgets.iter().map(ToString::to_string).collect(),
+                acc.budgets.set.iter().map(ToString::to_string).collect(),
             )),
-            Cell::Int(acc.trials.len() as i64),
+            Cell::Int(acc.trials.set.len() as i64),
         ]);
     }
     fig.tables.push(t);

@@ -54,7 +54,7 @@ pub fn fig13(p: &Prepared) -> Figure {
     }
     let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
         BTreeMap::new();
-    for r in p.rows {
+    for r in &p.rows {
         if !wanted(r) || orders_of.get(&r.n).is_none_or(|o| o.len() < 2) {
             continue;
         }

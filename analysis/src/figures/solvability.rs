@@ -30,7 +30,7 @@ pub fn fig08(p: &Prepared) -> Figure {
         return solvability_missing(fig);
     }
     let mut per_n: BTreeMap<i32, (u64, u64)> = BTreeMap::new();
-    for (key, fact) in &p.facts {
+    for (key, fact) in p.facts.iter() {
         let e = per_n.entry(key.n).or_default();
         e.0 += 1;
         e.1 += u64::from(fact.solvable());
@@ -119,7 +119,7 @@ pub fn fig05(p: &Prepared) -> Figure {
     }
     let mut games: BTreeMap<i32, u64> = BTreeMap::new();
     let mut counts: BTreeMap<(i32, i32), u64> = BTreeMap::new();
-    for (key, fact) in &p.facts {
+    for (key, fact) in p.facts.iter() {
         *games.entry(key.n).or_default() += 1;
         if !fact.solvable() {
             *counts.entry((key.n, fact.min_stones)).or_default() += 1;
@@ -136,7 +136,7 @@ pub fn fig05(p: &Prepared) -> Figure {
         return fig.missing(format!(
             "none of the {} exactly solved games is unsolvable; a larger sample is needed \
              (at n=6 about 1.65% are)",
-            count_text(p.facts.len() as u64)
+            count_text(p.facts.len())
         ));
     }
     let mut t = Table::new(
