@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use arrow::array::RecordBatch;
+use arrow::array::{Array, RecordBatch};
 use arrow::datatypes::Schema;
 use hammer_dataset::{
     ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo, booleans, for_each_str, int32s, int64s,
@@ -76,9 +76,11 @@ impl Names {
     }
 }
 
-/// Columns read when the file has them: files written before puzzle families lack them
-/// (they are Martello rows, and `schedule_complete` follows from the schedule's name).
-pub const OPTIONAL_COLUMNS: &[&str] = &["puzzle", "schedule_complete"];
+/// Columns read when the file has them: files written before puzzle families lack the
+/// first three (they are Martello rows, `schedule_complete` follows from the schedule's
+/// name, and the lower bound is 0), files written before per-game limits `capped_by`
+/// (no game was capped).
+pub const OPTIONAL_COLUMNS: &[&str] = &["puzzle", "schedule_complete", "lower_bound", "capped_by"];
 
 /// One result row, reduced to what the figures use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,8 +103,14 @@ pub struct Row {
     pub attempts: i32,
     /// Solving time; only the tuner's validation reads it (figures count expansions).
     pub wall_ns: i64,
-    /// The schedule always ends exact, so a row that is not `exhaustive` means a problem.
+    /// The schedule always ends exact, so a row that is not `exhaustive` means a problem
+    /// unless a per-game limit stopped it (`capped`).
     pub schedule_complete: bool,
+    /// A proven lower bound on the score (see the dataset's `lower_bound`).
+    pub lower_bound: i32,
+    /// A per-game limit stopped the game before its answer was proven (`capped_by` is
+    /// not null): the game is unknown, not a problem.
+    pub capped: bool,
 }
 
 /// The rows of a dataset plus the strings their ids refer to.
@@ -305,6 +313,14 @@ fn append_batch(
             })
             .collect()
     };
+    let lower_bound: Vec<i32> = match batch.column_by_name("lower_bound") {
+        Some(_) => int32s(batch, "lower_bound")?.to_vec(),
+        None => vec![0; batch.num_rows()],
+    };
+    let capped: Vec<bool> = match batch.column_by_name("capped_by") {
+        Some(array) => (0..batch.num_rows()).map(|i| array.is_valid(i)).collect(),
+        None => vec![false; batch.num_rows()],
+    };
     // Every array of a record batch has the batch's length; zipping keeps the loop free of
     // indexing that could panic if that ever did not hold.
     let rows = sweep
@@ -337,6 +353,8 @@ fn append_batch(
             attempts: *at,
             wall_ns: *wall,
             schedule_complete: complete.get(i).copied().unwrap_or(false),
+            lower_bound: lower_bound.get(i).copied().unwrap_or(0),
+            capped: capped.get(i).copied().unwrap_or(false),
         });
     }
     Ok(())

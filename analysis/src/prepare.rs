@@ -166,6 +166,26 @@ pub struct Prepared {
     pub games: u64,
     pub sweeps: BTreeSet<u32>,
     pub experiments: BTreeSet<u32>,
+    /// Per n, the games a per-game limit left unknown: capped rows (prefix 0, no budget)
+    /// of games that no row of any experiment settled.
+    pub unknowns: BTreeMap<i32, Unknowns>,
+}
+
+/// Games a per-game limit stopped before their answer was proven, and that no other row
+/// answers: they are neither in the solvability sample nor dropped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unknowns {
+    /// Games whose proved bound still allows one stone: solvable or not, nobody knows.
+    pub open: u64,
+    /// Games whose proved lower bound is above one stone: unsolvable, with a minimum
+    /// stone count that is not known.
+    pub unsolvable: u64,
+}
+
+impl Unknowns {
+    pub fn total(&self) -> u64 {
+        self.open + self.unsolvable
+    }
 }
 
 impl Prepared {

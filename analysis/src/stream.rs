@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::fasthash::FastMap;
 use crate::load::{Names, Row};
 use crate::pages::GamePages;
-use crate::prepare::{ExactStandard, Facts, GameKey, GameRuns, Ids, Prepared};
+use crate::prepare::{ExactStandard, Facts, GameKey, GameRuns, Ids, Prepared, Unknowns};
 use crate::runs::IndexRuns;
 
 /// A set that skips the insert when the value repeats the previous one: a column such as
@@ -180,6 +180,10 @@ pub struct Stream {
     /// Games whose exact standard-order row says another minimum than their fact.
     exceptions: BTreeMap<GameKey, i32>,
     inexact: u64,
+    /// Games of capped rows (a per-game limit stopped them), to their best proved lower
+    /// bound: unknown unless another row settles them. Capped games are the rare hard
+    /// ones, so a map of them stays small.
+    capped: BTreeMap<GameKey, i32>,
     conflicts: u64,
     first_conflict: Option<Conflict>,
     overview: Keyed<(u32, i32), OverviewGroup>,
@@ -273,11 +277,17 @@ impl Stream {
         if r.prefix != 0 || r.budget != 0 || !complete {
             return;
         }
+        let key = GameKey::of(r);
         if !r.exhaustive {
-            self.inexact += 1;
+            if r.capped {
+                // Every capped row's bound is proved: keep the best.
+                let bound = self.capped.entry(key).or_insert(r.lower_bound);
+                *bound = (*bound).max(r.lower_bound);
+            } else {
+                self.inexact += 1;
+            }
             return;
         }
-        let key = GameKey::of(r);
         let min = i64::from(r.min_stones);
         let old = self.facts.first(&key, min);
         if let Some(fact) = old
@@ -355,6 +365,20 @@ impl Stream {
                 names.name(config),
             ));
         }
+        // A capped game that some exhaustive row answers is not unknown.
+        let mut unknowns: BTreeMap<i32, Unknowns> = BTreeMap::new();
+        for (key, bound) in &self.capped {
+            if self.facts.get(key).is_none() {
+                let u = unknowns.entry(key.n).or_default();
+                // Martello's goal is one stone: a bound above it proves the game
+                // unsolvable.
+                if *bound > 1 {
+                    u.unsolvable += 1;
+                } else {
+                    u.open += 1;
+                }
+            }
+        }
         let mut runs = GameRuns::new();
         for ((sweep, experiment, config, n), set) in self.groups.values {
             runs.entry((sweep, experiment))
@@ -388,6 +412,7 @@ impl Stream {
             games: self.games.values.iter().map(|(_, r)| r.len()).sum(),
             sweeps: self.sweeps.set,
             experiments: self.experiments.set,
+            unknowns,
         };
         (prepared, plan)
     }

@@ -147,6 +147,23 @@ fn capped_games_are_unknowns_that_a_second_sweep_continues() {
         normalized(rows.clone())
     );
 
+    // The analysis counts the capped games as unknown, with the interval they span.
+    let exact = (rows.len() - capped.len()) as i64;
+    let unknown = table(&dir.join("out"), "fig08_unknown").expect("an unknown-games table");
+    assert_eq!(unknown["columns"][1], "exact_games");
+    assert_eq!(unknown["rows"][0][0], 7);
+    assert_eq!(unknown["rows"][0][1], exact);
+    assert_eq!(unknown["rows"][0][2], capped.len() as i64);
+    let proved = capped.iter().filter(|r| r.lower_bound > 1).count() as i64;
+    assert_eq!(unknown["rows"][0][3], proved);
+    let (low, high) = (
+        unknown["rows"][0][6].as_f64().unwrap(),
+        unknown["rows"][0][8].as_f64().unwrap(),
+    );
+    assert!(low < high, "{unknown}");
+    let ratio = table(&dir.join("out"), "fig08_solvable_ratio").unwrap();
+    assert_eq!(ratio["rows"][0][1], exact, "{ratio}");
+
     // The continuation plays exactly the unknown games, into the same dataset.
     std::fs::write(dir.join("more.toml"), MORE).unwrap();
     ok(&hammer(&[
@@ -180,6 +197,26 @@ fn capped_games_are_unknowns_that_a_second_sweep_continues() {
     unknown.sort_unstable();
     assert_eq!(continued, unknown);
     assert_eq!(all.len(), rows.len() + unknown.len());
+    // Now every game has its final answer once: no unknowns, all 12 games in Figure 8.
+    assert!(table(&dir.join("out"), "fig08_unknown").is_none());
+    let ratio = table(&dir.join("out"), "fig08_solvable_ratio").unwrap();
+    assert_eq!(ratio["rows"][0][1], 12, "{ratio}");
+}
+
+/// The table `name` of `hammer analyze DIR --format json`, if the report has it.
+fn table(dir: &Path, name: &str) -> Option<serde_json::Value> {
+    let json = ok(&hammer(&[
+        "analyze",
+        dir.to_str().unwrap(),
+        "--format",
+        "json",
+    ]));
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    report["figures"]
+        .as_array()?
+        .iter()
+        .flat_map(|f| f["tables"].as_array().cloned().unwrap_or_default())
+        .find(|t| t["name"] == name)
 }
 
 #[test]

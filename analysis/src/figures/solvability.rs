@@ -103,7 +103,67 @@ pub fn fig08(p: &Prepared) -> Figure {
         .push(series("report 2013", SeriesKind::Report, theirs));
     fig.tables.push(t);
     fig.charts.push(c);
+    if !p.unknowns.is_empty() {
+        unknowns_table(&mut fig, &per_n, &p.unknowns);
+    }
     fig
+}
+
+/// The games a per-game limit left unknown, and how they could move Figure 8: the ratio
+/// and its interval if every open game were unsolvable, and if every one were solvable
+/// (a capped game whose proved bound is above one stone counts as unsolvable in both).
+fn unknowns_table(
+    fig: &mut Figure,
+    per_n: &BTreeMap<i32, (u64, u64)>,
+    unknowns: &BTreeMap<i32, crate::prepare::Unknowns>,
+) {
+    let mut t = Table::new(
+        "fig08_unknown",
+        "Games a per-game limit left unknown, and Figure 8's ratio with them (95% Wilson)",
+        &[
+            "n",
+            "exact_games",
+            "unknown_games",
+            "proved_unsolvable",
+            "open",
+            "ratio_if_open_unsolvable",
+            "ci_low",
+            "ratio_if_open_solvable",
+            "ci_high",
+        ],
+    );
+    for (&n, u) in unknowns {
+        let (games, solvable) = per_n.get(&n).copied().unwrap_or((0, 0));
+        let total = games + u.total();
+        let low = wilson(solvable, total);
+        let high = wilson(solvable + u.open, total);
+        t.push(vec![
+            Cell::Int(i64::from(n)),
+            Cell::Int(games as i64),
+            Cell::Int(u.total() as i64),
+            Cell::Int(u.unsolvable as i64),
+            Cell::Int(u.open as i64),
+            Cell::Num(low.value, 5),
+            Cell::Num(low.low, 5),
+            Cell::Num(high.value, 5),
+            Cell::Num(high.high, 5),
+        ]);
+        fig.notes.push(format!(
+            "n={n}: {} game(s) a per-game limit stopped are unknown ({} of them proved \
+             unsolvable by their lower bound, {} open); counted in, the solvable ratio lies \
+             between {:.5} (open ones unsolvable; 95% CI from {:.5}) and {:.5} (open ones \
+             solvable; 95% CI to {:.5}). Continue them with a larger cap (unknown_games) to \
+             narrow this.",
+            u.total(),
+            u.unsolvable,
+            u.open,
+            low.value,
+            low.low,
+            high.value,
+            high.high
+        ));
+    }
+    fig.tables.push(t);
 }
 
 /// Figure 5: distribution of the minimum stone count among unsolvable games.
@@ -137,6 +197,14 @@ pub fn fig05(p: &Prepared) -> Figure {
             "none of the {} exactly solved games is unsolvable; a larger sample is needed \
              (at n=6 about 1.65% are)",
             count_text(p.facts.len())
+        ));
+    }
+    for (n, u) in p.unknowns.iter().filter(|(_, u)| u.total() > 0) {
+        fig.notes.push(format!(
+            "n={n}: {} game(s) a per-game limit stopped are left out ({} of them proved \
+             unsolvable, minimum stone count unknown); see Figure 8's unknown games.",
+            u.total(),
+            u.unsolvable
         ));
     }
     let mut t = Table::new(
