@@ -290,21 +290,11 @@ max_seconds = 6
 
 #[test]
 fn hammer_solve_brackets_a_capped_game_and_refuses_bad_limits() {
-    let json = ok(&hammer(&[
-        "solve",
-        "--random",
-        "--n",
-        "8",
-        "--seed",
-        "2013",
-        "--index",
-        "0",
-        "--max-expansions",
-        "5000",
-        "--max-memo-mb",
-        "1",
-        "--json",
-    ]));
+    let game = [
+        "solve", "--random", "--n", "8", "--seed", "2013", "--index", "0",
+    ];
+    let limits = ["--max-expansions", "5000", "--max-memo-mb", "1"];
+    let json = ok(&hammer(&[&game[..], &limits, &["--json"]].concat()));
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["exhaustive"], false, "{v}");
     assert_eq!(v["capped_by"], "expansions", "{v}");
@@ -314,18 +304,7 @@ fn hammer_solve_brackets_a_capped_game_and_refuses_bad_limits() {
         "{v}"
     );
     assert!(v["memo_bytes"].as_u64().unwrap() <= 1 << 20, "{v}");
-    let text = ok(&hammer(&[
-        "solve",
-        "--random",
-        "--n",
-        "8",
-        "--seed",
-        "2013",
-        "--index",
-        "0",
-        "--max-expansions",
-        "5000",
-    ]));
+    let text = ok(&hammer(&[&game[..], &limits].concat()));
     assert!(
         text.contains("not proven: the expansions limit stopped it; the answer is at least"),
         "{text}"
