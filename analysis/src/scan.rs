@@ -24,10 +24,11 @@ use crate::prepare::Prepared;
 use crate::stream::{Plan, Stream};
 use hammer_dataset::PartInfo;
 
-/// Bytes of memory the analysis needs per row at its peak when no figure pairs games,
-/// measured on `bench-ingest` datasets (docs/benchmarks.md, "Analysis at scale"): the
-/// per-game pages (about 4.5 bytes a game) and the windows of rows being read. Used only
-/// to refuse a dataset that cannot fit `--memory-limit`.
+/// Bytes of memory the analysis needs per row at its peak when no figure pairs games: 7.2
+/// and 5.0 bytes a row of peak RSS were measured on `bench-ingest` datasets of 30 and 100
+/// million rows (docs/benchmarks.md, "Analysis at scale"), mostly the per-game pages (4.25
+/// bytes a game there, up to 6.25 with expansions above 65,535). Used only to refuse a
+/// dataset that cannot fit `--memory-limit`.
 pub const BYTES_PER_ROW: u64 = 8;
 
 /// Bytes per row kept for the figures that pair games (the row itself, 80 bytes, and the
@@ -180,8 +181,9 @@ impl First {
         for (i, (part, result)) in parts.iter().zip(rows).enumerate() {
             let result = result?;
             if result.family {
+                // Its rows of another family are for `families/`; the Martello rows read
+                // before them (if a foreign writer mixed the two) are fed as ever.
                 self.family_parts.push(part.path.clone());
-                continue;
             }
             let rows = globalise(&mut self.names, result);
             self.stream.add_part(base + i, &rows, &self.names);

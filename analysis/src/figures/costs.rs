@@ -13,8 +13,8 @@ use crate::stats::{Mean, TwoPassMean, quantile_of_counts, wilson};
 use super::*;
 
 /// The expansions of a group of games without a value per game: the mean's two passes,
-/// and how many games had each value (for exact quantiles). Games with the same value are
-/// many: the exact search's expansions repeat.
+/// and how many games had each value (for exact quantiles): an entry per distinct value,
+/// at most one per game.
 #[derive(Default)]
 struct Dist {
     mean: TwoPassMean,

@@ -24,8 +24,9 @@ pub struct AnalyzeArgs {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Refuse, before reading any row, a dataset whose analysis would need more memory
-    /// than this (512M, 4G, ...; estimated from the part files' row counts). Default: half
-    /// of the machine's memory.
+    /// than this (512M, 4G, ...; estimated from the part files' row counts), and again
+    /// after the first pass if the rows kept for the figures that pair games would not
+    /// fit. Default: half of the machine's memory.
     #[arg(long, value_parser = hammer_analysis::parse_size)]
     pub memory_limit: Option<u64>,
 }
@@ -139,10 +140,13 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
             let reading = &report.reading;
             let _ = writeln!(
                 text,
-                "read {} rows from {} parts in {:.2} s; {}",
+                "read {} rows from {} parts in {:.2} s, kept {} rows (from {} parts read \
+                 again); {}",
                 reading.rows_read,
                 reading.parts,
                 reading.read_seconds,
+                reading.rows_kept,
+                reading.parts_reread,
                 reading
                     .stages
                     .iter()
