@@ -138,6 +138,8 @@ impl<P: Puzzle> Search<P> {
         self.limits = limits;
         self.deadline = limits.max_time.map(|t| Instant::now() + t);
         self.cap = None;
+        // Until an attempt is cut, nothing is proved beyond the start's own bound.
+        self.frontier = 0;
         self.path.clear();
         self.best_path.clear();
         self.best = puzzle.score(start);
