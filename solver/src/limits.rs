@@ -22,13 +22,6 @@ pub struct Limits {
     pub memo_bytes: Option<u64>,
 }
 
-impl Limits {
-    /// Whether nothing is limited.
-    pub fn is_none(&self) -> bool {
-        *self == Limits::default()
-    }
-}
-
 /// The limit that stopped a game before its answer was proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Cap {

@@ -62,12 +62,6 @@ impl Memo {
         };
     }
 
-    /// The limit in bytes, if any.
-    pub fn limit(&self) -> Option<u64> {
-        (self.max_buckets != usize::MAX)
-            .then(|| (self.max_buckets * std::mem::size_of::<Bucket>()) as u64)
-    }
-
     /// Entries replaced because the table was full, since the last [`Memo::clear`].
     pub fn evictions(&self) -> u64 {
         self.evictions

@@ -54,15 +54,13 @@ pub(crate) fn units(sweep: &Sweep) -> Vec<Unit> {
             let n = e.family.size(point);
             for ci in 0..e.configs.len() {
                 let size = e.unit_size(ci as u32, pi as u32).max(1);
-                let end = e.first_game + games;
                 let listed = e.listed_games(point);
                 for round in 0..series_units(games, size) {
-                    // A listed game is a unit of its own.
-                    let start = match listed {
-                        Some(list) => list[round as usize],
-                        None => e.first_game + round * size,
+                    // A listed game is a unit of its own (its size is 1).
+                    let (start, end) = match listed {
+                        Some(list) => (list[round as usize], list[round as usize] + 1),
+                        None => (e.first_game + round * size, e.first_game + games),
                     };
-                    let end = if listed.is_some() { start + 1 } else { end };
                     keyed.push((
                         round,
                         series,
