@@ -196,6 +196,15 @@ impl Coordinator {
             events_tx,
         )
         .map_err(CoordinatorError::Thread)?;
+        // Split games whose every part was journaled before a restart: written first.
+        let pending = std::mem::take(&mut lock(&core).pending);
+        for job in pending {
+            if writer_tx.send(job).await.is_err() {
+                return Err(CoordinatorError::Internal(
+                    "the writer stopped before the resumed split games were written".into(),
+                ));
+            }
+        }
 
         let (drain, drain_rx) = watch::channel(false);
         let service = service::Service {

@@ -14,7 +14,7 @@ use hammer_sweep::{Cap, GameValues, Sweep, UnitRows};
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
-use crate::core::{Core, WriteJob};
+use crate::core::{Core, WriteJob, combine, part_entry};
 use crate::state::{CommitEntry, StateDir};
 use crate::{CoordinatorError, Events, lock};
 
@@ -69,28 +69,32 @@ fn writer_loop(
             // Another writer failed: stop writing, the coordinator is going down.
             return Ok(());
         }
-        let slot = job.slot;
-        let games = job.unit.games();
-        let started = std::time::Instant::now();
-        match commit(out, state, sweep, job) {
-            Ok(entry) => {
-                let complete = {
-                    let mut core = lock(core);
-                    core.metrics.unit_written(started.elapsed());
-                    core.mark_committed(slot, &entry);
-                    core.is_complete()
-                };
-                events.send_modify(|e| {
-                    e.committed_units += 1;
-                    e.complete = complete;
-                });
-            }
-            Err(e) => {
-                error!(error = %e, "cannot commit a unit; stopping");
-                lock(core).write_failed(slot, games);
-                let message = hammer_proto::error_chain(&e);
-                events.send_modify(|ev| ev.fatal = Some(message));
-                return Err(e);
+        // The last part of a split game brings the game's own write, done right here.
+        let mut next = Some(job);
+        while let Some(job) = next.take() {
+            let slot = job.slot;
+            let games = job.unit.games();
+            let started = std::time::Instant::now();
+            match commit(out, state, sweep, job) {
+                Ok(entry) => {
+                    let complete = {
+                        let mut core = lock(core);
+                        core.metrics.unit_written(started.elapsed());
+                        next = core.mark_committed(slot, &entry);
+                        core.is_complete()
+                    };
+                    events.send_modify(|e| {
+                        e.committed_units += 1;
+                        e.complete = complete;
+                    });
+                }
+                Err(e) => {
+                    error!(error = %e, "cannot commit a unit; stopping");
+                    lock(core).write_failed(slot, games);
+                    let message = hammer_proto::error_chain(&e);
+                    events.send_modify(|ev| ev.fatal = Some(message));
+                    return Err(e);
+                }
             }
         }
     }
@@ -102,9 +106,25 @@ fn commit(
     sweep: &Sweep,
     job: WriteJob,
 ) -> Result<CommitEntry, CoordinatorError> {
+    if job.unit.part.is_some() {
+        // A part of a split game: its result goes to the journal, not to a file.
+        let part = job.results.first().ok_or_else(|| {
+            CoordinatorError::Internal(format!("part {} without a result", job.unit_id))
+        })?;
+        let entry = part_entry(job.unit_id, part);
+        lock(state).append(&entry)?;
+        return Ok(entry);
+    }
     let shared = UnitRows::new(sweep, &job.unit).ok_or_else(|| {
         CoordinatorError::Internal(format!("unit {} outside the sweep", job.unit_id))
     })?;
+    let mut job = job;
+    if shared.experiment.split.is_some() {
+        let whole = combine(&job.results).ok_or_else(|| {
+            CoordinatorError::Internal(format!("split game {} without parts", job.unit_id))
+        })?;
+        job.results = vec![whole];
+    }
     let n = shared.n;
     let mut solvable = 0u64;
     let mut expansions = 0u64;
@@ -134,6 +154,7 @@ fn commit(
         games,
         solvable,
         expansions,
+        part: None,
     };
     let written = started.elapsed();
     lock(state).append(&entry)?;
@@ -166,6 +187,7 @@ fn from_wire(r: GameResult) -> GameValues {
         capped_by: Cap::from_name(&r.capped_by),
         // 0 comes from a worker older than the field: unknown, not an empty memo.
         memo_bytes: (r.memo_bytes > 0).then_some(r.memo_bytes),
+        split_nodes: (r.split_nodes > 0).then_some(r.split_nodes),
         extra: r
             .extra
             .into_iter()

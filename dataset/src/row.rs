@@ -63,6 +63,10 @@ pub struct ResultRow {
     pub capped_by: Option<String>,
     /// The memo's peak size for the game, in bytes; `None` in files written before it.
     pub memo_bytes: Option<i64>,
+    /// For a game searched in parts (`split`): the parts, and the frontier subtrees
+    /// dealt among them; `None` for a game searched whole.
+    pub split_parts: Option<i32>,
+    pub split_nodes: Option<i32>,
     /// The family's own columns, in the order of its `Family::columns`.
     pub extra: Vec<Cell>,
 }
@@ -121,6 +125,8 @@ impl ResultRow {
             schedule_complete: self.schedule_complete,
             capped_by: self.capped_by.as_deref(),
             memo_bytes: self.memo_bytes,
+            split_parts: self.split_parts,
+            split_nodes: self.split_nodes,
             extra: &self.extra,
         }
     }
@@ -163,6 +169,8 @@ pub struct RowRef<'a> {
     pub schedule_complete: bool,
     pub capped_by: Option<&'a str>,
     pub memo_bytes: Option<i64>,
+    pub split_parts: Option<i32>,
+    pub split_nodes: Option<i32>,
     pub extra: &'a [Cell],
 }
 
@@ -200,6 +208,8 @@ impl RowRef<'_> {
             schedule_complete: self.schedule_complete,
             capped_by: self.capped_by.map(str::to_owned),
             memo_bytes: self.memo_bytes,
+            split_parts: self.split_parts,
+            split_nodes: self.split_nodes,
             extra: self.extra.to_vec(),
         }
     }
@@ -332,6 +342,8 @@ pub(crate) fn batch_from_refs(rows: &[RowRef<'_>], file_only: bool) -> Result<Re
         boolean(rows, |r| r.schedule_complete),
         Arc::new(rows.iter().map(|r| r.capped_by).collect::<StringArray>()),
         Arc::new(rows.iter().map(|r| r.memo_bytes).collect::<Int64Array>()),
+        Arc::new(rows.iter().map(|r| r.split_parts).collect::<Int32Array>()),
+        Arc::new(rows.iter().map(|r| r.split_nodes).collect::<Int32Array>()),
     ]);
     for c in family_columns() {
         columns.push(family_array(rows, c.family, c.index, c.spec.kind));
@@ -399,6 +411,16 @@ fn optional_strings(batch: &RecordBatch, name: &str) -> Vec<Option<String>> {
 }
 
 /// A nullable Int64 column, or all nulls when the file lacks it.
+fn optional_int32s(batch: &RecordBatch, name: &str) -> Vec<Option<i32>> {
+    match batch
+        .column_by_name(name)
+        .and_then(|a| a.as_any().downcast_ref::<Int32Array>())
+    {
+        Some(a) => a.iter().collect(),
+        None => vec![None; batch.num_rows()],
+    }
+}
+
 fn optional_int64s(batch: &RecordBatch, name: &str) -> Vec<Option<i64>> {
     match batch
         .column_by_name(name)
@@ -474,6 +496,8 @@ pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, Col
     // Columns that came with per-game limits: null where a file predates them.
     let capped_by = optional_strings(batch, col::CAPPED_BY);
     let memo_bytes = optional_int64s(batch, col::MEMO_BYTES);
+    let split_parts = optional_int32s(batch, col::SPLIT_PARTS);
+    let split_nodes = optional_int32s(batch, col::SPLIT_NODES);
     let family_arrays: Vec<(&str, usize, Option<&ArrayRef>)> = family_columns()
         .iter()
         .map(|c| (c.family, c.index, batch.column_by_name(c.spec.name)))
@@ -524,6 +548,8 @@ pub(crate) fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<ResultRow>, Col
             schedule_complete: schedule_complete.get(i).copied().unwrap_or_default(),
             capped_by: capped_by.get(i).cloned().flatten(),
             memo_bytes: memo_bytes.get(i).copied().flatten(),
+            split_parts: split_parts.get(i).copied().flatten(),
+            split_nodes: split_nodes.get(i).copied().flatten(),
             extra,
         });
     }
@@ -571,6 +597,8 @@ mod tests {
                 schedule_complete: true,
                 capped_by: Some("time".into()),
                 memo_bytes: Some(1 << 40),
+                split_parts: Some(8),
+                split_nodes: Some(130),
                 extra: Vec::new(),
             },
         ]

@@ -46,6 +46,8 @@ pub mod col {
     pub const SCHEDULE_COMPLETE: &str = "schedule_complete";
     pub const CAPPED_BY: &str = "capped_by";
     pub const MEMO_BYTES: &str = "memo_bytes";
+    pub const SPLIT_PARTS: &str = "split_parts";
+    pub const SPLIT_NODES: &str = "split_nodes";
 }
 
 /// The shared columns in file order; external readers and the docs rely on this order.
@@ -99,6 +101,10 @@ pub const LIMIT_COLUMNS: &[(&str, DataType)] = &[
     (col::CAPPED_BY, DataType::Utf8),
     // The memo's peak size for the game in bytes (the same on every machine).
     (col::MEMO_BYTES, DataType::Int64),
+    // How a game searched in parts was split: the parts (units leased to any worker)
+    // and the frontier subtrees dealt among them; null for a game searched whole.
+    (col::SPLIT_PARTS, DataType::Int32),
+    (col::SPLIT_NODES, DataType::Int32),
 ];
 
 /// Arrow type of each column in [`COLUMNS`]; kept next to it so the two cannot drift apart.

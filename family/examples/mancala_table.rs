@@ -155,6 +155,7 @@ fn solve(
         },
         prefix: 0,
         limits: Default::default(),
+        split: None,
     };
     let clock = Instant::now();
     let cpu = cpu_seconds();

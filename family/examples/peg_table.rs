@@ -36,6 +36,7 @@ fn main() {
         schedule: Schedule::Luby { unit: 1000 },
         prefix: 0,
         limits: Default::default(),
+        split: None,
     };
     for board in [Board::english(), Board::european()] {
         let name = board.kind().to_string();

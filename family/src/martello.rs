@@ -106,6 +106,10 @@ impl Family for MartelloFamily {
         1
     }
 
+    fn splittable(&self) -> bool {
+        true
+    }
+
     fn columns(&self) -> &'static [ColumnSpec] {
         COLUMNS
     }
@@ -243,6 +247,7 @@ impl GameSolver for MartelloSolver {
             heuristic_steps: outcome.counters.heuristic_steps,
             memo_states: outcome.memo_states,
             memo_bytes: outcome.memo_bytes,
+            split_nodes: outcome.split.map(|s| s.nodes),
             solution: moves_text(&outcome.solution, n),
             extra: Vec::new(),
         })

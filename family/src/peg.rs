@@ -399,6 +399,7 @@ pub fn solve_with(
         heuristic_steps: outcome.counters.heuristic_steps,
         memo_states: outcome.memo_states,
         memo_bytes: outcome.memo_bytes,
+        split_nodes: None,
         solution: moves_text(board, &outcome.solution),
         extra: vec![
             Cell::Text(board.kind().to_string()),

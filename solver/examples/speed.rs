@@ -27,6 +27,7 @@ fn main() {
             schedule: schedule.parse().expect("schedule"),
             prefix: 0,
             limits: Default::default(),
+            split: None,
         };
         let mut solver = Solver::new(Martello);
         let started = Instant::now();

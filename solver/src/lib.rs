@@ -12,6 +12,7 @@ mod memo;
 mod order;
 mod schedule;
 mod search;
+mod split;
 
 use hammer_engine::Puzzle;
 use hammer_engine::seeded::{bounded, fast_stream};
@@ -22,6 +23,7 @@ pub use memo::Memo;
 pub use order::{Order, OrderError};
 pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
 pub use search::Counters;
+pub use split::{NODES_PER_PART, SharedBest, SplitPart, SplitShape};
 
 use search::{AttemptEnd, LIVE_EXPANSIONS, Search};
 
@@ -39,8 +41,11 @@ pub struct Config {
     pub schedule: Schedule,
     /// Random moves played before the search starts (the report's randomized starts).
     pub prefix: u32,
-    /// What one game may spend; a game stopped by a limit reports which one.
+    /// What one game may spend; a game stopped by a limit reports which one. A part of a
+    /// split game spends them on its own.
     pub limits: Limits,
+    /// Search only this part of the game (see [`SplitPart`]); `None`: the whole game.
+    pub split: Option<SplitPart>,
 }
 
 impl Default for Config {
@@ -50,6 +55,7 @@ impl Default for Config {
             schedule: Schedule::Exact,
             prefix: 0,
             limits: Limits::default(),
+            split: None,
         }
     }
 }
@@ -82,6 +88,8 @@ pub struct Outcome<P: Puzzle> {
     pub memo_bytes: u64,
     /// Memo entries replaced because the memo was at its limit.
     pub memo_evictions: u64,
+    /// How the game was split, when this is one part of it.
+    pub split: Option<SplitShape>,
 }
 
 /// A reusable solver: it keeps its memo and buffers from one game to the next.
@@ -107,21 +115,11 @@ impl<P: Puzzle> Solver<P> {
     /// [`hammer_engine::seeded::run_seed`]); the prefix and the search draw from
     /// separate streams of it, so the prefix does not depend on the order or schedule.
     pub fn solve(&mut self, board: &P::State, config: &Config, seed: u64) -> Outcome<P> {
-        let puzzle = &self.puzzle;
-        let mut prefix_rng = fast_stream(seed, "hammer/prefix", 0);
-        let mut start = *board;
-        let mut prefix_moves = Vec::with_capacity(config.prefix as usize);
-        let mut buf = Vec::new();
-        for _ in 0..config.prefix {
-            puzzle.moves(&start, &mut buf);
-            if buf.is_empty() {
-                break;
-            }
-            let mv = buf[bounded(&mut prefix_rng, buf.len() as u32) as usize];
-            prefix_moves.push(mv);
-            start = puzzle.apply(&start, mv);
+        if let Some(part) = &config.split {
+            return self.solve_part(board, config, seed, part);
         }
-
+        let (prefix_moves, start) = self.prefix(board, config, seed);
+        let puzzle = &self.puzzle;
         let mut rng = fast_stream(seed, "hammer/search", 0);
         let search = &mut self.search;
         search.reset(puzzle, &start, config.limits);
@@ -168,6 +166,26 @@ impl<P: Puzzle> Solver<P> {
             memo_states,
             memo_bytes,
             memo_evictions,
+            split: None,
         }
+    }
+
+    /// The random prefix of `config` from `board`, and the state it reaches.
+    fn prefix(&self, board: &P::State, config: &Config, seed: u64) -> (Vec<P::Move>, P::State) {
+        let puzzle = &self.puzzle;
+        let mut prefix_rng = fast_stream(seed, "hammer/prefix", 0);
+        let mut start = *board;
+        let mut prefix_moves = Vec::with_capacity(config.prefix as usize);
+        let mut buf = Vec::new();
+        for _ in 0..config.prefix {
+            puzzle.moves(&start, &mut buf);
+            if buf.is_empty() {
+                break;
+            }
+            let mv = buf[bounded(&mut prefix_rng, buf.len() as u32) as usize];
+            prefix_moves.push(mv);
+            start = puzzle.apply(&start, mv);
+        }
+        (prefix_moves, start)
     }
 }

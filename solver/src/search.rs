@@ -23,6 +23,7 @@ use crate::learned::Loaded;
 use crate::limits::{Cap, Limits};
 use crate::memo::Memo;
 use crate::order::Order;
+use crate::split::SharedBest;
 
 enum Flow {
     Go,
@@ -88,6 +89,11 @@ pub(crate) struct Search<P: Puzzle> {
     /// The least lower bound of the states the current attempt left unexplored when it
     /// was cut (`u32::MAX` while nothing was cut).
     frontier: u32,
+    /// The best score other parts of a split game proved, looked at on the slow path.
+    pub shared: Option<SharedBest>,
+    /// The least score this search reached itself (`best_path` leads to it), as opposed
+    /// to one lowered from [`Search::shared`].
+    pub own_best: u32,
     pub counters: Counters,
 }
 
@@ -127,6 +133,8 @@ impl<P: Puzzle> Search<P> {
             deadline: None,
             cap: None,
             frontier: u32::MAX,
+            shared: None,
+            own_best: u32::MAX,
             counters: Counters::default(),
         }
     }
@@ -143,13 +151,26 @@ impl<P: Puzzle> Search<P> {
         self.path.clear();
         self.best_path.clear();
         self.best = puzzle.score(start);
+        self.own_best = self.best;
         self.target = puzzle.lower_bound(start);
+        self.shared = None;
         self.counters = Counters::default();
         let depth = self.best as usize + 2;
         if self.bufs.len() < depth {
             self.bufs.resize_with(depth, Vec::new);
             self.children.resize_with(depth, Vec::new);
         }
+    }
+
+    /// Prepares to search the subtree of `node` (a split game's frontier node) for a
+    /// score below `best`, keeping the memo and the counters of the part so far.
+    pub fn begin_node(&mut self, puzzle: &P, node: &P::State, best: u32) {
+        self.path.clear();
+        self.best_path.clear();
+        self.best = best;
+        self.own_best = u32::MAX;
+        self.target = puzzle.lower_bound(node);
+        self.frontier = 0;
     }
 
     pub fn proven(&self) -> bool {
@@ -226,6 +247,7 @@ impl<P: Puzzle> Search<P> {
         let score = puzzle.score(state);
         if score < self.best {
             self.best = score;
+            self.own_best = score;
             self.best_path.clear();
             self.best_path.extend_from_slice(&self.path);
             if self.proven() {
@@ -294,6 +316,14 @@ impl<P: Puzzle> Search<P> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.cap = Some(Cap::Time);
             return true;
+        }
+        if let Some(shared) = &self.shared {
+            // Another part proved a lower score: prune against it from now on, and stop
+            // if nothing here can beat it any more.
+            self.best = self.best.min(shared.get());
+            if self.proven() {
+                return true;
+            }
         }
         self.stop_at = self.next_stop();
         false

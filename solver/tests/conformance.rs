@@ -83,6 +83,7 @@ fn paper_schedule_with_random_order_matches_every_case() {
         schedule: Schedule::Paper,
         prefix: 0,
         limits: Default::default(),
+        split: None,
     };
     assert_eq!(check_all(&config, 8), 345);
 }
@@ -95,6 +96,7 @@ fn luby_and_geometric_schedules_match_every_case() {
             schedule: schedule.parse().unwrap(),
             prefix: 0,
             limits: Default::default(),
+            split: None,
         };
         assert_eq!(check_all(&config, 8), 345);
     }
@@ -114,6 +116,7 @@ fn heuristic_orders_match_every_case() {
             schedule: Schedule::Exact,
             prefix: 0,
             limits: Default::default(),
+            split: None,
         };
         assert_eq!(check_all(&config, 8), 345);
     }

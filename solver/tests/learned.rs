@@ -49,6 +49,7 @@ proptest! {
             schedule: schedules[schedule].parse::<Schedule>().unwrap(),
             prefix: 0,
             limits: Default::default(),
+            split: None,
         };
         let board = seeded::game(11, 5, index).unwrap();
         let seed = seeded::run_seed(11, 5, index, 0);

@@ -13,6 +13,7 @@ fn config(order: Order, schedule: &str, limits: Limits) -> Config {
         schedule: schedule.parse::<Schedule>().unwrap(),
         prefix: 0,
         limits,
+        split: None,
     }
 }
 

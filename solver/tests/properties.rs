@@ -30,6 +30,7 @@ fn config(order: usize, schedule: usize, prefix: u32) -> Config {
             .unwrap(),
         prefix,
         limits: Default::default(),
+        split: None,
     }
 }
 
@@ -77,6 +78,7 @@ fn budgeted_attempts_say_when_they_are_only_an_upper_bound() {
         schedule: "5".parse().unwrap(),
         prefix: 0,
         limits: Default::default(),
+        split: None,
     };
     let mut cut = 0;
     for index in 0..20 {
@@ -103,6 +105,7 @@ fn restarts_keep_finished_work() {
         schedule: "luby:4".parse().unwrap(),
         prefix: 0,
         limits: Default::default(),
+        split: None,
     };
     let out = Solver::new(Martello).solve(&board, &cfg, 1);
     assert!(out.exhaustive);

@@ -27,6 +27,8 @@ use crate::{
 
 /// The longest `max_seconds`: a week.
 const MAX_SECONDS: u64 = 7 * 24 * 3600;
+/// The most parts one game may be split into.
+const MAX_SPLIT: u64 = 1024;
 /// The largest `max_memo_mb`: 1 TiB.
 const MAX_MEMO_MB: u64 = 1 << 20;
 
@@ -50,6 +52,7 @@ const COMMON_KEYS: &[&str] = &[
     "max_seconds",
     "max_memo_mb",
     "unknown_games",
+    "split",
 ];
 
 /// A value with the span it was read from.
@@ -76,6 +79,8 @@ struct Keys {
     limits: Limits,
     /// `unknown_games`: the games another experiment left unknown.
     unknown: Option<Listing>,
+    /// `split`: parts per game.
+    split: Option<At<u32>>,
 }
 
 /// The schedule axis: either `schedules` or `budgets`, never both.
@@ -142,10 +147,51 @@ pub(crate) fn experiment(
         first_game,
         unknown_games,
         unit_games: keys.unit_games.as_ref().map(|(u, _)| *u),
+        split: check_split(&place, family, kind, &keys)?,
         configs,
     };
     check_limits(&place, &experiment, &games_span, &keys, totals)?;
     Ok(experiment)
+}
+
+/// `split = K`, where the family can split a game and the experiment solves games.
+fn check_split(
+    place: &Place<'_, '_>,
+    family: FamilyRef,
+    kind: ExperimentKind,
+    keys: &Keys,
+) -> Result<Option<u32>, SweepError> {
+    let Some((parts, span)) = &keys.split else {
+        return Ok(None);
+    };
+    let key = join(place.path, "split");
+    if !family.splittable() {
+        return Err(place.loc.error(
+            span,
+            key,
+            format!(
+                "puzzle \"{}\" cannot split a game across workers; only martello can",
+                family.name()
+            ),
+        ));
+    }
+    if kind != ExperimentKind::Solve {
+        return Err(place.loc.error(
+            span,
+            key,
+            "a run-time experiment measures single attempts; `split` belongs to solve experiments"
+                .to_string(),
+        ));
+    }
+    if let Some((_, at)) = &keys.unit_games {
+        return Err(place.loc.error(
+            at,
+            join(place.path, "unit_games"),
+            "`unit_games` cannot be given with `split`: every split game is a unit of its own"
+                .to_string(),
+        ));
+    }
+    Ok(Some(*parts))
 }
 
 /// The `puzzle` key, read before the others because it decides which keys are known.
@@ -226,6 +272,10 @@ fn read_keys(
                 keys.limits.max_time = Some(Duration::from_secs(secs));
             }
             "unknown_games" => keys.unknown = Some(continuation::read(loc, value, &k, files)?),
+            "split" => {
+                let parts = ranged(loc, value, &k, "split", 2, MAX_SPLIT)? as u32;
+                keys.split = Some((parts, value.span()));
+            }
             "max_memo_mb" => {
                 let mb = ranged(loc, value, &k, "max_memo_mb", 1, MAX_MEMO_MB)?;
                 keys.limits.memo_bytes = Some(mb << 20);
@@ -723,11 +773,16 @@ fn check_limits(
     for point in &e.points {
         let games = e.games_of(point);
         for c in &e.configs {
-            let size = match e.unit_games {
-                Some(u) => u,
-                None => default_unit_games(e.family.estimated_seconds(point, &c.solver_config())),
+            let size = match (e.split, e.unit_games) {
+                (Some(_), _) => 1,
+                (None, Some(u)) => u,
+                (None, None) => {
+                    default_unit_games(e.family.estimated_seconds(point, &c.solver_config()))
+                }
             };
-            units += series_units(games, size) as u128;
+            // A split game is a unit for the game and one per part.
+            let per_unit = 1 + u128::from(e.split.unwrap_or(0));
+            units += series_units(games, size) as u128 * per_unit;
         }
     }
     totals.units += units;

@@ -104,6 +104,10 @@ pub struct Experiment {
     /// Games per work unit as written in the file; `None` means the default of
     /// [`Experiment::unit_size`].
     pub unit_games: Option<u64>,
+    /// `split = K`: every game is searched as K parts, each a unit that any worker may
+    /// lease, and the coordinator combines them into the game's row (see
+    /// `hammer_solver::SplitPart`). Each game is then a unit of its own.
+    pub split: Option<u32>,
     /// The cross product of the solver settings: orders (outermost), then schedules or
     /// budgets, then prefixes, then trials (innermost), each in file order. A unit names
     /// its configuration by index into this list.
@@ -201,6 +205,7 @@ impl RunConfig {
             schedule: self.schedule.clone(),
             prefix: self.prefix,
             limits: self.limits,
+            split: None,
         }
     }
 
@@ -230,6 +235,10 @@ pub struct Unit {
     pub start: u64,
     /// Exclusive.
     pub end: u64,
+    /// In an experiment with `split`: which part of the game this unit searches, or
+    /// `None` for the game as a whole, the unit whose row the coordinator writes once
+    /// every part is in (no worker leases it).
+    pub part: Option<u32>,
 }
 
 impl Unit {
@@ -239,6 +248,15 @@ impl Unit {
     /// one partition in unit order when listed by name. Martello ids are those of
     /// sweeps written before families existed.
     pub fn id(&self) -> String {
+        let base = self.game_id();
+        match self.part {
+            Some(part) => format!("{base}-s{part:03}"),
+            None => base,
+        }
+    }
+
+    /// The id without the part: the unit of the whole game for a part.
+    fn game_id(&self) -> String {
         if self.named_by_size {
             format!(
                 "e{:03}-c{:04}-n{}-g{:012}",
@@ -249,6 +267,14 @@ impl Unit {
                 "e{:03}-c{:04}-n{}p{:04}-g{:012}",
                 self.experiment, self.config, self.n, self.point, self.start
             )
+        }
+    }
+
+    /// The whole game a part belongs to.
+    pub fn whole(&self) -> Unit {
+        Unit {
+            part: None,
+            ..*self
         }
     }
 
@@ -377,7 +403,7 @@ impl Experiment {
         ) else {
             return 1;
         };
-        if self.unknown_games.is_some() {
+        if self.unknown_games.is_some() || self.split.is_some() {
             return 1;
         }
         match self.unit_games {

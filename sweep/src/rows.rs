@@ -29,6 +29,9 @@ pub struct GameValues {
     pub capped_by: Option<Cap>,
     /// The memo's peak size for the game in bytes (`None`: not reported).
     pub memo_bytes: Option<u64>,
+    /// For a game searched in parts: the frontier subtrees dealt among them (the parts
+    /// are the experiment's `split`).
+    pub split_nodes: Option<u32>,
     /// The family's own columns, in the order of its `Family::columns`.
     pub extra: Vec<Cell>,
 }
@@ -110,6 +113,11 @@ impl<'s> UnitRows<'s> {
             schedule_complete: self.schedule_complete,
             capped_by: game.capped_by.map(Cap::name),
             memo_bytes: game.memo_bytes.map(clamp64),
+            split_parts: game
+                .split_nodes
+                .and(self.experiment.split)
+                .map(|k| clamp32(k)),
+            split_nodes: game.split_nodes.map(clamp32),
             extra: &game.extra,
         }
     }

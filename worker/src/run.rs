@@ -15,6 +15,7 @@ use hammer_proto::v1::{
     ResultBatch, UnitState, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
+use hammer_solver::SharedBest;
 use hammer_sweep::{Sweep, SweepError, Unit};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -165,6 +166,9 @@ struct Current {
     /// The process's live expansions when the unit started: their growth since is the
     /// unit's progress (a worker solves one unit at a time).
     expansions_at_start: u64,
+    /// For a part of a split game: the least score other parts proved, as the
+    /// coordinator reports it with the lease and in heartbeats.
+    told: SharedBest,
 }
 
 impl Current {
@@ -362,6 +366,9 @@ impl Worker {
                     if self.current.is_none() {
                         self.current = Some(self.start_unit(&sweep, unit));
                     }
+                    if let (Some(best), Some(current)) = (lease.split_best, &self.current) {
+                        current.told.lower(best);
+                    }
                     debug!(unit = %wire.unit_id, lease = %lease.lease_id, speculative = lease.speculative, "leased");
                     let finished = work(
                         &mut client,
@@ -415,6 +422,8 @@ impl Worker {
         let cancel_for_task = cancel.clone();
         let progress = self.progress.clone();
         let expansions_at_start = hammer_solver::live_expansions();
+        let told = SharedBest::new();
+        let told_for_task = told.clone();
         let task = tokio::task::spawn_blocking(move || {
             let emit_tx = tx.clone();
             let result = pool.solve_range(
@@ -422,6 +431,7 @@ impl Worker {
                 &unit,
                 unit.start..unit.end,
                 &cancel_for_task,
+                &told_for_task,
                 &move |row| {
                     progress.games_solved.fetch_add(1, Ordering::Relaxed);
                     // The receiver is gone only when the unit was abandoned.
@@ -444,6 +454,7 @@ impl Worker {
             cancel,
             task: Some(task),
             expansions_at_start,
+            told,
         }
     }
 }
@@ -572,6 +583,9 @@ async fn work(
                     .into_inner();
                 if answer.unknown_lease_ids.iter().any(|l| l == lease_id) {
                     return Err(ClientError::Rpc(tonic::Status::not_found("the coordinator forgot the lease")).into());
+                }
+                for told in answer.split_bests.iter().filter(|b| b.lease_id == lease_id) {
+                    current.told.lower(told.best);
                 }
                 if answer.dropped_lease_ids.iter().any(|l| l == lease_id) || answer.sweep_complete {
                     debug!(unit = %current.unit_id, "lease dropped by the coordinator");

@@ -11,6 +11,7 @@ use std::time::Instant;
 use hammer_dataset::ResultRow;
 use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance};
 use hammer_proto::v1::{Cell as WireCell, GameResult, cell};
+use hammer_solver::{SharedBest, SplitPart};
 use hammer_sweep::{GameValues, Sweep, Unit, UnitRows};
 use rayon::prelude::*;
 
@@ -76,6 +77,18 @@ pub fn solve_game(
     index: u64,
     solvers: &mut GameSolvers,
 ) -> Result<GameValues, SolveError> {
+    solve_game_told(sweep, unit, index, solvers, &SharedBest::new())
+}
+
+/// [`solve_game`] for a unit that may be a part of a split game: `told` carries the
+/// scores other parts of the game proved, as the coordinator reports them.
+pub fn solve_game_told(
+    sweep: &Sweep,
+    unit: &Unit,
+    index: u64,
+    solvers: &mut GameSolvers,
+    told: &SharedBest,
+) -> Result<GameValues, SolveError> {
     let (experiment, config, point) =
         sweep
             .context_of(unit)
@@ -89,10 +102,18 @@ pub fn solve_game(
         sweep_seed: sweep.seed,
         index,
     };
+    let mut solver_config = config.solver_config();
+    if let Some(part) = unit.part {
+        solver_config.split = Some(SplitPart {
+            index: part,
+            count: experiment.split.unwrap_or(1),
+            shared: told.clone(),
+        });
+    }
     let started = Instant::now();
     let solved = solvers
         .get(family)
-        .solve(point, instance, &config.solver_config(), run_seed)
+        .solve(point, instance, &solver_config, run_seed)
         .map_err(|source| SolveError::Instance {
             unit: unit.id(),
             index,
@@ -113,6 +134,7 @@ pub fn solve_game(
         wall_ns,
         capped_by: solved.capped_by,
         memo_bytes: Some(solved.memo_bytes),
+        split_nodes: solved.split_nodes,
         extra: solved.extra,
     })
 }
@@ -136,6 +158,7 @@ pub fn to_wire(game: GameValues) -> GameResult {
             .capped_by
             .map_or(String::new(), |c| c.name().to_string()),
         memo_bytes: game.memo_bytes.unwrap_or(0),
+        split_nodes: game.split_nodes.unwrap_or(0),
         extra: game
             .extra
             .into_iter()
@@ -254,6 +277,7 @@ impl SolverPool {
         unit: &Unit,
         games: std::ops::Range<u64>,
         cancel: &AtomicBool,
+        told: &SharedBest,
         emit: &(dyn Fn(GameValues) + Sync),
     ) -> Result<(), SolveError> {
         let concurrency = self.concurrency(sweep, unit);
@@ -272,7 +296,7 @@ impl SolverPool {
                 let mut solver = self.solvers[slot]
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let game = solve_game(sweep, unit, index, &mut solver);
+                let game = solve_game_told(sweep, unit, index, &mut solver, told);
                 drop(solver);
                 if let Some(p) = &permits {
                     p.release();
@@ -298,7 +322,8 @@ impl SolverPool {
         let shared = UnitRows::new(sweep, unit).ok_or_else(unknown)?;
         let games = Mutex::new(Vec::with_capacity(unit.games() as usize));
         let cancel = AtomicBool::new(false);
-        self.solve_range(sweep, unit, unit.start..unit.end, &cancel, &|game| {
+        let told = SharedBest::new();
+        self.solve_range(sweep, unit, unit.start..unit.end, &cancel, &told, &|game| {
             games
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -523,6 +523,8 @@ mod tests {
                             hammer_family::Cell::Null => DataCell::Null,
                         })
                         .collect(),
+                    split_nodes: None,
+                    split_parts: None,
                 }
             })
             .collect()

@@ -76,6 +76,7 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                     schedule: c.schedule.parse().expect("schedule"),
                     prefix: c.prefix,
                     limits: Default::default(),
+                    split: None,
                 };
                 let mut rows = Vec::new();
                 for trial in 0..c.trials {
@@ -121,6 +122,8 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                             capped_by: out.capped_by.map(|c| c.name().to_owned()),
                             memo_bytes: Some(out.memo_bytes as i64),
                             extra: Vec::new(),
+                            split_nodes: None,
+                            split_parts: None,
                         });
                     }
                 }

@@ -64,6 +64,7 @@ fn parse_config(text: &str) -> Result<Config> {
         schedule: crate::args::schedule_arg(schedule).map_err(anyhow::Error::msg)?,
         prefix: 0,
         limits: Default::default(),
+        split: None,
     })
 }
 

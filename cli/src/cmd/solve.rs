@@ -202,6 +202,7 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
             max_time: args.max_seconds,
             memo_bytes: args.max_memo_mb.map(|mb| mb << 20),
         },
+        split: None,
     };
     let extra: Vec<(String, String)> = args
         .n

@@ -119,7 +119,7 @@ impl Core {
             });
         }
         let state = match slot.state {
-            SlotState::Open => UnitState::Open,
+            SlotState::Open | SlotState::Gathering => UnitState::Open,
             SlotState::Writing => UnitState::Complete,
             SlotState::Committed => UnitState::Committed,
         };

@@ -17,7 +17,10 @@ use crate::state::CommitEntry;
 
 mod error;
 mod ingest;
+mod split;
 mod status;
+
+pub(crate) use split::{combine, part_entry};
 
 pub(crate) use error::CoreError;
 
@@ -29,6 +32,7 @@ pub(crate) struct WorkerInfo {
 }
 
 /// One received result and its producer.
+#[derive(Clone)]
 pub(crate) struct Stored {
     pub result: GameResult,
     pub worker: Arc<WorkerInfo>,
@@ -45,6 +49,8 @@ pub(crate) struct WriteJob {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SlotState {
     Open,
+    /// A split game waiting for its parts; never leased.
+    Gathering,
     /// Every game arrived; the part file is being written.
     Writing,
     Committed,
@@ -147,6 +153,11 @@ pub(crate) struct Core {
     pub draining: bool,
     /// Counters for `--metrics`; atomics, shared with the service and the writers.
     pub metrics: Arc<Metrics>,
+    /// Split games by the slot of the whole game: the parts committed so far.
+    gathers: HashMap<u32, split::Gather>,
+    /// Writes of split games whose parts were all journaled before a restart, for the
+    /// writer to do first.
+    pub pending: Vec<WriteJob>,
 }
 
 impl Core {
@@ -155,17 +166,28 @@ impl Core {
         let mut series: BTreeMap<(u32, u32, u32), SeriesStats> = BTreeMap::new();
         let mut slots = Vec::with_capacity(units.len());
         let mut by_id = HashMap::with_capacity(units.len());
+        let mut gathers = HashMap::new();
         for (i, unit) in units.iter().enumerate() {
             let id = unit.id();
             by_id.insert(id.clone(), i as u32);
+            // A part's game is counted once, by its whole game.
+            let games = if unit.part.is_some() { 0 } else { unit.games() };
             series
                 .entry((unit.experiment, unit.point, unit.config))
                 .or_default()
-                .total += unit.games();
+                .total += games;
+            let split = sweep.experiments[unit.experiment as usize].split;
+            let state = match (split, unit.part) {
+                (Some(parts), None) => {
+                    gathers.insert(i as u32, split::Gather::new(parts));
+                    SlotState::Gathering
+                }
+                _ => SlotState::Open,
+            };
             slots.push(Slot {
                 unit: *unit,
                 id,
-                state: SlotState::Open,
+                state,
                 active: 0,
                 leases: Vec::new(),
                 received: 0,
@@ -195,10 +217,18 @@ impl Core {
             unit_seconds: Vec::new(),
             draining: false,
             metrics: Arc::default(),
+            gathers,
+            pending: Vec::new(),
         };
-        for entry in committed {
-            if let Some(&slot) = core.by_id.get(&entry.unit_id) {
-                core.mark_committed(slot, entry);
+        // Parts first, then the games: a game committed before the restart needs no
+        // write, however its parts were journaled.
+        let (parts, games): (Vec<&CommitEntry>, Vec<&CommitEntry>) =
+            committed.iter().partition(|e| e.part.is_some());
+        for entry in games.into_iter().chain(parts) {
+            if let Some(&slot) = core.by_id.get(&entry.unit_id)
+                && let Some(job) = core.mark_committed(slot, entry)
+            {
+                core.pending.push(job);
             }
         }
         core.available = (0..core.slots.len() as u32)
@@ -349,6 +379,7 @@ impl Core {
                 point: slot.unit.point,
             }),
             speculative,
+            split_best: self.told_best(slot_index),
         }
     }
 
@@ -439,6 +470,7 @@ impl Core {
         let now = Instant::now();
         let mut answer = HeartbeatResponse {
             sweep_complete: self.is_complete(),
+            split_bests: self.split_bests(worker, leases),
             ..HeartbeatResponse::default()
         };
         for text in leases {
@@ -503,14 +535,15 @@ impl Core {
         self.leased.insert(slot_index);
     }
 
-    /// The unit's part file is durable and journaled.
-    pub fn mark_committed(&mut self, slot_index: u32, entry: &CommitEntry) {
+    /// The unit's part file is durable and journaled (for a part of a split game: its
+    /// result is journaled). Returns the write of a split game whose last part this was.
+    pub fn mark_committed(&mut self, slot_index: u32, entry: &CommitEntry) -> Option<WriteJob> {
         let slot = &mut self.slots[slot_index as usize];
         if slot.state == SlotState::Committed {
-            return;
+            return None;
         }
-        if slot.state == SlotState::Open {
-            self.games_pending -= slot.received;
+        if slot.state == SlotState::Open || slot.unit.part.is_some() {
+            self.games_pending = self.games_pending.saturating_sub(slot.received);
         } else {
             self.games_pending = self.games_pending.saturating_sub(entry.games);
         }
@@ -537,13 +570,17 @@ impl Core {
         series.committed += entry.games;
         series.solvable += entry.solvable;
         series.expansions += entry.expansions;
+        self.record_part(slot_index, entry)
     }
 
     /// A unit whose part could not be written goes back to the queue; its results are
     /// lost and will be produced again.
     pub fn write_failed(&mut self, slot_index: u32, games: u64) {
         let slot = &mut self.slots[slot_index as usize];
-        if slot.state == SlotState::Writing {
+        if slot.state == SlotState::Writing && self.gathers.contains_key(&slot_index) {
+            // A split game's parts stay journaled; the next start writes it.
+            slot.state = SlotState::Gathering;
+        } else if slot.state == SlotState::Writing {
             slot.state = SlotState::Open;
             slot.received = 0;
             self.games_pending = self.games_pending.saturating_sub(games);

@@ -39,6 +39,8 @@ pub fn row(experiment: &str, n: i32, config: &str, game_index: i64) -> ResultRow
         capped_by: (game_index % 4 == 1).then(|| "expansions".into()),
         memo_bytes: (game_index % 5 != 0).then_some(game_index.wrapping_add(262_144)),
         extra: Vec::new(),
+        split_nodes: None,
+        split_parts: None,
     }
 }
 

@@ -346,6 +346,7 @@ impl GameSolver for MancalaSolver {
             heuristic_steps: outcome.counters.heuristic_steps,
             memo_states: outcome.memo_states,
             memo_bytes: outcome.memo_bytes,
+            split_nodes: None,
             solution: picks_text(&solution),
             extra: vec![
                 Cell::Int(i64::from(rules.h())),

@@ -510,6 +510,7 @@ impl GameSolver for ToursSolver {
             heuristic_steps: outcome.counters.heuristic_steps,
             memo_states: outcome.memo_states,
             memo_bytes: outcome.memo_bytes,
+            split_nodes: None,
             solution: steps_text(&board, &outcome.solution),
             extra: vec![
                 Cell::Text(board.to_string()),

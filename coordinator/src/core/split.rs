@@ -1,0 +1,167 @@
+//! Split games: a game of an experiment with `split = K` is K part units, leased like any
+//! unit, and one unit for the whole game that no worker leases. A finished part is
+//! journaled with its result (no part file); once every part is in, the parts combine
+//! into the game's one row, written and committed like any unit's.
+//!
+//! The least score a committed part proved goes to the other parts of the game, with
+//! their lease and in every heartbeat, so that they prune against it. Only committed
+//! parts are told on: their result, with its solution, is durable, so the game's row
+//! always has a witness for its score whatever crashes.
+
+use std::sync::Arc;
+
+use hammer_proto::v1::{GameResult, LeaseBest};
+use prost::Message as _;
+
+use super::{Core, SlotState, Stored, WorkerInfo, WriteJob};
+use crate::state::{CommitEntry, PartRecord};
+
+/// The parts of one split game received so far, by part index.
+#[derive(Default)]
+pub(super) struct Gather {
+    parts: Vec<Option<Stored>>,
+}
+
+impl Gather {
+    pub(super) fn new(parts: u32) -> Gather {
+        Gather {
+            parts: (0..parts).map(|_| None).collect(),
+        }
+    }
+
+    /// The least score a committed part proved.
+    fn best(&self) -> Option<u32> {
+        self.parts
+            .iter()
+            .flatten()
+            .map(|p| p.result.min_stones)
+            .min()
+    }
+}
+
+impl Core {
+    /// The slot of the whole game a part slot belongs to.
+    fn whole_of(&self, slot: u32) -> Option<u32> {
+        let unit = self.slots.get(slot as usize)?.unit;
+        unit.part?;
+        self.by_id.get(&unit.whole().id()).copied()
+    }
+
+    /// The least score a committed part of the same game proved, for a part slot.
+    pub(super) fn told_best(&self, slot: u32) -> Option<u32> {
+        self.gathers.get(&self.whole_of(slot)?)?.best()
+    }
+
+    /// What the worker's part leases among `leases` should prune against.
+    pub(super) fn split_bests(&self, worker: &str, leases: &[String]) -> Vec<LeaseBest> {
+        leases
+            .iter()
+            .filter_map(|text| {
+                let rec = self.leases.get(&text.parse::<u64>().ok()?)?;
+                (rec.worker == worker).then_some(())?;
+                Some(LeaseBest {
+                    lease_id: text.clone(),
+                    best: self.told_best(rec.slot)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Records a committed part; returns the write of its whole game once every part is
+    /// in and the game is not committed yet.
+    pub(super) fn record_part(&mut self, slot: u32, entry: &CommitEntry) -> Option<WriteJob> {
+        let part = entry.part.as_ref()?;
+        let index = self.slots[slot as usize].unit.part? as usize;
+        let whole = self.whole_of(slot)?;
+        let Ok(result) = GameResult::decode(part.result.as_slice()) else {
+            tracing::error!(unit = %entry.unit_id, "a journaled part does not decode; it will be searched again");
+            return None;
+        };
+        let stored = Stored {
+            result,
+            worker: Arc::new(WorkerInfo {
+                id: part.worker.clone(),
+                version: part.version.clone(),
+            }),
+        };
+        let gather = self.gathers.get_mut(&whole)?;
+        if let Some(cell) = gather.parts.get_mut(index) {
+            cell.get_or_insert(stored);
+        }
+        let complete = gather.parts.iter().all(Option::is_some);
+        let slot = &mut self.slots[whole as usize];
+        if !complete || slot.state != SlotState::Gathering {
+            return None;
+        }
+        slot.state = SlotState::Writing;
+        let results = gather.parts.iter().flatten().cloned().collect();
+        Some(WriteJob {
+            slot: whole,
+            unit: slot.unit,
+            unit_id: slot.id.clone(),
+            results,
+        })
+    }
+}
+
+/// The journal entry of a finished part: its result and who produced it.
+pub(crate) fn part_entry(unit_id: String, part: &Stored) -> CommitEntry {
+    CommitEntry {
+        unit_id,
+        games: 0,
+        solvable: 0,
+        expansions: 0,
+        part: Some(PartRecord {
+            worker: part.worker.id.clone(),
+            version: part.worker.version.clone(),
+            result: part.result.encode_to_vec(),
+        }),
+    }
+}
+
+/// The game's result from its parts' (all of them, in part order): the least score and
+/// its solution and worker (the first part that reached it), exhaustive when every part
+/// was. Costs add up (expansions, attempts, solving time); the memo is the largest part's.
+///
+/// Nothing below a part's final pruning score exists in its subtrees, and that score is
+/// its own or one a committed part proved, so the least score is exact when every part is
+/// exhaustive. When one is not, the bound is the least a capped part proved, and never
+/// above the least score.
+pub(crate) fn combine(parts: &[Stored]) -> Option<Stored> {
+    let winner = parts
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, p)| (p.result.min_stones, *i))
+        .map(|(_, p)| p)?;
+    let exhaustive = parts.iter().all(|p| p.result.exhaustive);
+    let lower_bound = if exhaustive {
+        parts.iter().map(|p| p.result.lower_bound).min()?
+    } else {
+        parts
+            .iter()
+            .filter(|p| !p.result.exhaustive)
+            .map(|p| p.result.lower_bound)
+            .min()?
+            .min(winner.result.min_stones)
+    };
+    let capped_by = parts
+        .iter()
+        .map(|p| p.result.capped_by.clone())
+        .find(|c| !c.is_empty() && !exhaustive)
+        .unwrap_or_default();
+    let sum = |f: fn(&GameResult) -> u64| parts.iter().map(|p| f(&p.result)).sum::<u64>();
+    let result = GameResult {
+        exhaustive,
+        lower_bound,
+        capped_by,
+        expansions: sum(|r| r.expansions),
+        attempts: parts.iter().map(|p| p.result.attempts).sum(),
+        wall_ns: sum(|r| r.wall_ns),
+        memo_bytes: parts.iter().map(|p| p.result.memo_bytes).max()?,
+        ..winner.result.clone()
+    };
+    Some(Stored {
+        result,
+        worker: winner.worker.clone(),
+    })
+}

@@ -1,0 +1,277 @@
+//! One game split into parts that different workers search at the same time.
+//!
+//! Every part computes the same frontier: the states a few plies below the start,
+//! breadth first in move order with transpositions merged, down to the first level with
+//! at least [`NODES_PER_PART`] states per part. Part `i` of `k` searches the subtrees of
+//! frontier nodes `i, i + k, i + 2k, ...` (dealt round robin, so that the heavy subtrees
+//! of one region spread over the parts), one after the other with one memo, each with the
+//! configuration's order and schedule.
+//!
+//! A part starts from the best score of the levels above the frontier (which every part
+//! knows) and from any better score its worker was told of ([`SharedBest`]): a score
+//! another part *proved and reported with its solution*, so that the game's answer, the
+//! least score of its parts, always has a witness. Nothing below the best score a part
+//! ended with exists in its subtrees, so the least score over the parts is exact
+//! whatever each part was told and when.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use hammer_engine::Puzzle;
+
+/// Frontier nodes per part the frontier grows to (when the game is deep enough): enough
+/// that one heavy subtree does not decide a part's length.
+pub const NODES_PER_PART: usize = 16;
+
+/// The deepest frontier: a game with fewer states than that a few plies down is small.
+const MAX_DEPTH: u32 = 12;
+
+/// A best score other parts of the game have proved, shared with a running search (which
+/// looks at it every few thousand expansions). Equality is identity.
+#[derive(Clone)]
+pub struct SharedBest(Arc<AtomicU32>);
+
+impl SharedBest {
+    /// Nothing known yet.
+    pub fn new() -> SharedBest {
+        SharedBest(Arc::new(AtomicU32::new(u32::MAX)))
+    }
+
+    /// Lowers the shared best to `score` if that is lower.
+    pub fn lower(&self, score: u32) {
+        self.0.fetch_min(score, Ordering::Relaxed);
+    }
+
+    /// The shared best (`u32::MAX`: none).
+    pub fn get(&self) -> u32 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+impl Default for SharedBest {
+    fn default() -> Self {
+        SharedBest::new()
+    }
+}
+
+impl PartialEq for SharedBest {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl fmt::Debug for SharedBest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SharedBest({})", self.get())
+    }
+}
+
+/// Which part of a split game to search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitPart {
+    /// This part, `0..count`.
+    pub index: u32,
+    /// Parts the game is split into (at least 1).
+    pub count: u32,
+    /// Scores other parts proved, as they become known.
+    pub shared: SharedBest,
+}
+
+/// How a game was split: the same for every part.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SplitShape {
+    /// Frontier nodes over all the parts.
+    pub nodes: u32,
+    /// Plies from the start to the frontier.
+    pub depth: u32,
+}
+
+/// One frontier node: the moves from the start and the state they reach.
+pub(crate) struct Node<P: Puzzle> {
+    pub path: Vec<P::Move>,
+    pub state: P::State,
+    pub bound: u32,
+    pub fp: u128,
+}
+
+/// The frontier of a game split into `parts`, and the best score above it.
+pub(crate) struct Frontier<P: Puzzle> {
+    pub nodes: Vec<Node<P>>,
+    pub shape: SplitShape,
+    /// The least score of the states above the frontier and on it, and its moves.
+    pub best: u32,
+    pub best_path: Vec<P::Move>,
+    /// Successor lists generated to build it.
+    pub expansions: u64,
+}
+
+/// The frontier of `start` for `parts` parts (see the module doc). Deterministic: the
+/// same on every worker.
+pub(crate) fn frontier<P: Puzzle>(puzzle: &P, start: &P::State, parts: u32) -> Frontier<P> {
+    let want = NODES_PER_PART * parts.max(1) as usize;
+    let mut level: Vec<(Vec<P::Move>, P::State)> = vec![(Vec::new(), *start)];
+    let mut best = puzzle.score(start);
+    let mut best_path = Vec::new();
+    let mut expansions = 0u64;
+    let mut depth = 0u32;
+    let mut moves = Vec::new();
+    while level.len() < want && depth < MAX_DEPTH {
+        let mut next = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (path, state) in &level {
+            puzzle.moves(state, &mut moves);
+            expansions += 1;
+            for &mv in &moves {
+                let child = puzzle.apply(state, mv);
+                if !seen.insert(puzzle.fingerprint(&child)) {
+                    continue;
+                }
+                let mut child_path = path.clone();
+                child_path.push(mv);
+                let score = puzzle.score(&child);
+                if score < best {
+                    best = score;
+                    best_path.clone_from(&child_path);
+                }
+                next.push((child_path, child));
+            }
+        }
+        if next.is_empty() {
+            // Every state of the level is a dead end: the levels above hold the answer.
+            level.clear();
+            break;
+        }
+        level = next;
+        depth += 1;
+    }
+    if depth == 0 {
+        // A start with nothing to split is searched whole by part 0.
+        level.clear();
+        level.push((Vec::new(), *start));
+    }
+    let nodes: Vec<Node<P>> = level
+        .into_iter()
+        .map(|(path, state)| Node {
+            bound: puzzle.lower_bound(&state),
+            fp: puzzle.fingerprint(&state),
+            path,
+            state,
+        })
+        .collect();
+    Frontier {
+        shape: SplitShape {
+            nodes: nodes.len() as u32,
+            depth,
+        },
+        nodes,
+        best,
+        best_path,
+        expansions,
+    }
+}
+
+impl<P: Puzzle> crate::Solver<P> {
+    /// Part `part` of the game `board` under `config` (see the module doc). The outcome's
+    /// `min_score` is the least score the part reached itself or found above the frontier,
+    /// with its moves; `lower_bound` is the start's bound when the part is exhaustive, and
+    /// when it is not, the bound it proved on its subtrees (at most `min_score`).
+    pub(crate) fn solve_part(
+        &mut self,
+        board: &P::State,
+        config: &crate::Config,
+        seed: u64,
+        part: &SplitPart,
+    ) -> crate::Outcome<P> {
+        use crate::search::AttemptEnd;
+        let (prefix_moves, start) = self.prefix(board, config, seed);
+        let puzzle = &self.puzzle;
+        let search = &mut self.search;
+        search.reset(puzzle, &start, config.limits);
+        let game_target = search.target;
+        let frontier = frontier(puzzle, &start, part.count);
+        search.counters.expansions += frontier.expansions;
+        search.shared = Some(part.shared.clone());
+        let mut best = frontier.best;
+        let mut solution = frontier.best_path.clone();
+        // The score the part prunes against: its own best or a lower one it was told of.
+        let mut cutoff = best;
+        let mut exhaustive = true;
+        // The least bound of what a game limit left unexplored.
+        let mut proved = u32::MAX;
+        let count = part.count.max(1) as usize;
+        let mine = frontier
+            .nodes
+            .iter()
+            .enumerate()
+            .skip(part.index as usize)
+            .step_by(count);
+        let mut capped = false;
+        for (j, node) in mine {
+            cutoff = cutoff.min(part.shared.get());
+            if cutoff <= game_target {
+                break;
+            }
+            if node.bound >= cutoff || search.memo.contains(node.fp) {
+                continue;
+            }
+            if capped {
+                proved = proved.min(node.bound);
+                continue;
+            }
+            search.begin_node(puzzle, &node.state, cutoff);
+            let mut rng = hammer_engine::seeded::fast_stream(seed, "hammer/split", j as u64);
+            let mut done = false;
+            for budget in config.schedule.budgets() {
+                let order = match budget {
+                    None => config.schedule.tail_order().unwrap_or(config.order),
+                    Some(_) => config.order,
+                };
+                match search.attempt(puzzle, &node.state, order, &mut rng, budget) {
+                    AttemptEnd::Proven | AttemptEnd::Complete => {
+                        done = true;
+                        break;
+                    }
+                    AttemptEnd::Cut if search.cap.is_some() => break,
+                    AttemptEnd::Cut => {}
+                }
+            }
+            if search.own_best < best {
+                best = search.own_best;
+                solution.clone_from(&node.path);
+                solution.extend_from_slice(&search.best_path);
+            }
+            cutoff = cutoff.min(search.best);
+            if !done {
+                exhaustive = false;
+                proved = proved.min(search.proved_bound());
+                capped = search.cap.is_some();
+            }
+        }
+        search.shared = None;
+        let memo_states = search.memo.len() as u64;
+        let memo_bytes = search.memo.game_bytes();
+        let memo_evictions = search.memo.evictions();
+        if config.limits.memo_bytes.is_some() {
+            search.memo.clear();
+        }
+        crate::Outcome {
+            prefix_moves,
+            start,
+            min_score: best,
+            exhaustive,
+            solution,
+            lower_bound: if exhaustive {
+                game_target
+            } else {
+                proved.min(cutoff).min(best).max(game_target)
+            },
+            capped_by: if exhaustive { None } else { search.cap },
+            counters: search.counters,
+            memo_states,
+            memo_bytes,
+            memo_evictions,
+            split: Some(frontier.shape),
+        }
+    }
+}

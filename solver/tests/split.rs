@@ -1,0 +1,133 @@
+//! A split game: the parts together give the exact answer of the whole game, whatever
+//! the number of parts and whatever better scores the parts were told of.
+
+use hammer_engine::{Martello, Puzzle, seeded};
+use hammer_solver::{Config, Limits, Order, Schedule, SharedBest, Solver, SplitPart};
+use proptest::prelude::*;
+
+fn config(random: bool, limits: Limits, split: Option<SplitPart>) -> Config {
+    Config {
+        order: if random {
+            Order::Random
+        } else {
+            Order::Standard
+        },
+        schedule: (if random { "luby:64" } else { "exact" })
+            .parse::<Schedule>()
+            .unwrap(),
+        prefix: 0,
+        limits,
+        split,
+    }
+}
+
+fn part(index: u32, count: u32, shared: &SharedBest) -> Option<SplitPart> {
+    Some(SplitPart {
+        index,
+        count,
+        shared: shared.clone(),
+    })
+}
+
+/// The moves of `solution` from `board` reach a state of score `score`.
+fn replays_to(
+    board: &hammer_engine::martello::State,
+    solution: &[hammer_engine::martello::Move],
+    score: u32,
+) -> bool {
+    let mut state = *board;
+    for &mv in solution {
+        let mut moves = Vec::new();
+        Martello.moves(&state, &mut moves);
+        if !moves.contains(&mv) {
+            return false;
+        }
+        state = Martello.apply(&state, mv);
+    }
+    Martello.score(&state) == score
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// The least score of the parts is the exact minimum, every part is exhaustive and
+    /// its solution replays to its score, for any number of parts.
+    #[test]
+    fn the_parts_give_the_exact_answer(
+        n in 4u8..=6, index in 0u64..10_000, count in 1u32..=5, random in any::<bool>(),
+    ) {
+        let board = seeded::game(17, n, index).unwrap();
+        let seed = seeded::run_seed(17, n, index, 0);
+        let exact = Solver::new(Martello).solve(&board, &Config::default(), 0);
+        let mut solver = Solver::new(Martello);
+        let mut least = u32::MAX;
+        let mut nodes = None;
+        for i in 0..count {
+            let out = solver.solve(&board, &config(random, Limits::default(), part(i, count, &SharedBest::new())), seed);
+            prop_assert!(out.exhaustive);
+            prop_assert_eq!(out.lower_bound, exact.lower_bound);
+            prop_assert!(out.min_score >= exact.min_score);
+            prop_assert!(replays_to(&board, &out.solution, out.min_score));
+            // Every part works out the same frontier.
+            let shape = out.split.unwrap();
+            prop_assert!(nodes.is_none_or(|s| s == shape));
+            nodes = Some(shape);
+            least = least.min(out.min_score);
+        }
+        prop_assert_eq!(least, exact.min_score);
+    }
+
+    /// A part told of a score another part proved prunes against it: it stays exact
+    /// (nothing below the told score is missed) and never costs more.
+    #[test]
+    fn a_told_score_prunes_and_keeps_the_answer(
+        index in 0u64..10_000, count in 2u32..=4,
+    ) {
+        let board = seeded::game(19, 6, index).unwrap();
+        let seed = seeded::run_seed(19, 6, index, 0);
+        let exact = Solver::new(Martello).solve(&board, &Config::default(), 0);
+        let mut solver = Solver::new(Martello);
+        for i in 0..count {
+            let alone = solver.solve(&board, &config(false, Limits::default(), part(i, count, &SharedBest::new())), seed);
+            let told = SharedBest::new();
+            told.lower(exact.min_score);
+            let helped = solver.solve(&board, &config(false, Limits::default(), part(i, count, &told)), seed);
+            prop_assert!(helped.exhaustive);
+            prop_assert!(helped.counters.expansions <= alone.counters.expansions);
+            // What the part found alone below the told score would contradict the answer.
+            prop_assert!(alone.min_score >= exact.min_score);
+        }
+    }
+
+    /// A part stopped by an expansion cap brackets the answer of its subtrees: its bound
+    /// is at most the exact minimum of the game when every other part is exact.
+    #[test]
+    fn a_capped_part_brackets_the_answer(
+        index in 0u64..10_000, cap in 1u64..2_000, count in 2u32..=4,
+    ) {
+        let board = seeded::game(23, 6, index).unwrap();
+        let seed = seeded::run_seed(23, 6, index, 0);
+        let exact = Solver::new(Martello).solve(&board, &Config::default(), 0);
+        let limits = Limits { max_expansions: Some(cap), ..Limits::default() };
+        let mut solver = Solver::new(Martello);
+        let mut least = u32::MAX;
+        let mut bound = u32::MAX;
+        let mut all = true;
+        for i in 0..count {
+            let out = solver.solve(&board, &config(true, limits, part(i, count, &SharedBest::new())), seed);
+            prop_assert!(out.lower_bound <= out.min_score);
+            prop_assert!(out.lower_bound >= exact.lower_bound);
+            least = least.min(out.min_score);
+            if !out.exhaustive {
+                all = false;
+                bound = bound.min(out.lower_bound);
+            }
+        }
+        prop_assert!(least >= exact.min_score);
+        if all {
+            prop_assert_eq!(least, exact.min_score);
+        } else {
+            prop_assert!(bound.min(least) <= exact.min_score);
+        }
+    }
+}
