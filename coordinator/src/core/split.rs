@@ -165,3 +165,98 @@ pub(crate) fn combine(parts: &[Stored]) -> Option<Stored> {
         worker: winner.worker.clone(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use hammer_sweep::Sweep;
+
+    use super::*;
+    use crate::core::Timing;
+
+    const SWEEP: &str = "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [6]\ngames = 2\nsplit = 3\n";
+
+    fn stored(min: u32, exhaustive: bool, lower: u32, capped: &str, worker: &str) -> Stored {
+        Stored {
+            result: GameResult {
+                game_index: 0,
+                min_stones: min,
+                exhaustive,
+                lower_bound: lower,
+                capped_by: capped.into(),
+                expansions: 10,
+                attempts: 1,
+                wall_ns: 5,
+                memo_bytes: u64::from(min) * 100,
+                split_nodes: 48,
+                solution: format!("moves to {min}"),
+                ..GameResult::default()
+            },
+            worker: Arc::new(WorkerInfo {
+                id: worker.into(),
+                version: "v".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn parts_combine_into_the_least_score_with_its_witness() {
+        let parts = [
+            stored(3, true, 1, "", "a"),
+            stored(2, true, 1, "", "b"),
+            stored(2, true, 1, "", "c"),
+        ];
+        let game = combine(&parts).unwrap();
+        assert_eq!(game.result.min_stones, 2);
+        assert_eq!(game.result.solution, "moves to 2");
+        assert_eq!(game.worker.id, "b");
+        assert!(game.result.exhaustive);
+        assert_eq!(game.result.lower_bound, 1);
+        assert_eq!(game.result.expansions, 30);
+        assert_eq!(game.result.memo_bytes, 300);
+        // One capped part: unknown, bracketed by what that part proved.
+        let parts = [stored(4, true, 1, "", "a"), stored(5, false, 3, "expansions", "b")];
+        let game = combine(&parts).unwrap();
+        assert!(!game.result.exhaustive);
+        assert_eq!(game.result.capped_by, "expansions");
+        assert_eq!((game.result.lower_bound, game.result.min_stones), (3, 4));
+        assert!(combine(&[]).is_none());
+    }
+
+    #[test]
+    fn a_restart_writes_a_game_whose_parts_were_all_journaled() {
+        let sweep = Arc::new(Sweep::parse(SWEEP, "t").unwrap());
+        let units = sweep.units();
+        let game = units[0];
+        let part = |p: u32, min: u32| {
+            let unit = hammer_sweep::Unit { part: Some(p), ..game };
+            part_entry(unit.id(), &stored(min, true, 1, "", "w"))
+        };
+        // Two of three parts: nothing to write, and the third part is told the best.
+        let core = Core::new(sweep.clone(), Timing::default(), &[part(0, 4), part(1, 2)]);
+        assert!(core.pending.is_empty());
+        let third = core.by_id[&hammer_sweep::Unit { part: Some(2), ..game }.id()];
+        assert_eq!(core.told_best(third), Some(2));
+        assert!(core.available.contains(&third));
+        // The whole game is never leased.
+        assert!(!core.available.contains(&core.by_id[&game.id()]));
+        // All three: the game's write waits for the writer.
+        let all = [part(0, 4), part(1, 2), part(2, 3)];
+        let core = Core::new(sweep.clone(), Timing::default(), &all);
+        assert_eq!(core.pending.len(), 1);
+        assert_eq!(core.pending[0].unit_id, game.id());
+        assert_eq!(core.pending[0].results.len(), 3);
+        // Committed as well: nothing left to write.
+        let mut done = all.to_vec();
+        done.push(CommitEntry {
+            unit_id: game.id(),
+            games: 1,
+            solvable: 0,
+            expansions: 30,
+            part: None,
+        });
+        let core = Core::new(sweep, Timing::default(), &done);
+        assert!(core.pending.is_empty());
+    }
+}
