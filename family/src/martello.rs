@@ -233,12 +233,30 @@ impl GameSolver for MartelloSolver {
                 key: "order".to_string(),
                 reason: e.to_string(),
             })?;
-        let outcome = self.0.solve(&board, config, run_seed);
+        let outcome = match &config.split {
+            None => self.0.solve(&board, config, run_seed),
+            Some(part) => {
+                // Every better score goes out with its moves as soon as it is reached.
+                let shared = part.shared.clone();
+                self.0.on_find(Some(Box::new(move |score, moves| {
+                    shared.publish(score, &moves_text(moves, n))
+                })));
+                let outcome = self.0.solve(&board, config, run_seed);
+                self.0.on_find(None);
+                outcome
+            }
+        };
+        // A part reports the better of its own score and one another part reached, with
+        // that part's solution: the score it pruned against must have a witness.
+        let (score, solution) = match config.split.as_ref().and_then(|p| p.shared.told()) {
+            Some((told, solution)) if told < outcome.min_score => (told, solution),
+            _ => (outcome.min_score, moves_text(&outcome.solution, n)),
+        };
         Ok(Solved {
             board: board.to_string(),
             prefix_moves: moves_text(&outcome.prefix_moves, n),
             start: outcome.start.to_string(),
-            score: outcome.min_score,
+            score,
             lower_bound: outcome.lower_bound,
             exhaustive: outcome.exhaustive,
             capped_by: outcome.capped_by,
@@ -248,7 +266,7 @@ impl GameSolver for MartelloSolver {
             memo_states: outcome.memo_states,
             memo_bytes: outcome.memo_bytes,
             split_nodes: outcome.split.map(|s| s.nodes),
-            solution: moves_text(&outcome.solution, n),
+            solution,
             extra: Vec::new(),
         })
     }

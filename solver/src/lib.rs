@@ -25,6 +25,7 @@ pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
 pub use search::Counters;
 pub use split::{NODES_PER_PART, SharedBest, SplitPart, SplitShape};
 
+pub use search::FindHook;
 use search::{AttemptEnd, LIVE_EXPANSIONS, Search};
 
 /// Expansions of every search in this process so far, including those of games still
@@ -104,6 +105,12 @@ impl<P: Puzzle> Solver<P> {
             puzzle,
             search: Search::new(),
         }
+    }
+
+    /// Sets what is called with every better score a part of a split game reaches, and
+    /// its moves from the start (see [`SharedBest::publish`]); `None` removes it.
+    pub fn on_find(&mut self, hook: Option<FindHook<P>>) {
+        self.search.on_find = hook;
     }
 
     /// The puzzle it solves.

@@ -94,8 +94,14 @@ pub(crate) struct Search<P: Puzzle> {
     /// The least score this search reached itself (`best_path` leads to it), as opposed
     /// to one lowered from [`Search::shared`].
     pub own_best: u32,
+    /// Called with every better score the search reaches itself and its moves from the
+    /// start, while a part of a split game runs: the family publishes it to the worker.
+    pub on_find: Option<FindHook<P>>,
     pub counters: Counters,
 }
+
+/// See [`Search::on_find`].
+pub type FindHook<P> = Box<dyn FnMut(u32, &[<P as Puzzle>::Move]) + Send>;
 
 /// How an attempt ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +141,7 @@ impl<P: Puzzle> Search<P> {
             frontier: u32::MAX,
             shared: None,
             own_best: u32::MAX,
+            on_find: None,
             counters: Counters::default(),
         }
     }
@@ -162,17 +169,6 @@ impl<P: Puzzle> Search<P> {
         }
     }
 
-    /// Prepares to search the subtree of `node` (a split game's frontier node) for a
-    /// score below `best`, keeping the memo and the counters of the part so far.
-    pub fn begin_node(&mut self, puzzle: &P, node: &P::State, best: u32) {
-        self.path.clear();
-        self.best_path.clear();
-        self.best = best;
-        self.own_best = u32::MAX;
-        self.target = puzzle.lower_bound(node);
-        self.frontier = 0;
-    }
-
     pub fn proven(&self) -> bool {
         self.best <= self.target
     }
@@ -193,8 +189,67 @@ impl<P: Puzzle> Search<P> {
         rng: &mut ChaCha8Rng,
         budget: Option<u64>,
     ) -> AttemptEnd {
+        if let Some(end) = self.begin_attempt(order, budget) {
+            return end;
+        }
+        self.path.clear();
+        let bound = puzzle.lower_bound(start);
+        let fp = puzzle.fingerprint(start);
+        let flow = if self.memo.contains(fp) {
+            Flow::Go
+        } else {
+            self.visit(puzzle, start, bound, fp, 0, rng)
+        };
+        self.end_attempt(flow)
+    }
+
+    /// One attempt over the subtrees of `nodes` (the frontier nodes of a part of a split
+    /// game, each with its moves from the start), as if they were the children of one
+    /// root: in frontier order, shuffled per attempt under the random order, so that a
+    /// restart schedule samples the part as it would a whole game.
+    pub fn attempt_forest(
+        &mut self,
+        puzzle: &P,
+        nodes: &[&crate::split::Node<P>],
+        order: Order,
+        rng: &mut ChaCha8Rng,
+        budget: Option<u64>,
+    ) -> AttemptEnd {
+        if let Some(end) = self.begin_attempt(order, budget) {
+            return end;
+        }
+        let mut visit_order: Vec<usize> = (0..nodes.len()).collect();
+        if let Order::Random = order {
+            shuffle(&mut visit_order, rng);
+        }
+        let mut flow = Flow::Go;
+        for (k, &i) in visit_order.iter().enumerate() {
+            let node = nodes[i];
+            if node.bound >= self.best || self.memo.contains(node.fp) {
+                continue;
+            }
+            self.path.clear();
+            self.path.extend_from_slice(&node.path);
+            flow = self.visit(puzzle, &node.state, node.bound, node.fp, 0, rng);
+            if let Flow::Stop = flow {
+                if !self.proven() {
+                    for &j in &visit_order[k + 1..] {
+                        let rest = nodes[j];
+                        if rest.bound < self.best && !self.memo.contains(rest.fp) {
+                            self.frontier = self.frontier.min(rest.bound);
+                        }
+                    }
+                }
+                break;
+            }
+        }
+        self.end_attempt(flow)
+    }
+
+    /// The bookkeeping before an attempt; `Some` when there is nothing to do.
+    fn begin_attempt(&mut self, order: Order, budget: Option<u64>) -> Option<AttemptEnd> {
         if self.proven() {
-            return AttemptEnd::Proven;
+            return Some(AttemptEnd::Proven);
         }
         let spent = self.counters.expansions;
         self.game_left = match self.limits.max_expansions {
@@ -203,7 +258,7 @@ impl<P: Puzzle> Search<P> {
         };
         if self.game_left == 0 {
             self.cap = Some(Cap::Expansions);
-            return AttemptEnd::Cut;
+            return Some(AttemptEnd::Cut);
         }
         self.counters.attempts += 1;
         self.budget = budget.unwrap_or(u64::MAX);
@@ -215,14 +270,10 @@ impl<P: Puzzle> Search<P> {
         self.attempt_expansions = 0;
         self.reported = 0;
         self.stop_at = self.next_stop();
-        self.path.clear();
-        let bound = puzzle.lower_bound(start);
-        let fp = puzzle.fingerprint(start);
-        let flow = if self.memo.contains(fp) {
-            Flow::Go
-        } else {
-            self.visit(puzzle, start, bound, fp, 0, rng)
-        };
+        None
+    }
+
+    fn end_attempt(&mut self, flow: Flow) -> AttemptEnd {
         self.counters.expansions += self.attempt_expansions;
         self.report_progress();
         match flow {
@@ -250,6 +301,9 @@ impl<P: Puzzle> Search<P> {
             self.own_best = score;
             self.best_path.clear();
             self.best_path.extend_from_slice(&self.path);
+            if let Some(hook) = &mut self.on_find {
+                hook(score, &self.best_path);
+            }
             if self.proven() {
                 return Flow::Stop;
             }

@@ -8,15 +8,16 @@
 //! configuration's order and schedule.
 //!
 //! A part starts from the best score of the levels above the frontier (which every part
-//! knows) and from any better score its worker was told of ([`SharedBest`]): a score
-//! another part *proved and reported with its solution*, so that the game's answer, the
-//! least score of its parts, always has a witness. Nothing below the best score a part
-//! ended with exists in its subtrees, so the least score over the parts is exact
-//! whatever each part was told and when.
+//! knows), publishes every better score it reaches with its moves, and prunes against
+//! any better score another part reached, as its worker is told ([`SharedBest`]). A told
+//! score always comes with its solution, and a part reports the better of its own and
+//! the told one with that solution, so every part's score has a witness. Nothing below
+//! the score a part ended with exists in its subtrees, so the least score over the parts
+//! is exact whatever each part was told and when.
 
 use std::fmt;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 
 use hammer_engine::Puzzle;
 
@@ -27,25 +28,65 @@ pub const NODES_PER_PART: usize = 16;
 /// The deepest frontier: a game with fewer states than that a few plies down is small.
 const MAX_DEPTH: u32 = 12;
 
-/// A best score other parts of the game have proved, shared with a running search (which
-/// looks at it every few thousand expansions). Equality is identity.
+/// The scores a part and the other parts of its game reached, each with its solution
+/// (moves from the start, in the family's notation), between a running search and its
+/// worker. The search looks at the told score every few thousand expansions. Equality is
+/// identity.
 #[derive(Clone)]
-pub struct SharedBest(Arc<AtomicU32>);
+pub struct SharedBest(Arc<Shared>);
+
+struct Shared {
+    /// The least score told, for the search to prune against (`u32::MAX`: none).
+    told_score: AtomicU32,
+    told: Mutex<Option<(u32, String)>>,
+    /// The least score this part reached itself, published by the family's solver.
+    found: Mutex<Option<(u32, String)>>,
+}
+
+fn lower(slot: &Mutex<Option<(u32, String)>>, score: u32, solution: &str) -> bool {
+    let mut slot = slot.lock().unwrap_or_else(|p| p.into_inner());
+    if slot.as_ref().is_some_and(|(s, _)| *s <= score) {
+        return false;
+    }
+    *slot = Some((score, solution.to_owned()));
+    true
+}
 
 impl SharedBest {
     /// Nothing known yet.
     pub fn new() -> SharedBest {
-        SharedBest(Arc::new(AtomicU32::new(u32::MAX)))
+        SharedBest(Arc::new(Shared {
+            told_score: AtomicU32::new(u32::MAX),
+            told: Mutex::new(None),
+            found: Mutex::new(None),
+        }))
     }
 
-    /// Lowers the shared best to `score` if that is lower.
-    pub fn lower(&self, score: u32) {
-        self.0.fetch_min(score, Ordering::Relaxed);
+    /// Another part reached `score` by `solution`: prune against it from now on.
+    pub fn tell(&self, score: u32, solution: &str) {
+        if lower(&self.0.told, score, solution) {
+            self.0.told_score.fetch_min(score, Ordering::Relaxed);
+        }
     }
 
-    /// The shared best (`u32::MAX`: none).
+    /// The least score told (`u32::MAX`: none).
     pub fn get(&self) -> u32 {
-        self.0.load(Ordering::Relaxed)
+        self.0.told_score.load(Ordering::Relaxed)
+    }
+
+    /// The least score told, with its solution.
+    pub fn told(&self) -> Option<(u32, String)> {
+        self.0.told.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// This part reached `score` by `solution`.
+    pub fn publish(&self, score: u32, solution: &str) {
+        lower(&self.0.found, score, solution);
+    }
+
+    /// The least score this part reached so far, with its solution.
+    pub fn found(&self) -> Option<(u32, String)> {
+        self.0.found.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 }
 
@@ -188,64 +229,41 @@ impl<P: Puzzle> crate::Solver<P> {
         let puzzle = &self.puzzle;
         let search = &mut self.search;
         search.reset(puzzle, &start, config.limits);
-        let game_target = search.target;
         let frontier = frontier(puzzle, &start, part.count);
         search.counters.expansions += frontier.expansions;
         search.shared = Some(part.shared.clone());
-        let mut best = frontier.best;
-        let mut solution = frontier.best_path.clone();
-        // The score the part prunes against: its own best or a lower one it was told of.
-        let mut cutoff = best;
-        let mut exhaustive = true;
-        // The least bound of what a game limit left unexplored.
-        let mut proved = u32::MAX;
+        if frontier.best < search.best {
+            search.best = frontier.best;
+            search.own_best = frontier.best;
+            search.best_path.clone_from(&frontier.best_path);
+        }
+        if let Some(hook) = &mut search.on_find {
+            hook(search.own_best, &search.best_path);
+        }
+        search.best = search.best.min(part.shared.get());
         let count = part.count.max(1) as usize;
-        let mine = frontier
+        let mine: Vec<&Node<P>> = frontier
             .nodes
             .iter()
-            .enumerate()
             .skip(part.index as usize)
-            .step_by(count);
-        let mut capped = false;
-        for (j, node) in mine {
-            cutoff = cutoff.min(part.shared.get());
-            if cutoff <= game_target {
-                break;
-            }
-            if node.bound >= cutoff || search.memo.contains(node.fp) {
-                continue;
-            }
-            if capped {
-                proved = proved.min(node.bound);
-                continue;
-            }
-            search.begin_node(puzzle, &node.state, cutoff);
-            let mut rng = hammer_engine::seeded::fast_stream(seed, "hammer/split", j as u64);
-            let mut done = false;
+            .step_by(count)
+            .collect();
+        let mut rng = hammer_engine::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
+        let mut exhaustive = search.proven();
+        if !exhaustive {
             for budget in config.schedule.budgets() {
                 let order = match budget {
                     None => config.schedule.tail_order().unwrap_or(config.order),
                     Some(_) => config.order,
                 };
-                match search.attempt(puzzle, &node.state, order, &mut rng, budget) {
+                match search.attempt_forest(puzzle, &mine, order, &mut rng, budget) {
                     AttemptEnd::Proven | AttemptEnd::Complete => {
-                        done = true;
+                        exhaustive = true;
                         break;
                     }
                     AttemptEnd::Cut if search.cap.is_some() => break,
                     AttemptEnd::Cut => {}
                 }
-            }
-            if search.own_best < best {
-                best = search.own_best;
-                solution.clone_from(&node.path);
-                solution.extend_from_slice(&search.best_path);
-            }
-            cutoff = cutoff.min(search.best);
-            if !done {
-                exhaustive = false;
-                proved = proved.min(search.proved_bound());
-                capped = search.cap.is_some();
             }
         }
         search.shared = None;
@@ -258,13 +276,13 @@ impl<P: Puzzle> crate::Solver<P> {
         crate::Outcome {
             prefix_moves,
             start,
-            min_score: best,
+            min_score: search.own_best,
             exhaustive,
-            solution,
+            solution: search.best_path.clone(),
             lower_bound: if exhaustive {
-                game_target
+                search.target
             } else {
-                proved.min(cutoff).min(best).max(game_target)
+                search.proved_bound().max(search.target)
             },
             capped_by: if exhaustive { None } else { search.cap },
             counters: search.counters,

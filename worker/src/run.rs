@@ -367,7 +367,7 @@ impl Worker {
                         self.current = Some(self.start_unit(&sweep, unit));
                     }
                     if let (Some(best), Some(current)) = (lease.split_best, &self.current) {
-                        current.told.lower(best);
+                        current.told.tell(best, &lease.split_solution);
                     }
                     debug!(unit = %wire.unit_id, lease = %lease.lease_id, speculative = lease.speculative, "leased");
                     let finished = work(
@@ -569,12 +569,16 @@ async fn work(
             _ = sleep_until(flush_at.unwrap_or_else(Instant::now)), if pending > 0 && !want_send => {}
             _ = sleep_until(next_heartbeat) => {
                 next_heartbeat = Instant::now() + heartbeat;
+                // A part's best so far, for the other parts of its game.
+                let found = current.told.found();
                 let request = HeartbeatRequest {
                     worker_id: worker_id.to_owned(),
                     lease_ids: vec![lease_id.to_owned()],
                     progress: vec![LeaseProgress {
                         lease_id: lease_id.to_owned(),
                         expansions: current.expansions(),
+                        best: found.as_ref().map(|(score, _)| *score),
+                        solution: found.map(|(_, solution)| solution).unwrap_or_default(),
                     }],
                 };
                 let answer = timeout(heartbeat.max(Duration::from_secs(5)), heartbeat_client.heartbeat(request))
@@ -585,7 +589,7 @@ async fn work(
                     return Err(ClientError::Rpc(tonic::Status::not_found("the coordinator forgot the lease")).into());
                 }
                 for told in answer.split_bests.iter().filter(|b| b.lease_id == lease_id) {
-                    current.told.lower(told.best);
+                    current.told.tell(told.best, &told.solution);
                 }
                 if answer.dropped_lease_ids.iter().any(|l| l == lease_id) || answer.sweep_complete {
                     debug!(unit = %current.unit_id, "lease dropped by the coordinator");

@@ -345,6 +345,7 @@ impl Core {
 
     fn grant(&mut self, slot_index: u32, worker: &str, speculative: bool) -> Lease {
         let now = Instant::now();
+        let told = self.told_best(slot_index);
         let id = self.next_lease;
         self.next_lease += 1;
         self.leases.insert(
@@ -379,7 +380,8 @@ impl Core {
                 point: slot.unit.point,
             }),
             speculative,
-            split_best: self.told_best(slot_index),
+            split_best: told.as_ref().map(|(score, _)| *score),
+            split_solution: told.map(|(_, solution)| solution).unwrap_or_default(),
         }
     }
 
@@ -503,9 +505,16 @@ impl Core {
             else {
                 continue;
             };
-            if rec.worker == worker && p.expansions > rec.expansions {
+            if rec.worker != worker {
+                continue;
+            }
+            if p.expansions > rec.expansions {
                 rec.expansions = p.expansions;
                 rec.progressed = now;
+            }
+            if let Some(best) = p.best {
+                let slot = rec.slot;
+                self.part_found(slot, best, &p.solution);
             }
         }
         Ok(answer)

@@ -3,10 +3,11 @@
 //! journaled with its result (no part file); once every part is in, the parts combine
 //! into the game's one row, written and committed like any unit's.
 //!
-//! The least score a committed part proved goes to the other parts of the game, with
-//! their lease and in every heartbeat, so that they prune against it. Only committed
-//! parts are told on: their result, with its solution, is durable, so the game's row
-//! always has a witness for its score whatever crashes.
+//! The least score any part reached goes to the other parts of the game, with their
+//! lease and in every heartbeat, so that they prune against it. A score travels with its
+//! solution, and a part reports the better of its own score and the told one with that
+//! solution, so every journaled part has a witness for its score, whatever crashes; the
+//! game's row is the least of its parts.
 
 use std::sync::Arc;
 
@@ -20,22 +21,22 @@ use crate::state::{CommitEntry, PartRecord};
 #[derive(Default)]
 pub(super) struct Gather {
     parts: Vec<Option<Stored>>,
+    /// The least score a part reached (running or committed), with its solution.
+    best: Option<(u32, String)>,
 }
 
 impl Gather {
     pub(super) fn new(parts: u32) -> Gather {
         Gather {
             parts: (0..parts).map(|_| None).collect(),
+            best: None,
         }
     }
 
-    /// The least score a committed part proved.
-    fn best(&self) -> Option<u32> {
-        self.parts
-            .iter()
-            .flatten()
-            .map(|p| p.result.min_stones)
-            .min()
+    fn lower(&mut self, score: u32, solution: &str) {
+        if self.best.as_ref().is_none_or(|(s, _)| score < *s) {
+            self.best = Some((score, solution.to_owned()));
+        }
     }
 }
 
@@ -47,9 +48,19 @@ impl Core {
         self.by_id.get(&unit.whole().id()).copied()
     }
 
-    /// The least score a committed part of the same game proved, for a part slot.
-    pub(super) fn told_best(&self, slot: u32) -> Option<u32> {
-        self.gathers.get(&self.whole_of(slot)?)?.best()
+    /// The least score a part of the same game reached, with its solution, for a part
+    /// slot.
+    pub(super) fn told_best(&self, slot: u32) -> Option<(u32, String)> {
+        self.gathers.get(&self.whole_of(slot)?)?.best.clone()
+    }
+
+    /// A running part reached `score` by `solution`.
+    pub(super) fn part_found(&mut self, slot: u32, score: u32, solution: &str) {
+        if let Some(whole) = self.whole_of(slot)
+            && let Some(gather) = self.gathers.get_mut(&whole)
+        {
+            gather.lower(score, solution);
+        }
     }
 
     /// What the worker's part leases among `leases` should prune against.
@@ -59,9 +70,11 @@ impl Core {
             .filter_map(|text| {
                 let rec = self.leases.get(&text.parse::<u64>().ok()?)?;
                 (rec.worker == worker).then_some(())?;
+                let (best, solution) = self.told_best(rec.slot)?;
                 Some(LeaseBest {
                     lease_id: text.clone(),
-                    best: self.told_best(rec.slot)?,
+                    best,
+                    solution,
                 })
             })
             .collect()
@@ -85,6 +98,7 @@ impl Core {
             }),
         };
         let gather = self.gathers.get_mut(&whole)?;
+        gather.lower(stored.result.min_stones, &stored.result.solution);
         if let Some(cell) = gather.parts.get_mut(index) {
             cell.get_or_insert(stored);
         }
@@ -237,7 +251,7 @@ mod tests {
         let core = Core::new(sweep.clone(), Timing::default(), &[part(0, 4), part(1, 2)]);
         assert!(core.pending.is_empty());
         let third = core.by_id[&hammer_sweep::Unit { part: Some(2), ..game }.id()];
-        assert_eq!(core.told_best(third), Some(2));
+        assert_eq!(core.told_best(third), Some((2, "moves to 2".to_string())));
         assert!(core.available.contains(&third));
         // The whole game is never leased.
         assert!(!core.available.contains(&core.by_id[&game.id()]));
