@@ -118,7 +118,12 @@ fn split_games_are_exact_across_workers_and_a_coordinator_crash() {
     let mut two = worker(dir, "two", port);
     assert_eq!(one.wait(Duration::from_secs(300)), 0, "{}", one.log_text());
     assert_eq!(two.wait(Duration::from_secs(300)), 0, "{}", two.log_text());
-    assert_eq!(second.wait(Duration::from_secs(30)), 0, "{}", second.log_text());
+    assert_eq!(
+        second.wait(Duration::from_secs(30)),
+        0,
+        "{}",
+        second.log_text()
+    );
 
     // Every part journaled once, so none was searched again after the crash, and every
     // game committed once.

@@ -76,7 +76,11 @@ impl SharedBest {
 
     /// The least score told, with its solution.
     pub fn told(&self) -> Option<(u32, String)> {
-        self.0.told.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.0
+            .told
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// This part reached `score` by `solution`.
@@ -86,7 +90,11 @@ impl SharedBest {
 
     /// The least score this part reached so far, with its solution.
     pub fn found(&self) -> Option<(u32, String)> {
-        self.0.found.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.0
+            .found
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 }
 
@@ -248,7 +256,8 @@ impl<P: Puzzle> crate::Solver<P> {
             .skip(part.index as usize)
             .step_by(count)
             .collect();
-        let mut rng = hammer_engine::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
+        let mut rng =
+            hammer_engine::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
         let mut exhaustive = search.proven();
         if !exhaustive {
             for budget in config.schedule.budgets() {

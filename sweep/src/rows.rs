@@ -116,7 +116,7 @@ impl<'s> UnitRows<'s> {
             split_parts: game
                 .split_nodes
                 .and(self.experiment.split)
-                .map(|k| clamp32(k)),
+                .map(clamp32),
             split_nodes: game.split_nodes.map(clamp32),
             extra: &game.extra,
         }

@@ -70,7 +70,10 @@ games = 1
 split = 2
 "#;
     let e = error(peg);
-    assert!(e.contains("bad.toml:9") && e.contains("only martello"), "{e}");
+    assert!(
+        e.contains("bad.toml:9") && e.contains("only martello"),
+        "{e}"
+    );
     let run_time = SPLIT.replace(
         "schedules = [\"luby:256\"]\n",
         "kind = \"run-time\"\nattempts = 2\ncap = 100\n",

@@ -230,7 +230,10 @@ mod tests {
         assert_eq!(game.result.expansions, 30);
         assert_eq!(game.result.memo_bytes, 300);
         // One capped part: unknown, bracketed by what that part proved.
-        let parts = [stored(4, true, 1, "", "a"), stored(5, false, 3, "expansions", "b")];
+        let parts = [
+            stored(4, true, 1, "", "a"),
+            stored(5, false, 3, "expansions", "b"),
+        ];
         let game = combine(&parts).unwrap();
         assert!(!game.result.exhaustive);
         assert_eq!(game.result.capped_by, "expansions");
@@ -244,13 +247,20 @@ mod tests {
         let units = sweep.units();
         let game = units[0];
         let part = |p: u32, min: u32| {
-            let unit = hammer_sweep::Unit { part: Some(p), ..game };
+            let unit = hammer_sweep::Unit {
+                part: Some(p),
+                ..game
+            };
             part_entry(unit.id(), &stored(min, true, 1, "", "w"))
         };
         // Two of three parts: nothing to write, and the third part is told the best.
         let core = Core::new(sweep.clone(), Timing::default(), &[part(0, 4), part(1, 2)]);
         assert!(core.pending.is_empty());
-        let third = core.by_id[&hammer_sweep::Unit { part: Some(2), ..game }.id()];
+        let third = core.by_id[&hammer_sweep::Unit {
+            part: Some(2),
+            ..game
+        }
+        .id()];
         assert_eq!(core.told_best(third), Some((2, "moves to 2".to_string())));
         assert!(core.available.contains(&third));
         // The whole game is never leased.
