@@ -4,13 +4,14 @@
 #
 #   docs/scripts/split_wall.sh HAMMER SWEEP WORKERS DIR
 #
-# Prints "WORKERS workers: S s" and leaves the dataset in DIR/out.
+# Prints "WORKERS workers: S s", the time from starting the workers to the coordinator's
+# exit once the sweep is complete, and leaves the dataset in DIR/out.
 set -euo pipefail
 hammer=$1 sweep=$2 workers=$3 dir=$4
 rm -rf "$dir" && mkdir -p "$dir"
 port=$((20000 + RANDOM % 20000))
 "$hammer" coordinator --sweep "$sweep" --out "$dir/out" --state "$dir/state" \
-    --listen "127.0.0.1:$port" --linger-secs 2 > "$dir/coordinator.log" 2>&1 &
+    --listen "127.0.0.1:$port" --linger-secs 0 > "$dir/coordinator.log" 2>&1 &
 coordinator=$!
 sleep 0.5
 start=$(date +%s.%N)
@@ -20,7 +21,9 @@ for w in $(seq 1 "$workers"); do
         > "$dir/w$w.log" 2>&1 &
     pids+=($!)
 done
-for p in "${pids[@]}"; do wait "$p"; done
+wait "$coordinator"
 end=$(date +%s.%N)
-wait "$coordinator" || true
+# Workers busy with a part nobody needs any more learn of the end at their next call.
+kill "${pids[@]}" 2> /dev/null || true
+wait
 awk -v s="$start" -v e="$end" -v w="$workers" 'BEGIN { printf "%d workers: %.1f s\n", w, e - s }'

@@ -113,10 +113,7 @@ impl<'s> UnitRows<'s> {
             schedule_complete: self.schedule_complete,
             capped_by: game.capped_by.map(Cap::name),
             memo_bytes: game.memo_bytes.map(clamp64),
-            split_parts: game
-                .split_nodes
-                .and(self.experiment.split)
-                .map(clamp32),
+            split_parts: game.split_nodes.and(self.experiment.split).map(clamp32),
             split_nodes: game.split_nodes.map(clamp32),
             extra: &game.extra,
         }
