@@ -1,87 +1,28 @@
-//! One `[[experiment]]` table, in stages: [`read_keys`] reads every key with its span,
-//! [`resolve_kind`] applies the experiment kind, [`expand_points`] and
-//! [`expand_configs`] build the parameter points and the solver configurations, and
-//! [`check_limits`] refuses sweeps too large to run.
+//! One `[[experiment]]` table, in stages: [`read_keys`] (`keys.rs`) reads every key with
+//! its span, [`resolve_kind`] applies the experiment kind, [`expand_points`] and
+//! [`expand_configs`] build the parameter points and the solver configurations,
+//! [`check_split`] checks `split` against the rest, and [`check_limits`] refuses sweeps
+//! too large to run.
 
 use std::ops::Range;
-use std::time::Duration;
 
 use hammer_engine::seeded::MAX_INDEX;
-use hammer_family::{
-    DEFAULT_FAMILY, FamilyError, FamilyRef, ParamKind, ParamSpec, ParamValue, Point,
-};
-use hammer_solver::{Limits, Order, Schedule};
-use toml::de::{DeTable, DeValue};
+use hammer_family::{FamilyError, FamilyRef, ParamSpec, ParamValue, Point};
+use hammer_solver::{Order, Schedule};
+use toml::de::DeTable;
 
-use crate::continuation::{self, Listing};
+mod keys;
+
+use keys::{Keys, read_family, read_keys};
+
+use crate::continuation::Listing;
 use crate::error::Locator;
-use crate::parse::{
-    Files, Seen, Totals, Value, in_file_order, items, join, ranged, schedule_file, string,
-    type_error, unknown_key,
-};
+use crate::parse::{Files, Totals, join};
 use crate::units::{default_unit_games, series_units};
 use crate::{
-    Experiment, ExperimentKind, MAX_CONFIGS, MAX_PREFIX, MAX_ROWS, MAX_UNITS, RunConfig,
-    SweepError, UnknownGames,
+    Experiment, ExperimentKind, MAX_CONFIGS, MAX_ROWS, MAX_UNITS, RunConfig, SweepError,
+    UnknownGames,
 };
-
-/// The longest `max_seconds`: a week.
-const MAX_SECONDS: u64 = 7 * 24 * 3600;
-/// The most parts one game may be split into.
-const MAX_SPLIT: u64 = 1024;
-/// The largest `max_memo_mb`: 1 TiB.
-const MAX_MEMO_MB: u64 = 1 << 20;
-
-/// The keys every experiment may have, whatever its puzzle; the family's parameter keys
-/// come on top (`sizes` for Martello).
-const COMMON_KEYS: &[&str] = &[
-    "name",
-    "puzzle",
-    "games",
-    "first_game",
-    "orders",
-    "schedules",
-    "prefixes",
-    "budgets",
-    "tries",
-    "unit_games",
-    "kind",
-    "attempts",
-    "cap",
-    "max_expansions",
-    "max_seconds",
-    "max_memo_mb",
-    "unknown_games",
-    "split",
-];
-
-/// A value with the span it was read from.
-type At<T> = (T, Range<usize>);
-
-/// An experiment's keys as read, before they are combined.
-#[derive(Default)]
-struct Keys {
-    name: Option<String>,
-    /// Per family parameter (in the family's order): its values in file order, if given.
-    params: Vec<Option<At<Vec<ParamValue>>>>,
-    games: Option<At<u64>>,
-    first_game: Option<u64>,
-    orders: Option<Vec<Order>>,
-    schedules: Option<At<Vec<Schedule>>>,
-    budgets: Option<At<Vec<u64>>>,
-    prefixes: Option<Vec<u32>>,
-    tries: Option<At<u32>>,
-    unit_games: Option<At<u64>>,
-    kind: Option<At<String>>,
-    attempts: Option<At<u32>>,
-    cap: Option<At<u64>>,
-    /// `max_expansions`, `max_seconds` and `max_memo_mb`: every configuration's limits.
-    limits: Limits,
-    /// `unknown_games`: the games another experiment left unknown.
-    unknown: Option<Listing>,
-    /// `split`: parts per game.
-    split: Option<At<u32>>,
-}
 
 /// The schedule axis: either `schedules` or `budgets`, never both.
 enum Axis {
@@ -192,222 +133,6 @@ fn check_split(
         ));
     }
     Ok(Some(*parts))
-}
-
-/// The `puzzle` key, read before the others because it decides which keys are known.
-fn read_family(
-    loc: &Locator<'_>,
-    path: &str,
-    table: &DeTable<'_>,
-) -> Result<FamilyRef, SweepError> {
-    let Some(value) = table.get("puzzle") else {
-        return FamilyRef::named(DEFAULT_FAMILY)
-            .map_err(|e| loc.error(&(0..0), join(path, "puzzle"), e.to_string()));
-    };
-    let k = join(path, "puzzle");
-    let name = string(loc, value, &k)?;
-    FamilyRef::named(name).map_err(|e| loc.error(&value.span(), &k, e.to_string()))
-}
-
-fn read_keys(
-    loc: &Locator<'_>,
-    path: &str,
-    table: &DeTable<'_>,
-    family: FamilyRef,
-    files: &mut Files<'_>,
-) -> Result<Keys, SweepError> {
-    let specs = family.params();
-    let mut keys = Keys {
-        params: vec![None; specs.len()],
-        ..Keys::default()
-    };
-    for (key, value) in in_file_order(table) {
-        let k = join(path, key.get_ref());
-        let span = key.span();
-        match key.get_ref().as_ref() {
-            "puzzle" => {}
-            "name" => {
-                let s = string(loc, value, &k)?;
-                hammer_dataset::validate_experiment(s)
-                    .map_err(|e| loc.error(&value.span(), &k, e.to_string()))?;
-                keys.name = Some(s.to_string());
-            }
-            "games" => {
-                let games = ranged(loc, value, &k, "games", 1, MAX_INDEX + 1)?;
-                keys.games = Some((games, value.span()));
-            }
-            "first_game" => {
-                keys.first_game = Some(ranged(loc, value, &k, "first_game", 0, MAX_INDEX)?)
-            }
-            "orders" => keys.orders = Some(orders(loc, value, &k, family)?),
-            "schedules" => keys.schedules = Some((schedules(loc, value, &k, files)?, span)),
-            "budgets" => keys.budgets = Some((budgets(loc, value, &k)?, span)),
-            "prefixes" => keys.prefixes = Some(prefixes(loc, value, &k)?),
-            "tries" => {
-                let tries = ranged(loc, value, &k, "tries", 1, MAX_CONFIGS as u64)? as u32;
-                keys.tries = Some((tries, span));
-            }
-            "kind" => {
-                let s = string(loc, value, &k)?;
-                if s != "solve" && s != "run-time" {
-                    return Err(loc.error(
-                        &value.span(),
-                        &k,
-                        format!("unknown experiment kind \"{s}\"; expected \"solve\" (the default) or \"run-time\""),
-                    ));
-                }
-                keys.kind = Some((s.to_string(), span));
-            }
-            "attempts" => {
-                let a = ranged(loc, value, &k, "attempts", 1, MAX_CONFIGS as u64)? as u32;
-                keys.attempts = Some((a, span));
-            }
-            "cap" => keys.cap = Some((ranged(loc, value, &k, "cap", 1, i64::MAX as u64)?, span)),
-            "max_expansions" => {
-                let max = ranged(loc, value, &k, "max_expansions", 1, i64::MAX as u64)?;
-                keys.limits.max_expansions = Some(max);
-            }
-            "max_seconds" => {
-                let secs = ranged(loc, value, &k, "max_seconds", 1, MAX_SECONDS)?;
-                keys.limits.max_time = Some(Duration::from_secs(secs));
-            }
-            "unknown_games" => keys.unknown = Some(continuation::read(loc, value, &k, files)?),
-            "split" => {
-                let parts = ranged(loc, value, &k, "split", 2, MAX_SPLIT)? as u32;
-                keys.split = Some((parts, value.span()));
-            }
-            "max_memo_mb" => {
-                let mb = ranged(loc, value, &k, "max_memo_mb", 1, MAX_MEMO_MB)?;
-                keys.limits.memo_bytes = Some(mb << 20);
-            }
-            "unit_games" => {
-                let u = ranged(loc, value, &k, "unit_games", 1, MAX_INDEX + 1)?;
-                keys.unit_games = Some((u, value.span()));
-            }
-            other => match specs.iter().position(|s| s.sweep_key == other) {
-                Some(i) => keys.params[i] = Some((param_values(loc, value, &k, &specs[i])?, span)),
-                None => {
-                    let mut known: Vec<&str> = vec!["name", "puzzle"];
-                    known.extend(specs.iter().map(|s| s.sweep_key));
-                    known.extend(&COMMON_KEYS[2..]);
-                    return Err(unknown_key(loc, key, path, other, &known));
-                }
-            },
-        }
-    }
-    Ok(keys)
-}
-
-/// The values of one family parameter, checked against its kind, without duplicates.
-fn param_values(
-    loc: &Locator<'_>,
-    value: &Value<'_>,
-    k: &str,
-    spec: &ParamSpec,
-) -> Result<Vec<ParamValue>, SweepError> {
-    // Values are named as `n = 9` in messages: the parameter's own key.
-    let what = format!("{} =", spec.key);
-    let mut seen = Seen::new(loc, k, &what);
-    let mut out = Vec::new();
-    for v in items(loc, value, k)? {
-        let parsed = match spec.kind {
-            ParamKind::Int { min, max } => {
-                let (lo, hi) = (min.max(0) as u64, max.max(0) as u64);
-                ParamValue::Int(ranged(loc, v, k, &what, lo, hi)? as i64)
-            }
-            ParamKind::Bool => match v.get_ref() {
-                DeValue::Boolean(b) => ParamValue::Bool(*b),
-                _ => return Err(type_error(loc, v, k, "true or false")),
-            },
-            ParamKind::Choice(_) | ParamKind::Text => {
-                let text = ParamValue::Text(string(loc, v, k)?.to_string());
-                text.check(spec)
-                    .map_err(|reason| loc.error(&v.span(), k, reason))?;
-                text
-            }
-        };
-        let shown = match &parsed {
-            ParamValue::Text(t) => format!("\"{t}\""),
-            other => other.to_string(),
-        };
-        seen.check(parsed.to_string(), &shown, &v.span())?;
-        out.push(parsed);
-    }
-    Ok(out)
-}
-
-fn orders(
-    loc: &Locator<'_>,
-    value: &Value<'_>,
-    k: &str,
-    family: FamilyRef,
-) -> Result<Vec<Order>, SweepError> {
-    let mut seen = Seen::new(loc, k, "order");
-    let mut out = Vec::new();
-    for v in items(loc, value, k)? {
-        let s = string(loc, v, k)?;
-        // Checked before the file is read: no knowledge base can serve another family.
-        if s.trim_start().starts_with("learned:") && family.name() != DEFAULT_FAMILY {
-            return Err(loc.error(
-                &v.span(),
-                k,
-                format!(
-                    "\"{s}\": the learned order ranks Martello moves by their transitions, and puzzle {} has none to learn from; use standard, most-options, monte-carlo or random",
-                    family.name()
-                ),
-            ));
-        }
-        let o: Order = s
-            .parse()
-            .map_err(|e: hammer_solver::OrderError| loc.error(&v.span(), k, e.to_string()))?;
-        seen.check(o.to_string(), &format!("\"{s}\""), &v.span())?;
-        out.push(o);
-    }
-    Ok(out)
-}
-
-fn schedules(
-    loc: &Locator<'_>,
-    value: &Value<'_>,
-    k: &str,
-    files: &mut Files<'_>,
-) -> Result<Vec<Schedule>, SweepError> {
-    let mut seen = Seen::new(loc, k, "schedule");
-    let mut out = Vec::new();
-    for v in items(loc, value, k)? {
-        let s = string(loc, v, k)?;
-        let sch: Schedule = match s.strip_prefix('@') {
-            Some(file) => schedule_file(loc, v, k, file, files)?,
-            None => s.parse().map_err(|e: hammer_solver::ScheduleError| {
-                loc.error(&v.span(), k, e.to_string())
-            })?,
-        };
-        seen.check(sch.to_string(), &format!("\"{s}\""), &v.span())?;
-        out.push(sch);
-    }
-    Ok(out)
-}
-
-fn budgets(loc: &Locator<'_>, value: &Value<'_>, k: &str) -> Result<Vec<u64>, SweepError> {
-    let mut seen = Seen::new(loc, k, "budget");
-    let mut out = Vec::new();
-    for v in items(loc, value, k)? {
-        let b = ranged(loc, v, k, "budget", 1, i64::MAX as u64)?;
-        seen.check(b.to_string(), &b.to_string(), &v.span())?;
-        out.push(b);
-    }
-    Ok(out)
-}
-
-fn prefixes(loc: &Locator<'_>, value: &Value<'_>, k: &str) -> Result<Vec<u32>, SweepError> {
-    let mut seen = Seen::new(loc, k, "prefix");
-    let mut out = Vec::new();
-    for v in items(loc, value, k)? {
-        let p = ranged(loc, v, k, "prefix", 0, MAX_PREFIX as u64)? as u32;
-        seen.check(p.to_string(), &p.to_string(), &v.span())?;
-        out.push(p);
-    }
-    Ok(out)
 }
 
 /// The experiment kind, and what it implies for the other keys.
