@@ -130,51 +130,10 @@ impl<P: Puzzle> Solver<P> {
         let mut rng = fast_stream(seed, "hammer/search", 0);
         let search = &mut self.search;
         search.reset(puzzle, &start, config.limits);
-        let mut exhaustive = search.proven();
-        if !exhaustive {
-            for budget in config.schedule.budgets() {
-                // The unlimited attempt may have an order of its own (`paper` falls back
-                // on the regular standard-order search, as the report's meta-solver did).
-                let order = match budget {
-                    None => config.schedule.tail_order().unwrap_or(config.order),
-                    Some(_) => config.order,
-                };
-                match search.attempt(puzzle, &start, order, &mut rng, budget) {
-                    AttemptEnd::Proven | AttemptEnd::Complete => {
-                        exhaustive = true;
-                        break;
-                    }
-                    AttemptEnd::Cut if search.cap.is_some() => break,
-                    AttemptEnd::Cut => {}
-                }
-            }
-        }
-        let memo_states = search.memo.len() as u64;
-        let memo_bytes = search.memo.game_bytes();
-        let memo_evictions = search.memo.evictions();
-        if config.limits.memo_bytes.is_some() {
-            // Hand the memory back now rather than at the next game, so that a worker
-            // that runs only as many limited games as fit its memory holds no more.
-            search.memo.clear();
-        }
-        Outcome {
-            prefix_moves,
-            start,
-            min_score: search.best,
-            exhaustive,
-            solution: search.best_path.clone(),
-            lower_bound: if exhaustive {
-                search.target
-            } else {
-                search.proved_bound()
-            },
-            capped_by: if exhaustive { None } else { search.cap },
-            counters: search.counters,
-            memo_states,
-            memo_bytes,
-            memo_evictions,
-            split: None,
-        }
+        let exhaustive = run_schedule(search, config, |search, order, budget| {
+            search.attempt(puzzle, &start, order, &mut rng, budget)
+        });
+        finish(search, config, prefix_moves, start, exhaustive, None)
     }
 
     /// The random prefix of `config` from `board`, and the state it reaches.
@@ -194,5 +153,70 @@ impl<P: Puzzle> Solver<P> {
             start = puzzle.apply(&start, mv);
         }
         (prefix_moves, start)
+    }
+}
+
+/// Runs `config`'s schedule, one `attempt` per budget, until an attempt proves or
+/// completes the search, a game limit stops it or the schedule ends; returns whether the
+/// result is exact.
+fn run_schedule<P: Puzzle>(
+    search: &mut Search<P>,
+    config: &Config,
+    mut attempt: impl FnMut(&mut Search<P>, Order, Option<u64>) -> AttemptEnd,
+) -> bool {
+    if search.proven() {
+        return true;
+    }
+    for budget in config.schedule.budgets() {
+        // The unlimited attempt may have an order of its own (`paper` falls back on the
+        // regular standard-order search, as the report's meta-solver did).
+        let order = match budget {
+            None => config.schedule.tail_order().unwrap_or(config.order),
+            Some(_) => config.order,
+        };
+        match attempt(search, order, budget) {
+            AttemptEnd::Proven | AttemptEnd::Complete => return true,
+            AttemptEnd::Cut if search.cap.is_some() => return false,
+            AttemptEnd::Cut => {}
+        }
+    }
+    false
+}
+
+/// The outcome of the game `search` just ran: the least score it reached itself, with its
+/// moves (a part of a split game may prune against a lower score it was told of).
+fn finish<P: Puzzle>(
+    search: &mut Search<P>,
+    config: &Config,
+    prefix_moves: Vec<P::Move>,
+    start: P::State,
+    exhaustive: bool,
+    split: Option<SplitShape>,
+) -> Outcome<P> {
+    let memo_states = search.memo.len() as u64;
+    let memo_bytes = search.memo.game_bytes();
+    let memo_evictions = search.memo.evictions();
+    if config.limits.memo_bytes.is_some() {
+        // Hand the memory back now rather than at the next game, so that a worker that
+        // runs only as many limited games as fit its memory holds no more.
+        search.memo.clear();
+    }
+    Outcome {
+        prefix_moves,
+        start,
+        min_score: search.own_best,
+        exhaustive,
+        solution: search.best_path.clone(),
+        lower_bound: if exhaustive {
+            search.target
+        } else {
+            search.proved_bound().max(search.target)
+        },
+        capped_by: if exhaustive { None } else { search.cap },
+        counters: search.counters,
+        memo_states,
+        memo_bytes,
+        memo_evictions,
+        split,
     }
 }

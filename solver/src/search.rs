@@ -233,12 +233,8 @@ impl<P: Puzzle> Search<P> {
             flow = self.visit(puzzle, &node.state, node.bound, node.fp, 0, rng);
             if let Flow::Stop = flow {
                 if !self.proven() {
-                    for &j in &visit_order[k + 1..] {
-                        let rest = nodes[j];
-                        if rest.bound < self.best && !self.memo.contains(rest.fp) {
-                            self.frontier = self.frontier.min(rest.bound);
-                        }
-                    }
+                    let rest = visit_order[k + 1..].iter().map(|&j| nodes[j]);
+                    self.note_unexplored(rest.map(|n| (n.bound, n.fp)));
                 }
                 break;
             }
@@ -341,7 +337,7 @@ impl<P: Puzzle> Search<P> {
             self.path.pop();
             if let Flow::Stop = flow {
                 if !self.proven() {
-                    self.note_unexplored(&children[i + 1..]);
+                    self.note_unexplored(children[i + 1..].iter().map(|c| (c.bound, c.fp)));
                 }
                 break;
             }
@@ -403,10 +399,11 @@ impl<P: Puzzle> Search<P> {
 
     /// Siblings a cut attempt leaves unexplored lower the proved bound to their least
     /// bound (those the best score or the memo already rule out do not count).
-    fn note_unexplored(&mut self, rest: &[Child<P>]) {
-        for child in rest {
-            if child.bound < self.best && !self.memo.contains(child.fp) {
-                self.frontier = self.frontier.min(child.bound);
+    /// `rest` holds the (bound, fingerprint) of each sibling left.
+    fn note_unexplored(&mut self, rest: impl Iterator<Item = (u32, u128)>) {
+        for (bound, fp) in rest {
+            if bound < self.best && !self.memo.contains(fp) {
+                self.frontier = self.frontier.min(bound);
             }
         }
     }

@@ -232,7 +232,6 @@ impl<P: Puzzle> crate::Solver<P> {
         seed: u64,
         part: &SplitPart,
     ) -> crate::Outcome<P> {
-        use crate::search::AttemptEnd;
         let (prefix_moves, start) = self.prefix(board, config, seed);
         let puzzle = &self.puzzle;
         let search = &mut self.search;
@@ -258,47 +257,17 @@ impl<P: Puzzle> crate::Solver<P> {
             .collect();
         let mut rng =
             hammer_engine::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
-        let mut exhaustive = search.proven();
-        if !exhaustive {
-            for budget in config.schedule.budgets() {
-                let order = match budget {
-                    None => config.schedule.tail_order().unwrap_or(config.order),
-                    Some(_) => config.order,
-                };
-                match search.attempt_forest(puzzle, &mine, order, &mut rng, budget) {
-                    AttemptEnd::Proven | AttemptEnd::Complete => {
-                        exhaustive = true;
-                        break;
-                    }
-                    AttemptEnd::Cut if search.cap.is_some() => break,
-                    AttemptEnd::Cut => {}
-                }
-            }
-        }
+        let exhaustive = crate::run_schedule(search, config, |search, order, budget| {
+            search.attempt_forest(puzzle, &mine, order, &mut rng, budget)
+        });
         search.shared = None;
-        let memo_states = search.memo.len() as u64;
-        let memo_bytes = search.memo.game_bytes();
-        let memo_evictions = search.memo.evictions();
-        if config.limits.memo_bytes.is_some() {
-            search.memo.clear();
-        }
-        crate::Outcome {
+        crate::finish(
+            search,
+            config,
             prefix_moves,
             start,
-            min_score: search.own_best,
             exhaustive,
-            solution: search.best_path.clone(),
-            lower_bound: if exhaustive {
-                search.target
-            } else {
-                search.proved_bound().max(search.target)
-            },
-            capped_by: if exhaustive { None } else { search.cap },
-            counters: search.counters,
-            memo_states,
-            memo_bytes,
-            memo_evictions,
-            split: Some(frontier.shape),
-        }
+            Some(frontier.shape),
+        )
     }
 }
