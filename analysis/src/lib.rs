@@ -20,6 +20,7 @@ mod figures;
 mod load;
 mod output;
 mod pages;
+mod paired;
 pub mod paper;
 mod prepare;
 mod report;
@@ -150,18 +151,24 @@ fn timed<T>(stats: &mut ReadStats, name: &str, f: impl FnOnce() -> T) -> T {
 }
 
 /// The 2013 report's figures over the Martello rows, each timed into `stats`.
-fn martello_figures(p: &prepare::Prepared, stats: &mut ReadStats) -> Vec<Figure> {
+fn martello_figures(
+    p: &prepare::Prepared,
+    paired: &paired::Paired,
+    stats: &mut ReadStats,
+) -> Vec<Figure> {
     let mut figures = vec![
         timed(stats, "dataset", || figures::overview(p)),
         timed(stats, "fig05", || figures::fig05(p)),
-        timed(stats, "fig07", || figures::fig07(p)),
+        timed(stats, "fig07", || figures::fig07(&paired.fig07)),
         timed(stats, "fig08", || figures::fig08(p)),
         timed(stats, "fig11", || figures::fig11(p)),
         timed(stats, "fig12", || figures::fig12(p)),
-        timed(stats, "fig13", || figures::fig13(p)),
+        timed(stats, "fig13", || figures::fig13(p, &paired.fig13)),
     ];
-    figures.extend(timed(stats, "fig14-16", || figures::fig14_16(p)));
-    figures.push(timed(stats, "meta", || figures::meta(p)));
+    figures.extend(timed(stats, "fig14-16", || {
+        figures::fig14_16(p, &paired.budgets)
+    }));
+    figures.push(timed(stats, "meta", || figures::meta(p, &paired.meta)));
     figures
 }
 
@@ -172,6 +179,7 @@ fn analyze_streamed(
 ) -> Report {
     let scan::Streamed {
         prepared: p,
+        paired,
         family_parts,
         parts,
         mut stats,
@@ -187,7 +195,7 @@ fn analyze_streamed(
     // marked missing.
     let martello = p.martello_rows > 0 || family_parts.is_empty();
     let mut figures = if martello {
-        martello_figures(&p, &mut stats)
+        martello_figures(&p, &paired, &mut stats)
     } else {
         Vec::new()
     };

@@ -138,13 +138,16 @@ fn reading_line(r: &crate::scan::ReadStats) -> String {
         .map(|(stage, s)| format!("{stage} {s:.2} s"))
         .collect();
     format!(
-        "Read {} rows from {} part files in {:.2} s, keeping {} rows for the figures that \
-         pair games (from {} parts read again); stages: {}.",
+        "Read {} rows from {} part files in {:.2} s; {} rows of the figures that pair games \
+         read again from {} parts, in {} windows of games (at most {} rows held at once); \
+         stages: {}.",
         r.rows_read,
         r.parts,
         r.read_seconds,
         r.rows_kept,
         r.parts_reread,
+        r.paired_windows,
+        r.largest_window,
         stages.join(", ")
     )
 }

@@ -141,12 +141,10 @@ impl ExactStandard {
     }
 }
 
-/// Deduplicated rows of the figures that pair games, and the facts of every row.
+/// The facts of every row, from the first pass (the figures that pair games get theirs
+/// from the second, `paired.rs`).
 pub struct Prepared {
     pub names: Names,
-    /// The rows Figures 7, 13, 14 to 16 and the meta-solver read, deduplicated, in
-    /// reading order; the other rows only fed the accumulators here.
-    pub rows: Vec<Row>,
     /// Martello rows after deduplication.
     pub martello_rows: u64,
     pub ids: Ids,

@@ -20,8 +20,10 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::load::{Data, Names, PartRows, Row, dataset_parts, footer_rows, read_part};
+use crate::paired::{self, Paired, WINDOW_ROWS, Window};
+use crate::prepare::GameKey;
 use crate::prepare::Prepared;
-use crate::stream::{Plan, Stream};
+use crate::stream::{PartNeed, Plan, Stream};
 use hammer_dataset::PartInfo;
 
 /// Bytes of memory the analysis needs per row at its peak when no figure pairs games: 7.2
@@ -31,10 +33,21 @@ use hammer_dataset::PartInfo;
 /// dataset that cannot fit `--memory-limit`.
 pub const BYTES_PER_ROW: u64 = 8;
 
-/// Bytes per row kept for the figures that pair games (the row itself, 80 bytes, and the
-/// figures' per-game maps built from it); checked after the first pass, when their number
-/// is known.
-pub const BYTES_PER_KEPT_ROW: u64 = 400;
+/// Bytes per row of the figures that pair games while its window is held: the row itself
+/// (80 bytes) and the window's per-game maps built from it.
+pub const BYTES_PER_WINDOW_ROW: u64 = 400;
+
+/// Bytes the paired figures keep per row of theirs after its window: at most one entry per
+/// (game, line) of a figure, a few numbers, and usually one for many rows (trials, tries).
+pub const BYTES_PER_PAIRED_ROW: u64 = 24;
+
+/// The memory the paired figures need for `rows` rows read in windows of `max_rows`:
+/// checked after the first pass, when their number is known.
+pub fn paired_bytes(rows: u64, max_rows: u64) -> u64 {
+    rows.min(max_rows)
+        .saturating_mul(BYTES_PER_WINDOW_ROW)
+        .saturating_add(rows.saturating_mul(BYTES_PER_PAIRED_ROW))
+}
 
 /// Bytes per row when every row is held ([`load_with`]): the row and the vector's slack.
 pub const BYTES_PER_LOADED_ROW: u64 = 100;
@@ -50,6 +63,9 @@ pub struct LoadOptions<'a> {
     pub memory_limit: Option<u64>,
     /// Called after each window of parts with (rows read, rows in all footers).
     pub progress: Option<&'a (dyn Fn(u64, u64) + Sync)>,
+    /// Rows of the paired figures held at once, about ([`crate::paired::WINDOW_ROWS`] by
+    /// default); tests make it small to cut datasets into many windows.
+    pub window_rows: Option<u64>,
 }
 
 /// What reading the dataset took: the report says it, so that a slow analysis shows
@@ -61,10 +77,13 @@ pub struct ReadStats {
     pub parts: u64,
     /// Wall time of reading the parts, in seconds.
     pub read_seconds: f64,
-    /// Rows held for the figures that pair games, after the first pass.
+    /// Rows fed to the figures that pair games, in the second pass.
     pub rows_kept: u64,
-    /// Parts read a second time for those rows.
+    /// Part files read in the second pass (a part is read once per window it meets).
     pub parts_reread: u64,
+    /// Windows of games the second pass fed, and the most rows one of them held.
+    pub paired_windows: u64,
+    pub largest_window: u64,
     /// Wall time of each stage (deduplication, each figure), in seconds.
     pub stages: Vec<(String, f64)>,
 }
@@ -143,6 +162,8 @@ pub fn load_with(dir: &Path, options: &LoadOptions) -> Result<Data> {
 /// reading.
 pub(crate) struct Streamed {
     pub prepared: Prepared,
+    /// The per-game values of the figures that pair games.
+    pub paired: Paired,
     pub family_parts: Vec<PathBuf>,
     pub parts: usize,
     pub stats: ReadStats,
@@ -222,7 +243,7 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
         }
     }
     let timing = first.stream.timing;
-    let (mut prepared, plan) = first.stream.finish(first.names);
+    let (prepared, plan) = first.stream.finish(first.names);
     let mut stats = ReadStats {
         rows_read: total,
         parts: parts.len() as u64,
@@ -233,49 +254,108 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
     stats.stage("prepare", timing.prepare);
     stats.stage("overview rows", timing.overview);
     stats.stage("counts", timing.counts);
-    let need =
-        estimated_bytes(total).saturating_add(plan.rows().saturating_mul(BYTES_PER_KEPT_ROW));
+    let max_rows = options.window_rows.unwrap_or(WINDOW_ROWS);
+    let need = estimated_bytes(total).saturating_add(paired_bytes(plan.rows(), max_rows));
     check_limit(dir, total, need, options.memory_limit)?;
     let second = Instant::now();
-    let reread = second_pass(&parts, &plan, &mut prepared)?;
+    let pass = second_pass(&parts, &plan, &prepared, max_rows)?;
     stats.stage("paired rows", second.elapsed());
-    stats.rows_kept = prepared.rows.len() as u64;
-    stats.parts_reread = reread;
+    stats.rows_kept = pass.paired.rows;
+    stats.parts_reread = pass.reads;
+    stats.paired_windows = pass.paired.windows;
+    stats.largest_window = pass.paired.largest_window;
     Ok(Streamed {
         prepared,
+        paired: pass.paired,
         family_parts: first.family_parts,
         parts: parts.len(),
         stats,
     })
 }
 
-/// Re-reads the parts the plan needs and appends the rows it keeps to `prepared.rows`, in
-/// part order, skipping the duplicates the first pass dropped; returns how many parts
-/// were read.
-fn second_pass(parts: &[PartInfo], plan: &Plan, prepared: &mut Prepared) -> Result<u64> {
-    let needed: Vec<_> = plan.needed().collect();
-    prepared
-        .rows
-        .reserve_exact(usize::try_from(plan.rows()).unwrap_or(0));
-    let window = 2 * rayon::current_num_threads().max(1);
-    for chunk in needed.chunks(window) {
-        let results: Vec<Result<PartRows>> = chunk
-            .par_iter()
-            .map(|need| match parts.get(need.part) {
-                Some(part) => read_part(part),
-                None => Ok(PartRows::default()),
-            })
-            .collect();
-        for (need, result) in chunk.iter().zip(results) {
-            let rows = globalise(&mut prepared.names, result?);
-            keep_rows(plan, &need.dropped, rows, &mut prepared.rows);
-        }
+/// The part's rows with their ids mapped to the dataset's `names`, which the first pass
+/// filled with every name (a name it did not see maps to `u32::MAX`, which no figure
+/// looks for).
+fn globalise_known(names: &Names, part: PartRows) -> Vec<Row> {
+    let map: Vec<u32> = part
+        .names
+        .all()
+        .iter()
+        .map(|name| names.find(name).unwrap_or(u32::MAX))
+        .collect();
+    let global = |id: u32| map.get(id as usize).copied().unwrap_or(u32::MAX);
+    let mut rows = part.rows;
+    for r in &mut rows {
+        r.sweep = global(r.sweep);
+        r.experiment = global(r.experiment);
+        r.config = global(r.config);
+        r.order = global(r.order);
+        r.schedule = global(r.schedule);
     }
-    Ok(needed.len() as u64)
+    rows
 }
 
-/// Appends the rows of one part the plan keeps, skipping positions in `dropped` (sorted).
-pub(crate) fn keep_rows(plan: &Plan, dropped: &[u32], rows: Vec<Row>, out: &mut Vec<Row>) {
+/// What the second pass did, for the report.
+pub(crate) struct SecondPass {
+    pub paired: Paired,
+    /// Part files read (a part crossing a window's edge is read once per window).
+    pub reads: u64,
+}
+
+/// Feeds the paired figures window by window of games (see `paired.rs`): each window's
+/// parts are read in parallel while the previous window is fed.
+fn second_pass(
+    parts: &[PartInfo],
+    plan: &Plan,
+    prepared: &Prepared,
+    max_rows: u64,
+) -> Result<SecondPass> {
+    let needed: Vec<&PartNeed> = plan.needed().collect();
+    let windows = paired::windows(&needed, max_rows);
+    let mut out = SecondPass {
+        paired: Paired::new(prepared, &plan.fig13_orders),
+        reads: 0,
+    };
+    let read = |w: &Window| -> Vec<Result<PartRows>> {
+        w.parts
+            .par_iter()
+            .map(
+                |&i| match needed.get(i).and_then(|need| parts.get(need.part)) {
+                    Some(part) => read_part(part),
+                    None => Ok(PartRows::default()),
+                },
+            )
+            .collect()
+    };
+    let mut current = windows.first().map(read).unwrap_or_default();
+    for (k, window) in windows.iter().enumerate() {
+        let (next, fed) = rayon::join(
+            || windows.get(k + 1).map(read),
+            || -> Result<()> {
+                let mut rows = Vec::new();
+                for (&i, result) in window.parts.iter().zip(std::mem::take(&mut current)) {
+                    let Some(need) = needed.get(i) else { continue };
+                    let part = globalise_known(&prepared.names, result?);
+                    keep_rows(plan, &need.dropped, part, |r| {
+                        if window.holds(&GameKey::of(&r)) {
+                            rows.push(r);
+                        }
+                    });
+                }
+                out.paired.add(prepared, &rows);
+                Ok(())
+            },
+        );
+        fed?;
+        out.reads += window.parts.len() as u64;
+        current = next.unwrap_or_default();
+    }
+    Ok(out)
+}
+
+/// Passes on the rows of one part the plan keeps, skipping positions in `dropped`
+/// (sorted).
+pub(crate) fn keep_rows(plan: &Plan, dropped: &[u32], rows: Vec<Row>, mut keep: impl FnMut(Row)) {
     let mut dropped = dropped.iter().peekable();
     for (at, row) in rows.into_iter().enumerate() {
         let at = u32::try_from(at).unwrap_or(u32::MAX);
@@ -283,24 +363,30 @@ pub(crate) fn keep_rows(plan: &Plan, dropped: &[u32], rows: Vec<Row>, out: &mut 
             continue;
         }
         if plan.keeps(&row) {
-            out.push(row);
+            keep(row);
         }
     }
 }
 
 /// The analysis's reading of rows already in memory (one part), as [`stream`] reads a
-/// dataset on disk.
+/// dataset on disk: one window holds every game.
 pub(crate) fn stream_rows(data: Data) -> Streamed {
     let mut stream = Stream::default();
     stream.add_part(0, &data.rows, &data.names);
-    let (mut prepared, plan) = stream.finish(data.names);
+    let (prepared, plan) = stream.finish(data.names);
+    let mut paired = Paired::new(&prepared, &plan.fig13_orders);
     if let Some(need) = plan.needed().next() {
-        keep_rows(&plan, &need.dropped, data.rows, &mut prepared.rows);
+        let mut rows = Vec::new();
+        keep_rows(&plan, &need.dropped, data.rows, |r| rows.push(r));
+        paired.add(&prepared, &rows);
     }
     let mut stats = data.stats;
-    stats.rows_kept = prepared.rows.len() as u64;
+    stats.rows_kept = paired.rows;
+    stats.paired_windows = paired.windows;
+    stats.largest_window = paired.largest_window;
     Streamed {
         prepared,
+        paired,
         family_parts: data.family_parts,
         parts: data.parts,
         stats,

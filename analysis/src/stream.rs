@@ -98,6 +98,24 @@ pub struct PartNeed {
     pub fig13: Vec<(i32, u64)>,
     /// Positions (in the part's rows) of the duplicates the first pass dropped.
     pub dropped: Vec<u32>,
+    /// The least and the greatest game of those rows: the second pass reads the part for
+    /// the windows of games this range meets.
+    pub span: Option<(GameKey, GameKey)>,
+}
+
+impl PartNeed {
+    fn widen(&mut self, key: GameKey) {
+        self.span = Some(match self.span {
+            None => (key, key),
+            Some((lo, hi)) => (lo.min(key), hi.max(key)),
+        });
+    }
+
+    /// The rows the second pass may keep from this part (Figure 13's counted whatever
+    /// their n).
+    pub fn rows(&self) -> u64 {
+        self.paired + self.fig13.iter().map(|(_, c)| c).sum::<u64>()
+    }
 }
 
 /// Which rows the second pass keeps, and from which parts.
@@ -108,6 +126,8 @@ pub struct Plan {
     complete: HashMap<u32, bool>,
     /// The sizes where Figure 13 compares two orders or more.
     fig13_sizes: BTreeSet<i32>,
+    /// n -> the orders of Figure 13's rows.
+    pub fig13_orders: BTreeMap<i32, BTreeSet<u32>>,
 }
 
 impl Plan {
@@ -264,7 +284,9 @@ impl Stream {
         };
         if paired(r, &self.ids, &self.complete) {
             need.paired += 1;
+            need.widen(GameKey::of(r));
         } else if fig13(r, &self.ids) {
+            need.widen(GameKey::of(r));
             match need.fig13.last_mut() {
                 Some((n, rows)) if *n == r.n => *rows += 1,
                 _ => need.fig13.push((r.n, 1)),
@@ -396,10 +418,10 @@ impl Stream {
             ids,
             complete: self.complete.clone(),
             fig13_sizes,
+            fig13_orders: self.fig13_orders,
         };
         let prepared = Prepared {
             names,
-            rows: Vec::new(),
             martello_rows: self.rows,
             ids,
             complete: self.complete,

@@ -10,7 +10,7 @@ mod common;
 
 use std::path::Path;
 
-use hammer_analysis::{Report, analyze, analyze_data, load};
+use hammer_analysis::{LoadOptions, Report, analyze, analyze_data, analyze_with, load};
 use tempfile::TempDir;
 
 /// The report as pretty JSON without what differs from run to run, machine to machine or
@@ -63,6 +63,22 @@ fn check_report(prefix: &str, dir: &Path) {
     let report = analyze(dir).expect("analyze");
     check(&format!("{prefix}.csv.txt"), &csvs(&report));
     check(&format!("{prefix}.json"), &stable_json(&report));
+    // The paired figures fed in many windows of games (a window is cut at the start of a
+    // part once it holds this many rows; parts that cross a cut are read once per window).
+    for window_rows in [1, 50, 700] {
+        let options = LoadOptions {
+            window_rows: Some(window_rows),
+            ..LoadOptions::default()
+        };
+        let report = analyze_with(dir, &options, None).expect("analyze in windows");
+        assert!(
+            report.reading.paired_windows > 1,
+            "{window_rows} rows a window: {:?}",
+            report.reading
+        );
+        check(&format!("{prefix}.csv.txt"), &csvs(&report));
+        check(&format!("{prefix}.json"), &stable_json(&report));
+    }
     // The same analysis of rows already in memory (one part, read by `load`).
     let report = analyze_data(load(dir).expect("load"));
     check(&format!("{prefix}.csv.txt"), &csvs(&report));
@@ -91,4 +107,42 @@ fn a_copied_part_gives_the_pinned_report() {
         .expect("a part file");
     std::fs::copy(&first, part.join("part-copy.parquet")).expect("copy part");
     check_report("copied", dir.path());
+}
+
+/// The report without what depends on how the rows are cut into part files.
+fn partless_json(report: &Report) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(&stable_json(report)).expect("report json");
+    v.as_object_mut().expect("report object").remove("parts");
+    serde_json::to_string_pretty(&v).expect("json")
+}
+
+/// The same rows in parts of a few games each, of different sizes per configuration, so
+/// that the parts of one game's configurations start and end at different games: cut
+/// into small windows of games, parts cross the windows' edges and are read once per
+/// window they meet, and every figure is still the same.
+#[test]
+fn parts_of_a_few_games_read_in_small_windows_give_the_same_report() {
+    let whole = TempDir::new().expect("temp dir");
+    let rows = common::write_experiments(whole.path(), &common::full_experiments());
+    let cut = TempDir::new().expect("temp dir");
+    let parts = common::write_in_parts(cut.path(), &rows, &[7, 11, 13, 29]);
+    let want = analyze(whole.path()).expect("analyze");
+    let (want_csv, want_json) = (csvs(&want), partless_json(&want));
+    for window_rows in [None, Some(1), Some(50), Some(700)] {
+        let options = LoadOptions {
+            window_rows,
+            ..LoadOptions::default()
+        };
+        let report = analyze_with(cut.path(), &options, None).expect("analyze in windows");
+        assert_eq!(report.parts, parts, "{window_rows:?}");
+        assert_eq!(csvs(&report), want_csv, "{window_rows:?}");
+        assert_eq!(partless_json(&report), want_json, "{window_rows:?}");
+        let reading = &report.reading;
+        if window_rows == Some(1) {
+            // A window per distinct part start, and parts read again for each window
+            // they cross into.
+            assert!(reading.paired_windows > 20, "{reading:?}");
+            assert!(reading.largest_window < 400, "{reading:?}");
+        }
+    }
 }

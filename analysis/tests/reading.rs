@@ -21,6 +21,7 @@ fn a_dataset_above_the_memory_limit_is_refused_with_the_numbers() {
     let options = LoadOptions {
         memory_limit: Some(limit),
         progress: None,
+        window_rows: None,
     };
     let err = load_with(dir.path(), &options).expect_err("above the limit");
     assert!(matches!(err, Error::MemoryLimit { rows: r, .. } if r == rows as u64));
@@ -30,6 +31,7 @@ fn a_dataset_above_the_memory_limit_is_refused_with_the_numbers() {
     let options = LoadOptions {
         memory_limit: Some(limit + 1),
         progress: None,
+        window_rows: None,
     };
     assert_eq!(
         load_with(dir.path(), &options)
@@ -57,6 +59,7 @@ fn the_kept_rows_are_checked_against_the_limit_after_the_first_pass() {
     let options = LoadOptions {
         memory_limit: Some(estimated_bytes(rows as u64)),
         progress: None,
+        window_rows: None,
     };
     let err = analyze_with(dir.path(), &options, None).expect_err("kept rows above the limit");
     assert!(
@@ -75,6 +78,7 @@ fn the_analysis_is_refused_above_its_own_estimate() {
     let options = LoadOptions {
         memory_limit: Some(limit),
         progress: None,
+        window_rows: None,
     };
     let err = analyze_with(dir.path(), &options, None).expect_err("above the limit");
     assert!(matches!(err, Error::MemoryLimit { rows: r, .. } if r == rows as u64));
@@ -88,6 +92,7 @@ fn progress_reaches_the_total_and_the_report_says_what_was_read() {
     let options = LoadOptions {
         memory_limit: None,
         progress: Some(&progress),
+        window_rows: None,
     };
     let report = analyze_with(dir.path(), &options, None).expect("analyze");
     let seen = seen.into_inner().expect("lock");

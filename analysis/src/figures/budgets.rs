@@ -9,6 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::EXAMPLE_BUDGETS;
+use crate::load::Row;
 use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
@@ -32,6 +33,15 @@ struct Tries {
 }
 
 impl Tries {
+    /// A game's tries in one cell, from its trials.
+    fn of(trials: &BTreeMap<i32, (bool, i64)>) -> Tries {
+        Tries {
+            tries: trials.len() as u64,
+            successes: trials.values().filter(|(s, _)| *s).count() as u64,
+            expansions: trials.values().map(|(_, e)| *e as f64).sum(),
+        }
+    }
+
     /// Expected expansions until the first success when tries are repeated until one
     /// succeeds: with p = s/T, (1-p)/p failed tries of mean cost F and one successful try
     /// of mean cost S, which simplifies to (all expansions of the T tries) / s.
@@ -178,7 +188,7 @@ fn cell_charts(
 }
 
 /// Figures 14, 15 and 16, in that order.
-pub fn figures(p: &Prepared) -> [Figure; 3] {
+pub fn figures(p: &Prepared, acc: &BudgetAcc) -> [Figure; 3] {
     let f14 = Figure::new(
         "fig14",
         "Figure 14: success rate of at least 1 of T budgeted tries",
@@ -198,45 +208,58 @@ pub fn figures(p: &Prepared) -> [Figure; 3] {
         "The games of Figure 14; a game whose tries all failed costs an exact solve.",
         EXAMPLE_BUDGETS,
     );
-    let cells = budget_cells(p);
+    let cells = &acc.cells;
     if cells.is_empty() {
         let why = "the dataset has no budget rows (budget > 0)";
         return [f14.missing(why), f15.missing(why), f16.missing(why)];
     }
-    let mut acc = Accumulator::new();
-    for (key, games) in &cells {
-        acc.add_cell(p, key, games);
+    let mut tables = Accumulator::new();
+    for (key, games) in cells {
+        tables.add_cell(p, key, games);
     }
-    if acc.t14.rows.is_empty() {
+    if tables.t14.rows.is_empty() {
         let why = "every game of the budget rows is unsolvable at prefix 0";
         return [f14.missing(why), f15.missing(why), f16.missing(why)];
     }
-    acc.finish([f14, f15, f16])
+    tables.finish([f14, f15, f16])
 }
 
-/// cell -> game -> trial -> (solvable, expansions); a trial counted once even if two
-/// experiments ran the same configuration.
-fn budget_cells(p: &Prepared) -> BTreeMap<CellKey, GameTrials> {
-    let mut cells: BTreeMap<CellKey, GameTrials> = BTreeMap::new();
-    for r in &p.rows {
-        if r.budget <= 0 {
-            continue;
+/// Figures 14 to 16's tries, fed window by window of games (`crate::paired`): per cell,
+/// each game's tries in game order. A game's rows all arrive in one window, so a trial is
+/// counted once even if two experiments ran the same configuration.
+#[derive(Debug, Default)]
+pub struct BudgetAcc {
+    cells: BTreeMap<CellKey, Vec<(GameKey, Tries)>>,
+}
+
+impl BudgetAcc {
+    /// The rows of one window of games.
+    pub fn add(&mut self, p: &Prepared, rows: &[Row]) {
+        // cell -> game -> trial -> (solvable, expansions), the first row of a trial winning.
+        let mut cells: BTreeMap<CellKey, GameTrials> = BTreeMap::new();
+        for r in rows {
+            if r.budget <= 0 {
+                continue;
+            }
+            let key = CellKey {
+                n: r.n,
+                order: p.name(r.order).to_owned(),
+                depth: r.prefix,
+                budget: r.budget,
+            };
+            cells
+                .entry(key)
+                .or_default()
+                .entry(GameKey::of(r))
+                .or_default()
+                .entry(r.trial)
+                .or_insert((r.solvable, r.expansions));
         }
-        let key = CellKey {
-            n: r.n,
-            order: p.name(r.order).to_owned(),
-            depth: r.prefix,
-            budget: r.budget,
-        };
-        cells
-            .entry(key)
-            .or_default()
-            .entry(GameKey::of(r))
-            .or_default()
-            .entry(r.trial)
-            .or_insert((r.solvable, r.expansions));
+        for (key, games) in cells {
+            let out = self.cells.entry(key).or_default();
+            out.extend(games.into_iter().map(|(g, trials)| (g, Tries::of(&trials))));
+        }
     }
-    cells
 }
 
 /// Chart points per (n, order), then per depth.
@@ -273,7 +296,7 @@ impl Accumulator {
     }
 
     /// One (n, order, depth, budget) cell: a row of each table and a point of each chart.
-    fn add_cell(&mut self, p: &Prepared, key: &CellKey, games: &GameTrials) {
+    fn add_cell(&mut self, p: &Prepared, key: &CellKey, games: &[(GameKey, Tries)]) {
         let cg = condition(p, games);
         if cg.games.is_empty() {
             self.left_out.0 += cg.unsolvable_left_out;
@@ -549,23 +572,18 @@ impl Accumulator {
 
 /// Keeps the games known solvable from exact prefix-0 rows, or all games when none of the
 /// cell's games has such a row.
-fn condition(p: &Prepared, games: &GameTrials) -> CellGames {
-    let tries = |trials: &BTreeMap<i32, (bool, i64)>| Tries {
-        tries: trials.len() as u64,
-        successes: trials.values().filter(|(s, _)| *s).count() as u64,
-        expansions: trials.values().map(|(_, e)| *e as f64).sum(),
-    };
-    let any_fact = games.keys().any(|g| p.facts.contains_key(g));
+fn condition(p: &Prepared, games: &[(GameKey, Tries)]) -> CellGames {
+    let any_fact = games.iter().any(|(g, _)| p.facts.contains_key(g));
     let mut out = CellGames {
         games: Vec::new(),
         unconditioned: !any_fact,
         unsolvable_left_out: 0,
         unknown_left_out: 0,
     };
-    for (g, trials) in games {
-        match (any_fact, p.facts.get(g)) {
-            (false, _) => out.games.push((*g, tries(trials))),
-            (true, Some(f)) if f.solvable() => out.games.push((*g, tries(trials))),
+    for &(g, tries) in games {
+        match (any_fact, p.facts.get(&g)) {
+            (false, _) => out.games.push((g, tries)),
+            (true, Some(f)) if f.solvable() => out.games.push((g, tries)),
             (true, Some(_)) => out.unsolvable_left_out += 1,
             (true, None) => out.unknown_left_out += 1,
         }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::load::Row;
 use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
@@ -10,8 +11,52 @@ use crate::stats::{mean_t, paired_ratio};
 use super::orders::runs_of;
 use super::*;
 
+/// The meta-solver's per-game values, fed window by window of games (`crate::paired`):
+/// per (n, order), the mean of a game's paper-schedule trials and its exact standard-order
+/// expansions, in game order (the bootstrap resamples games).
+#[derive(Debug, Default)]
+pub struct MetaAcc {
+    runs: BTreeMap<(i32, String), (Vec<f64>, Vec<f64>)>,
+    /// Games with paper rows but no exact standard-order row.
+    unpaired: usize,
+}
+
+impl MetaAcc {
+    /// The rows of one window of games.
+    pub fn add(&mut self, p: &Prepared, rows: &[Row]) {
+        let Some(paper_id) = p.ids.paper else {
+            return;
+        };
+        let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
+            BTreeMap::new();
+        for r in rows {
+            if r.schedule == paper_id && r.prefix == 0 && r.budget == 0 {
+                trials
+                    .entry((r.n, p.name(r.order).to_owned()))
+                    .or_default()
+                    .entry(GameKey::of(r))
+                    .or_default()
+                    .entry(r.trial)
+                    .or_insert(r.expansions as f64);
+            }
+        }
+        for (group, games) in runs_of(trials) {
+            for (key, v) in games {
+                match p.exact(&key) {
+                    Some((exp, _)) => {
+                        let (meta_v, exact_v) = self.runs.entry(group.clone()).or_default();
+                        meta_v.push(v.iter().sum::<f64>() / v.len().max(1) as f64);
+                        exact_v.push(exp as f64);
+                    }
+                    None => self.unpaired += 1,
+                }
+            }
+        }
+    }
+}
+
 /// The meta-solver (`paper` schedule) against the exact standard-order search.
-pub fn meta(p: &Prepared) -> Figure {
+pub fn meta(p: &Prepared, acc: &MetaAcc) -> Figure {
     let mut fig = Figure::new(
         "meta",
         "Meta-solver: the paper schedule against plain exact search",
@@ -20,23 +65,10 @@ pub fn meta(p: &Prepared) -> Figure {
          not, as in the report.",
         EXAMPLE_META,
     );
-    let Some(paper_id) = p.ids.paper else {
+    if p.ids.paper.is_none() {
         return fig.missing("the dataset has no rows with schedule paper");
-    };
-    let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
-        BTreeMap::new();
-    for r in &p.rows {
-        if r.schedule == paper_id && r.prefix == 0 && r.budget == 0 {
-            trials
-                .entry((r.n, p.name(r.order).to_owned()))
-                .or_default()
-                .entry(GameKey::of(r))
-                .or_default()
-                .entry(r.trial)
-                .or_insert(r.expansions as f64);
-        }
     }
-    let runs = runs_of(trials);
+    let unpaired = acc.unpaired;
     let mut t = Table::new(
         "meta_solver",
         "Mean expansions per game: paper schedule vs exact standard order on the same games \
@@ -62,25 +94,13 @@ pub fn meta(p: &Prepared) -> Figure {
     let mut labels = Vec::new();
     let mut exact_pts = Vec::new();
     let mut paper_pts = Vec::new();
-    let mut unpaired = 0usize;
-    for ((n, order), games) in &runs {
-        let mut meta_v = Vec::new();
-        let mut exact_v = Vec::new();
-        for (key, v) in games {
-            match p.exact(key) {
-                Some((exp, _)) => {
-                    meta_v.push(v.iter().sum::<f64>() / v.len().max(1) as f64);
-                    exact_v.push(exp as f64);
-                }
-                None => unpaired += 1,
-            }
-        }
+    for ((n, order), (meta_v, exact_v)) in &acc.runs {
         if meta_v.is_empty() {
             continue;
         }
-        let mm = mean_t(&meta_v);
-        let me = mean_t(&exact_v);
-        let ratio = paired_ratio(&meta_v, &exact_v, &format!("meta n={n} {order}"));
+        let mm = mean_t(meta_v);
+        let me = mean_t(exact_v);
+        let ratio = paired_ratio(meta_v, exact_v, &format!("meta n={n} {order}"));
         let (red, red_lo, red_hi) = (1.0 - ratio.value, 1.0 - ratio.high, 1.0 - ratio.low);
         let report = (*n == 6).then_some(paper::META_REDUCTION);
         let [a, b, c] = mean_cells(&mm);

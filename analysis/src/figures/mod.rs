@@ -10,11 +10,11 @@ mod orders;
 mod prefix;
 mod solvability;
 
-pub use budgets::figures as fig14_16;
+pub use budgets::{BudgetAcc, figures as fig14_16};
 pub use costs::{fig11, fig12};
-pub use meta::meta;
-pub use orders::fig13;
-pub use prefix::fig07;
+pub use meta::{MetaAcc, meta};
+pub use orders::{Fig13Acc, fig13};
+pub use prefix::{Fig07Acc, fig07};
 pub use solvability::{fig05, fig08};
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -10,12 +10,10 @@ use crate::stats::{Mean, mean_t, paired_ratio};
 
 use super::*;
 
-pub(super) type Runs = BTreeMap<(i32, String), BTreeMap<GameKey, Vec<f64>>>;
-
 /// Drops the trial numbers once runs are deduplicated.
 pub(super) fn runs_of(
     trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>>,
-) -> Runs {
+) -> BTreeMap<(i32, String), BTreeMap<GameKey, Vec<f64>>> {
     trials
         .into_iter()
         .map(|(k, games)| {
@@ -28,8 +26,122 @@ pub(super) fn runs_of(
         .collect()
 }
 
+/// The exact, solvable, prefix-0 rows Figure 13 compares.
+fn wanted(r: &Row, exact: u32) -> bool {
+    r.schedule == exact && r.prefix == 0 && r.budget == 0 && r.exhaustive && r.solvable
+}
+
+/// One (n, order) of Figure 13, over the games every order of its n solved: a value per
+/// game (the bootstrap resamples games, so it needs them), in game order.
+#[derive(Debug, Clone)]
+struct Line {
+    /// Games this order solved, common or not.
+    games: u64,
+    /// Per common game: the mean and the minimum over its runs.
+    means: Vec<f64>,
+    mins: Vec<f64>,
+    min_runs: usize,
+    max_runs: usize,
+}
+
+impl Default for Line {
+    fn default() -> Line {
+        Line {
+            games: 0,
+            means: Vec::new(),
+            mins: Vec::new(),
+            min_runs: usize::MAX,
+            max_runs: 0,
+        }
+    }
+}
+
+/// Figure 13's per-game values, fed window by window of games (`crate::paired`).
+#[derive(Debug, Default)]
+pub struct Fig13Acc {
+    /// n -> the names of its orders, for the sizes with two orders or more.
+    orders: BTreeMap<i32, Vec<String>>,
+    lines: BTreeMap<(i32, String), Line>,
+    /// n -> games every order solved.
+    common: BTreeMap<i32, u64>,
+}
+
+impl Fig13Acc {
+    /// `orders`: n -> the ids of the orders with rows Figure 13 wants (the first pass's
+    /// finding); only sizes with two orders or more are compared.
+    pub fn new(p: &Prepared, orders: &BTreeMap<i32, BTreeSet<u32>>) -> Fig13Acc {
+        let orders = orders
+            .iter()
+            .filter(|(_, o)| o.len() >= 2)
+            .map(|(&n, o)| {
+                let names: BTreeSet<String> = o.iter().map(|&id| p.name(id).to_owned()).collect();
+                (n, names.into_iter().collect())
+            })
+            .collect();
+        Fig13Acc {
+            orders,
+            ..Fig13Acc::default()
+        }
+    }
+
+    /// The rows of one window of games.
+    pub fn add(&mut self, p: &Prepared, rows: &[Row]) {
+        let Some(exact) = p.ids.exact else {
+            return;
+        };
+        if self.orders.is_empty() {
+            return;
+        }
+        // (n, order) -> game -> trial -> expansions. Runs are told apart by trial (it
+        // picks the run seed); the same configuration in two experiments is one run.
+        let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
+            BTreeMap::new();
+        for r in rows {
+            if !wanted(r, exact) || !self.orders.contains_key(&r.n) {
+                continue;
+            }
+            trials
+                .entry((r.n, p.name(r.order).to_owned()))
+                .or_default()
+                .entry(GameKey::of(r))
+                .or_default()
+                .entry(r.trial)
+                .or_insert(r.expansions as f64);
+        }
+        let runs = runs_of(trials);
+        for (&n, orders) in &self.orders {
+            let of: Vec<Option<&BTreeMap<GameKey, Vec<f64>>>> =
+                orders.iter().map(|o| runs.get(&(n, o.clone()))).collect();
+            for (order, games) in orders.iter().zip(&of) {
+                let line = self.lines.entry((n, order.clone())).or_default();
+                line.games += games.map_or(0, |g| g.len() as u64);
+            }
+            let Some(Some(first)) = of.first() else {
+                continue;
+            };
+            for key in first.keys() {
+                let per_game: Option<Vec<&Vec<f64>>> =
+                    of.iter().map(|g| g.and_then(|g| g.get(key))).collect();
+                let Some(per_game) = per_game else {
+                    continue;
+                };
+                *self.common.entry(n).or_default() += 1;
+                for (order, v) in orders.iter().zip(per_game) {
+                    let line = self.lines.entry((n, order.clone())).or_default();
+                    line.means
+                        .push(v.iter().sum::<f64>() / v.len().max(1) as f64);
+                    line.mins
+                        .push(v.iter().copied().fold(f64::INFINITY, f64::min));
+                    line.min_runs = line.min_runs.min(v.len());
+                    line.max_runs = line.max_runs.max(v.len());
+                }
+            }
+        }
+    }
+}
+
 /// Figure 13: mean expansions by move order on solvable games.
-pub fn fig13(p: &Prepared) -> Figure {
+pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
     let mut fig = Figure::new(
         "fig13",
         "Figure 13: mean expansions by move order (solvable games)",
@@ -38,40 +150,10 @@ pub fn fig13(p: &Prepared) -> Figure {
          game by the mean and by the minimum over its trials.",
         EXAMPLE_ORDERS,
     );
-    let Some(exact) = p.ids.exact else {
+    if p.ids.exact.is_none() {
         return fig.missing("the dataset has no rows with schedule exact");
-    };
-    // (n, order) -> game -> expansions of each run. Runs are told apart by trial (it picks
-    // the run seed); the same configuration in two experiments is one run, not two.
-    let wanted = |r: &Row| {
-        r.schedule == exact && r.prefix == 0 && r.budget == 0 && r.exhaustive && r.solvable
-    };
-    // Only sizes with two orders or more are compared; a first pass finds them, so that a
-    // large solvability sample (one order) is never copied into the per-game map below.
-    let mut orders_of: BTreeMap<i32, BTreeSet<u32>> = BTreeMap::new();
-    for r in p.rows.iter().filter(|r| wanted(r)) {
-        orders_of.entry(r.n).or_default().insert(r.order);
     }
-    let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
-        BTreeMap::new();
-    for r in &p.rows {
-        if !wanted(r) || orders_of.get(&r.n).is_none_or(|o| o.len() < 2) {
-            continue;
-        }
-        trials
-            .entry((r.n, p.name(r.order).to_owned()))
-            .or_default()
-            .entry(GameKey::of(r))
-            .or_default()
-            .entry(r.trial)
-            .or_insert(r.expansions as f64);
-    }
-    let runs = runs_of(trials);
-    let sizes: BTreeSet<i32> = runs
-        .keys()
-        .filter(|(n, _)| runs.keys().filter(|(m, _)| m == n).count() >= 2)
-        .map(|(n, _)| *n)
-        .collect();
+    let sizes: BTreeSet<i32> = acc.orders.keys().copied().collect();
     if sizes.is_empty() {
         return fig.missing(
             "the dataset has exact prefix-0 results of at most one move order per board size; \
@@ -117,48 +199,35 @@ pub fn fig13(p: &Prepared) -> Figure {
     let mut labels: Vec<String> = Vec::new();
     let mut chart_points: BTreeMap<i32, Vec<(String, Mean)>> = BTreeMap::new();
     for &n in &sizes {
-        let orders: Vec<(&String, &BTreeMap<GameKey, Vec<f64>>)> = runs
-            .iter()
-            .filter(|((m, _), _)| *m == n)
-            .map(|((_, o), g)| (o, g))
+        let orders: Vec<(&String, &Line)> = acc
+            .lines
+            .range((n, String::new())..)
+            .take_while(|((m, _), _)| *m == n)
+            .map(|((_, o), line)| (o, line))
             .collect();
-        let common: BTreeSet<GameKey> = orders
-            .iter()
-            .map(|(_, g)| g.keys().copied().collect::<BTreeSet<_>>())
-            .reduce(|a, b| a.intersection(&b).copied().collect())
-            .unwrap_or_default();
-        let most = orders.iter().map(|(_, g)| g.len()).max().unwrap_or(0);
-        if common.len() < most {
+        let common = acc.common.get(&n).copied().unwrap_or(0);
+        let most = orders.iter().map(|(_, l)| l.games).max().unwrap_or(0);
+        if common < most {
             fig.notes.push(format!(
-                "n={n}: compared on the {} games every order solved (the largest order set has \
-                 {}).",
-                common.len(),
-                most
+                "n={n}: compared on the {common} games every order solved (the largest order set \
+                 has {most})."
             ));
         }
-        if common.is_empty() {
+        if common == 0 {
             continue;
         }
-        // label -> per-game value, in `common` order.
+        // label -> per-game value, in game order.
         let mut lines: Vec<(String, Vec<f64>, String)> = Vec::new();
-        for (order, games) in &orders {
-            let per_game: Vec<&Vec<f64>> = common.iter().filter_map(|k| games.get(k)).collect();
-            let min_runs = per_game.iter().map(|v| v.len()).min().unwrap_or(0);
-            let max_runs = per_game.iter().map(|v| v.len()).max().unwrap_or(0);
+        for (order, line) in &orders {
+            let (min_runs, max_runs) = (line.min_runs, line.max_runs);
             let runs_text = if min_runs == max_runs {
                 min_runs.to_string()
             } else {
                 format!("{min_runs}-{max_runs}")
             };
-            let means: Vec<f64> = per_game
-                .iter()
-                .map(|v| v.iter().sum::<f64>() / v.len().max(1) as f64)
-                .collect();
+            let means = line.means.clone();
             if max_runs > 1 {
-                let mins: Vec<f64> = per_game
-                    .iter()
-                    .map(|v| v.iter().copied().fold(f64::INFINITY, f64::min))
-                    .collect();
+                let mins = line.mins.clone();
                 lines.push((
                     format!("{order} (mean of runs)"),
                     means.clone(),
@@ -173,7 +242,7 @@ pub fn fig13(p: &Prepared) -> Figure {
                 let report = (*order == "random").then_some(paper::FIG13_RANDOM_MEAN_OVER_MIN);
                 spread.push(vec![
                     Cell::Int(i64::from(n)),
-                    Cell::Int(common.len() as i64),
+                    Cell::Int(common as i64),
                     Cell::text(runs_text.clone()),
                     Cell::num(mean_t(&means).value, 1),
                     Cell::num(mean_t(&mins).value, 1),

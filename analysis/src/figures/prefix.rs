@@ -10,8 +10,66 @@ use crate::stats::wilson;
 
 use super::*;
 
+/// Figure 7's counts, fed window by window of games (`crate::paired`): every row of a
+/// game arrives in one window, in reading order, so a start's first row wins as when
+/// every row was held.
+#[derive(Debug, Default)]
+pub struct Fig07Acc {
+    /// Rows with a random prefix were seen at all.
+    any: bool,
+    /// (n, I) -> (starts, still solvable).
+    per: BTreeMap<(i32, i32), (u64, u64)>,
+    /// n -> solvable games with a start counted.
+    solvable_games: BTreeMap<i32, u64>,
+    no_fact: u64,
+    unknown: u64,
+    conflicts: u64,
+}
+
+impl Fig07Acc {
+    /// The rows of one window of games.
+    pub fn add(&mut self, p: &Prepared, rows: &[Row]) {
+        // (game, I, trial) -> still solvable?; only starts whose solvability is known.
+        let mut starts: BTreeMap<(GameKey, i32, i32), bool> = BTreeMap::new();
+        let mut games: BTreeSet<GameKey> = BTreeSet::new();
+        let prefix_rows = rows
+            .iter()
+            .filter(|r| r.prefix >= 1 && r.budget == 0 && p.is_complete(r.schedule));
+        for r in prefix_rows {
+            self.any = true;
+            let key = GameKey::of(r);
+            match p.facts.get(&key) {
+                None => self.no_fact += 1,
+                Some(f) if !f.solvable() => {}
+                Some(_) => {
+                    if !(r.exhaustive || r.solvable) {
+                        self.unknown += 1;
+                        continue;
+                    }
+                    games.insert(key);
+                    match starts.get(&(key, r.prefix, r.trial)) {
+                        Some(&s) if s != r.solvable => self.conflicts += 1,
+                        Some(_) => {}
+                        None => {
+                            starts.insert((key, r.prefix, r.trial), r.solvable);
+                        }
+                    }
+                }
+            }
+        }
+        for ((key, prefix, _), solv) in starts {
+            let e = self.per.entry((key.n, prefix)).or_default();
+            e.0 += 1;
+            e.1 += u64::from(solv);
+        }
+        for key in games {
+            *self.solvable_games.entry(key.n).or_default() += 1;
+        }
+    }
+}
+
 /// Figure 7: share of solvable games still solvable after I random moves.
-pub fn fig07(p: &Prepared) -> Figure {
+pub fn fig07(acc: &Fig07Acc) -> Figure {
     let mut fig = Figure::new(
         "fig07",
         "Figure 7: solvable games still solvable after I random moves",
@@ -20,45 +78,22 @@ pub fn fig07(p: &Prepared) -> Figure {
          trial share the random prefix, so one start per (game, I, trial) is counted.",
         EXAMPLE_PREFIX,
     );
-    let prefix_rows: Vec<&Row> = p
-        .rows
-        .iter()
-        .filter(|r| r.prefix >= 1 && r.budget == 0 && p.is_complete(r.schedule))
-        .collect();
-    if prefix_rows.is_empty() {
+    if !acc.any {
         return fig.missing(
             "the dataset has no rows with a random prefix (prefix >= 1, no budget, a schedule \
              that ends exact)",
         );
     }
-    // (game, I, trial) -> still solvable?; only starts whose solvability is known.
-    let mut starts: BTreeMap<(GameKey, i32, i32), bool> = BTreeMap::new();
-    let mut no_fact = 0u64;
-    let mut unknown = 0u64;
-    let mut conflicts = 0u64;
-    let mut solvable_games: BTreeMap<i32, BTreeSet<GameKey>> = BTreeMap::new();
-    for r in prefix_rows {
-        let key = GameKey::of(r);
-        match p.facts.get(&key) {
-            None => no_fact += 1,
-            Some(f) if !f.solvable() => {}
-            Some(_) => {
-                if !(r.exhaustive || r.solvable) {
-                    unknown += 1;
-                    continue;
-                }
-                solvable_games.entry(key.n).or_default().insert(key);
-                match starts.get(&(key, r.prefix, r.trial)) {
-                    Some(&s) if s != r.solvable => conflicts += 1,
-                    Some(_) => {}
-                    None => {
-                        starts.insert((key, r.prefix, r.trial), r.solvable);
-                    }
-                }
-            }
-        }
-    }
-    if starts.is_empty() {
+    let Fig07Acc {
+        per,
+        solvable_games,
+        no_fact,
+        unknown,
+        conflicts,
+        ..
+    } = acc;
+    let (no_fact, unknown, conflicts) = (*no_fact, *unknown, *conflicts);
+    if per.is_empty() {
         return fig.missing(format!(
             "the {} random-prefix rows have no exact prefix-0 result of the same game that is \
              solvable; the example sweep solves every game with and without a prefix",
@@ -81,12 +116,6 @@ pub fn fig07(p: &Prepared) -> Figure {
         fig.notes.push(format!(
             "{conflicts} row(s) disagree with another row of the same start; the first is used."
         ));
-    }
-    let mut per: BTreeMap<(i32, i32), (u64, u64)> = BTreeMap::new();
-    for (&(key, prefix, _), &solv) in &starts {
-        let e = per.entry((key.n, prefix)).or_default();
-        e.0 += 1;
-        e.1 += u64::from(solv);
     }
     let mut t = Table::new(
         "fig07_random_prefix",
@@ -119,7 +148,7 @@ pub fn fig07(p: &Prepared) -> Figure {
     );
     let sizes: BTreeSet<i32> = per.keys().map(|(n, _)| *n).collect();
     for &n in &sizes {
-        let base = solvable_games.get(&n).map_or(0, BTreeSet::len) as i64;
+        let base = solvable_games.get(&n).copied().unwrap_or(0) as i64;
         t.push(vec![
             Cell::Int(i64::from(n)),
             Cell::Int(0),

@@ -142,6 +142,41 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
     all
 }
 
+/// Writes `rows` again as parts of a few consecutive games per (experiment, n, config),
+/// the part size cycling through `sizes` from one configuration to the next; rows keep
+/// their order within a part. Returns the number of parts.
+pub fn write_in_parts(dir: &Path, rows: &[ResultRow], sizes: &[i64]) -> u64 {
+    type Group<'r> = ((String, i32, String), Vec<&'r ResultRow>);
+    let mut groups: Vec<Group> = Vec::new();
+    for r in rows {
+        let key = (r.experiment.clone(), r.n, r.config.clone());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, group)) => group.push(r),
+            None => groups.push((key, vec![r])),
+        }
+    }
+    let mut parts = 0;
+    for (ci, ((experiment, n, _), group)) in groups.iter().enumerate() {
+        let size = sizes[ci % sizes.len()];
+        let last = group.iter().map(|r| r.game_index).max().unwrap_or(0);
+        let mut start = 0;
+        while start <= last {
+            let part: Vec<ResultRow> = group
+                .iter()
+                .filter(|r| (start..start + size).contains(&r.game_index))
+                .map(|r| (*r).clone())
+                .collect();
+            if !part.is_empty() {
+                write_part(dir, experiment, *n, &format!("c{ci}-g{start}"), &part)
+                    .expect("write part");
+                parts += 1;
+            }
+            start += size;
+        }
+    }
+    parts
+}
+
 /// The full test dataset: every figure of the report has rows.
 pub fn full_experiments() -> Vec<Exp> {
     vec![

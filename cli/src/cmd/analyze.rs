@@ -101,6 +101,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     let options = hammer_analysis::LoadOptions {
         memory_limit: Some(args.memory_limit.unwrap_or_else(default_memory_limit)),
         progress: Some(&update),
+        window_rows: None,
     };
     let state = if state_dir.is_dir() {
         let state = hammer_coordinator::StateDir::inspect(&state_dir)
@@ -140,13 +141,15 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
             let reading = &report.reading;
             let _ = writeln!(
                 text,
-                "read {} rows from {} parts in {:.2} s, kept {} rows (from {} parts read \
-                 again); {}",
+                "read {} rows from {} parts in {:.2} s; paired figures: {} rows from {} parts \
+                 read again, {} windows, at most {} rows held; {}",
                 reading.rows_read,
                 reading.parts,
                 reading.read_seconds,
                 reading.rows_kept,
                 reading.parts_reread,
+                reading.paired_windows,
+                reading.largest_window,
                 reading
                     .stages
                     .iter()
