@@ -44,7 +44,10 @@ pub use output::{MARKER, csv, html, markdown};
 pub use report::{
     Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, SweepState, Table,
 };
-pub use scan::{LoadOptions, ReadStats, estimated_bytes, load_with, loaded_bytes, parse_size};
+pub use scan::{
+    BYTES_PER_FAMILY_ROW, LoadOptions, ReadStats, estimated_bytes, load_with, loaded_bytes,
+    paired_bytes, parse_size,
+};
 
 /// The heading of `hammer analyze`'s page.
 pub const REPORT_TITLE: &str = "Martello solo: the 2013 report's figures, reproduced";

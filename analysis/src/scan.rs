@@ -49,6 +49,12 @@ pub fn paired_bytes(rows: u64, max_rows: u64) -> u64 {
         .saturating_add(rows.saturating_mul(BYTES_PER_PAIRED_ROW))
 }
 
+/// Bytes per row of the other puzzle families, whose sections (`families/`) hold their
+/// whole rows: `ResultRow` is 464 bytes before its strings (board, start, solution,
+/// names), so 1 KiB is an estimate with room for them, not a measurement. Checked after
+/// the first pass, when the family parts are known.
+pub const BYTES_PER_FAMILY_ROW: u64 = 1024;
+
 /// Bytes per row when every row is held ([`load_with`]): the row and the vector's slack.
 pub const BYTES_PER_LOADED_ROW: u64 = 100;
 
@@ -194,17 +200,26 @@ struct First {
     stream: Stream,
     names: Names,
     family_parts: Vec<PathBuf>,
+    /// Rows of those parts, by their footers.
+    family_rows: u64,
 }
 
 impl First {
     /// Feeds a window of parts, the first numbered `base`, in part order.
-    fn feed(&mut self, base: usize, parts: &[PartInfo], rows: Vec<Result<PartRows>>) -> Result<()> {
-        for (i, (part, result)) in parts.iter().zip(rows).enumerate() {
+    fn feed(
+        &mut self,
+        base: usize,
+        parts: &[PartInfo],
+        counts: &[u64],
+        rows: Vec<Result<PartRows>>,
+    ) -> Result<()> {
+        for (i, ((part, result), &count)) in parts.iter().zip(rows).zip(counts).enumerate() {
             let result = result?;
             if result.family {
                 // Its rows of another family are for `families/`; the Martello rows read
                 // before them (if a foreign writer mixed the two) are fed as ever.
                 self.family_parts.push(part.path.clone());
+                self.family_rows += count;
             }
             let rows = globalise(&mut self.names, result);
             self.stream.add_part(base + i, &rows, &self.names);
@@ -224,6 +239,7 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
         stream: Stream::default(),
         names: Names::default(),
         family_parts: Vec::new(),
+        family_rows: 0,
     };
     let window = 2 * rayon::current_num_threads().max(1);
     let windows: Vec<&[PartInfo]> = parts.chunks(window).collect();
@@ -233,7 +249,14 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
         // Read the next window while this one feeds the accumulators.
         let (next, fed) = rayon::join(
             || windows.get(k + 1).map(|w| read_window(w)),
-            || first.feed(k * window, chunk, std::mem::take(&mut current)),
+            || {
+                first.feed(
+                    k * window,
+                    chunk,
+                    chunk_counts,
+                    std::mem::take(&mut current),
+                )
+            },
         );
         fed?;
         current = next.unwrap_or_default();
@@ -255,7 +278,9 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
     stats.stage("overview rows", timing.overview);
     stats.stage("counts", timing.counts);
     let max_rows = options.window_rows.unwrap_or(WINDOW_ROWS);
-    let need = estimated_bytes(total).saturating_add(paired_bytes(plan.rows(), max_rows));
+    let need = estimated_bytes(total)
+        .saturating_add(paired_bytes(plan.rows(), max_rows))
+        .saturating_add(first.family_rows.saturating_mul(BYTES_PER_FAMILY_ROW));
     check_limit(dir, total, need, options.memory_limit)?;
     let second = Instant::now();
     let pass = second_pass(&parts, &plan, &prepared, max_rows)?;
@@ -457,6 +482,13 @@ mod tests {
         assert!(parse_size("lots").is_err());
         assert!(parse_size("0").is_err());
         assert!(parse_size("-1G").is_err());
+    }
+
+    #[test]
+    fn a_family_row_fits_its_estimate_with_room_for_its_strings() {
+        let size = std::mem::size_of::<hammer_dataset::ResultRow>() as u64;
+        eprintln!("ResultRow: {size} bytes");
+        assert!(2 * size <= BYTES_PER_FAMILY_ROW, "{size}");
     }
 
     #[test]

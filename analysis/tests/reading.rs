@@ -120,3 +120,42 @@ fn progress_reaches_the_total_and_the_report_says_what_was_read() {
         assert!(stages.contains(&stage), "no stage {stage} in {stages:?}");
     }
 }
+
+/// The other families' sections hold their whole rows, so their rows count against
+/// `--memory-limit` at their own estimate: a limit that the Martello estimate fits but
+/// those rows do not is refused after the first pass, naming the sizes.
+#[test]
+fn the_rows_of_other_families_count_against_the_limit() {
+    let dir = TempDir::new().expect("temp dir");
+    let martello = common::write_experiments(dir.path(), &common::full_experiments()[..1]);
+    let family: Vec<_> = (0..500)
+        .map(|i| {
+            let mut row = martello[0].clone();
+            row.puzzle = "peg".to_owned();
+            row.params = "board=english;pegs=20".to_owned();
+            row.experiment = "peg".to_owned();
+            row.game_index = i;
+            row.n = 0;
+            row
+        })
+        .collect();
+    hammer_dataset::write_part(dir.path(), "peg", 0, "peg0", &family).expect("family part");
+    let total = (martello.len() + family.len()) as u64;
+    let family_bytes = family.len() as u64 * hammer_analysis::BYTES_PER_FAMILY_ROW;
+    let fits = estimated_bytes(total) + family_bytes;
+    let options = LoadOptions {
+        memory_limit: Some(fits - 1),
+        ..LoadOptions::default()
+    };
+    let err = analyze_with(dir.path(), &options, None).expect_err("family rows above the limit");
+    assert!(
+        matches!(err, Error::MemoryLimit { need, .. } if need == fits),
+        "{err}"
+    );
+    let options = LoadOptions {
+        memory_limit: Some(fits),
+        ..LoadOptions::default()
+    };
+    let report = analyze_with(dir.path(), &options, None).expect("at the limit");
+    assert_eq!(report.rows, total);
+}
