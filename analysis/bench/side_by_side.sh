@@ -4,10 +4,13 @@
 # DuckDB's aggregate (duckdb_aggregate.py), then whether every CSV of the two reports is
 # byte-identical. Used for docs/benchmarks.md ("Analysis at scale").
 #
-# Usage: side_by_side.sh DATASET [PYTHON]
+# Usage: side_by_side.sh DATASET [PYTHON] [--paired]
+# (--paired: DuckDB computes the paired figures' aggregates instead, for
+# analysis/bench/paired_3m.toml's dataset)
 set -u
 d=$1
 python=${2:-$HOME/.cache/hammer/venv/bin/python}
+duckdb_mode=${3:-}
 here=$(dirname "$0")
 uptime
 for b in main new; do
@@ -19,6 +22,6 @@ for b in main new; do
     "$(grep -E 'User time' "a-$b.log" | awk '{print $NF}') + $(grep -E 'System time' "a-$b.log" | awk '{print $NF}') s user + sys"
   grep -E '^read ' "a-$b.log"
 done
-"$python" "$here/duckdb_aggregate.py" "$d" 2
+"$python" "$here/duckdb_aggregate.py" "$d" 2 $duckdb_mode
 for f in r-main/*.csv; do cmp -s "$f" "r-new/$(basename "$f")" || echo "DIFF $f"; done
 uptime

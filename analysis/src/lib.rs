@@ -46,7 +46,7 @@ pub use report::{
 };
 pub use scan::{
     BYTES_PER_FAMILY_ROW, LoadOptions, ReadStats, estimated_bytes, load_with, loaded_bytes,
-    paired_bytes, parse_size,
+    parse_size,
 };
 
 /// The heading of `hammer analyze`'s page.

@@ -33,20 +33,27 @@ use hammer_dataset::PartInfo;
 /// dataset that cannot fit `--memory-limit`.
 pub const BYTES_PER_ROW: u64 = 8;
 
-/// Bytes per row of the figures that pair games while its window is held: the row itself
-/// (80 bytes) and the window's per-game maps built from it.
+/// Bytes per row of a window of the figures that pair games: the row (80 bytes) in the
+/// window being fed and in the next one being read, and the window's per-game maps. An
+/// estimate with room: docs/benchmarks.md measured about 220.
 pub const BYTES_PER_WINDOW_ROW: u64 = 400;
 
 /// Bytes the paired figures keep per row of theirs after its window: at most one entry per
 /// (game, line) of a figure, a few numbers, and usually one for many rows (trials, tries).
 pub const BYTES_PER_PAIRED_ROW: u64 = 24;
 
-/// The memory the paired figures need for `rows` rows read in windows of `max_rows`:
-/// checked after the first pass, when their number is known.
-pub fn paired_bytes(rows: u64, max_rows: u64) -> u64 {
-    rows.min(max_rows)
-        .saturating_mul(BYTES_PER_WINDOW_ROW)
-        .saturating_add(rows.saturating_mul(BYTES_PER_PAIRED_ROW))
+/// The fewest rows a window is given whatever the memory limit: below this the re-reads
+/// of parts that cross windows cost more than the memory saved.
+pub const MIN_WINDOW_ROWS: u64 = 1 << 14;
+
+/// The rows of a window: [`WINDOW_ROWS`], or fewer when `limit` leaves less room than that
+/// above the memory needed `before` the windows.
+fn window_rows(limit: Option<u64>, before: u64) -> u64 {
+    match limit {
+        None => WINDOW_ROWS,
+        Some(limit) => (limit.saturating_sub(before) / BYTES_PER_WINDOW_ROW)
+            .clamp(MIN_WINDOW_ROWS, WINDOW_ROWS),
+    }
 }
 
 /// Bytes per row of the other puzzle families, whose sections (`families/`) hold their
@@ -277,10 +284,17 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
     stats.stage("prepare", timing.prepare);
     stats.stage("overview rows", timing.overview);
     stats.stage("counts", timing.counts);
-    let max_rows = options.window_rows.unwrap_or(WINDOW_ROWS);
-    let need = estimated_bytes(total)
-        .saturating_add(paired_bytes(plan.rows(), max_rows))
+    let before = estimated_bytes(total)
+        .saturating_add(plan.rows().saturating_mul(BYTES_PER_PAIRED_ROW))
         .saturating_add(first.family_rows.saturating_mul(BYTES_PER_FAMILY_ROW));
+    let max_rows = options
+        .window_rows
+        .unwrap_or_else(|| window_rows(options.memory_limit, before));
+    let need = before.saturating_add(
+        plan.rows()
+            .min(max_rows)
+            .saturating_mul(BYTES_PER_WINDOW_ROW),
+    );
     check_limit(dir, total, need, options.memory_limit)?;
     let second = Instant::now();
     let pass = second_pass(&parts, &plan, &prepared, max_rows)?;
@@ -341,15 +355,27 @@ fn second_pass(
         paired: Paired::new(prepared, &plan.fig13_orders),
         reads: 0,
     };
-    let read = |w: &Window| -> Vec<Result<PartRows>> {
+    // A part's rows of the window, read in parallel: only those are held, so a part that
+    // spans many windows costs a read per window, not its rows in each.
+    let read = |w: &Window| -> Vec<Result<Vec<Row>>> {
         w.parts
             .par_iter()
-            .map(
-                |&i| match needed.get(i).and_then(|need| parts.get(need.part)) {
-                    Some(part) => read_part(part),
-                    None => Ok(PartRows::default()),
-                },
-            )
+            .map(|&i| {
+                let Some((need, part)) = needed
+                    .get(i)
+                    .and_then(|need| Some((need, parts.get(need.part)?)))
+                else {
+                    return Ok(Vec::new());
+                };
+                let rows = globalise_known(&prepared.names, read_part(part)?);
+                let mut kept = Vec::new();
+                keep_rows(plan, &need.dropped, rows, |r| {
+                    if w.holds(&GameKey::of(&r)) {
+                        kept.push(r);
+                    }
+                });
+                Ok(kept)
+            })
             .collect()
     };
     let mut current = windows.first().map(read).unwrap_or_default();
@@ -357,15 +383,10 @@ fn second_pass(
         let (next, fed) = rayon::join(
             || windows.get(k + 1).map(read),
             || -> Result<()> {
+                // In part order: the reading order that decides which row of a key wins.
                 let mut rows = Vec::new();
-                for (&i, result) in window.parts.iter().zip(std::mem::take(&mut current)) {
-                    let Some(need) = needed.get(i) else { continue };
-                    let part = globalise_known(&prepared.names, result?);
-                    keep_rows(plan, &need.dropped, part, |r| {
-                        if window.holds(&GameKey::of(&r)) {
-                            rows.push(r);
-                        }
-                    });
+                for part in std::mem::take(&mut current) {
+                    rows.append(&mut part?);
                 }
                 out.paired.add(prepared, &rows);
                 Ok(())
@@ -489,6 +510,18 @@ mod tests {
         let size = std::mem::size_of::<hammer_dataset::ResultRow>() as u64;
         eprintln!("ResultRow: {size} bytes");
         assert!(2 * size <= BYTES_PER_FAMILY_ROW, "{size}");
+    }
+
+    #[test]
+    fn a_tighter_memory_limit_makes_smaller_windows() {
+        assert_eq!(window_rows(None, 0), WINDOW_ROWS);
+        assert_eq!(window_rows(Some(u64::MAX), 1 << 30), WINDOW_ROWS);
+        let room = 10_000 * MIN_WINDOW_ROWS;
+        assert_eq!(
+            window_rows(Some((1 << 30) + room), 1 << 30),
+            room / BYTES_PER_WINDOW_ROW
+        );
+        assert_eq!(window_rows(Some(1 << 20), 1 << 30), MIN_WINDOW_ROWS);
     }
 
     #[test]
