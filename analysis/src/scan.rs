@@ -10,7 +10,8 @@
 //!
 //! The analysis ([`stream`]) keeps no row in its first pass: each window feeds the
 //! accumulators of `stream.rs` while the next window is read. A second pass re-reads only
-//! the parts holding rows of the figures that pair games, and keeps those rows.
+//! the parts holding rows of the figures that pair games, window by window of games
+//! (`paired.rs`), and keeps none of them past its window.
 //! [`load_with`] keeps every row instead, for callers that want them (the tuner).
 
 use std::path::{Path, PathBuf};

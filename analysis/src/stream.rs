@@ -5,9 +5,9 @@
 //! in memory: deduplication (runs of game indices per group), the schedules' meaning, the
 //! per-game facts (pages, see `pages.rs`), the overview's sets and the counts. The figures
 //! that pair rows of a game across configurations (Figures 7, 13, 14 to 16 and the
-//! meta-solver) still read rows; this pass only notes which parts hold such rows and
-//! which of their rows were duplicates, so that a second pass (`scan.rs`) re-reads those
-//! parts and keeps just those rows.
+//! meta-solver) still read rows; this pass only notes which parts hold such rows, the
+//! games they span and which of their rows were duplicates, so that a second pass
+//! (`scan.rs`, `paired.rs`) re-reads those parts window by window of games.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
