@@ -12,7 +12,8 @@
 //! accumulators of `stream.rs` while the next window is read. A second pass re-reads only
 //! the parts holding rows of the figures that pair games, window by window of games
 //! (`paired.rs`), and keeps none of them past its window.
-//! [`load_with`] keeps every row instead, for callers that want them (the tuner).
+//! [`load_with`] keeps every row instead, for callers that want them; [`RowSource`] hands
+//! every row to a callback and keeps none (the tuner).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -462,6 +463,65 @@ fn append_part(data: &mut Data, path: &Path, part: PartRows) {
     if part.family {
         data.family_parts.push(path.to_owned());
     }
+}
+
+/// Where a reader of every row (the tuner) gets its rows: a dataset on disk, streamed part
+/// by part so that no row outlives its window, or rows already loaded.
+#[derive(Clone, Copy)]
+pub enum RowSource<'a> {
+    Dataset(&'a Path),
+    Loaded(&'a Data),
+}
+
+impl RowSource<'_> {
+    pub fn dir(&self) -> &Path {
+        match self {
+            RowSource::Dataset(dir) => dir,
+            RowSource::Loaded(data) => &data.dir,
+        }
+    }
+
+    /// Calls `f` with every row in reading order (deduplicated as `load` is not: a reader
+    /// that needs it keys its own maps), with the names interned so far; returns the
+    /// names, whose ids the rows carry. Two visits of one dataset give the same ids.
+    pub fn visit(&self, f: &mut (dyn FnMut(&Names, &Row) + Send)) -> Result<Names> {
+        match self {
+            RowSource::Loaded(data) => {
+                for r in &data.rows {
+                    f(&data.names, r);
+                }
+                Ok(data.names.clone())
+            }
+            RowSource::Dataset(dir) => visit_dataset(dir, f),
+        }
+    }
+}
+
+/// [`RowSource::visit`] of a dataset on disk: windows of parts read in parallel, each fed
+/// in part order while the next is read.
+fn visit_dataset(dir: &Path, f: &mut (dyn FnMut(&Names, &Row) + Send)) -> Result<Names> {
+    let (parts, _) = footers(dir)?;
+    let mut names = Names::default();
+    let window = 2 * rayon::current_num_threads().max(1);
+    let windows: Vec<&[PartInfo]> = parts.chunks(window).collect();
+    let mut current = windows.first().map(|w| read_window(w)).unwrap_or_default();
+    for k in 0..windows.len() {
+        let (next, fed) = rayon::join(
+            || windows.get(k + 1).map(|w| read_window(w)),
+            || -> Result<()> {
+                for result in std::mem::take(&mut current) {
+                    let rows = globalise(&mut names, result?);
+                    for r in &rows {
+                        f(&names, r);
+                    }
+                }
+                Ok(())
+            },
+        );
+        fed?;
+        current = next.unwrap_or_default();
+    }
+    Ok(names)
 }
 
 /// Parses a size such as `512M`, `4G`, `1.5G` or `1000000` (bytes; K, M, G, T are powers

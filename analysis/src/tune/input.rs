@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::model::GameRtd;
 use crate::error::{Error, Result};
-use crate::load::Data;
+use crate::scan::RowSource;
 
 /// The example sweep that makes tuning data, named in errors.
 pub const EXAMPLE_TUNE: &str = "examples/tune_rtd.toml";
@@ -58,25 +58,53 @@ pub struct TuneInput {
     pub dropped_games: usize,
 }
 
+/// What the first visit of the rows finds: the experiments with capped attempts (budget
+/// rows without prefix), by id, with their trials and sizes.
+#[derive(Default)]
+struct Candidates {
+    trials: BTreeMap<u32, BTreeSet<i32>>,
+    sizes: BTreeMap<u32, BTreeSet<i32>>,
+}
+
+/// The run-time experiment's rows of one size, and the exact rows of that size.
+#[derive(Default)]
+struct Gathered {
+    caps: BTreeSet<i64>,
+    orders: BTreeSet<u32>,
+    seeds: BTreeSet<i64>,
+    sweeps: BTreeSet<u32>,
+    /// Per game: finished lengths and the trials seen.
+    per_game: BTreeMap<i64, (Vec<u64>, BTreeSet<i32>)>,
+    /// (seed, order, game) -> (expansions, solvable) of the exact searches.
+    exact: HashMap<(i64, &'static str, i64), (f64, bool)>,
+}
+
 /// Finds the run-time experiment (one with `budget > 0`, no prefix and several trials;
 /// `experiment` picks one by name when there are several) and the exact rows on the same
-/// games, for board size `n` (default: the largest size of that experiment).
-pub fn collect(data: &Data, experiment: Option<&str>, n: Option<i32>) -> Result<TuneInput> {
+/// games, for board size `n` (default: the largest size of that experiment). Visits the
+/// rows twice (the experiment and size first, then their rows), keeping a few numbers per
+/// game, not the rows.
+pub fn collect(rows: RowSource, experiment: Option<&str>, n: Option<i32>) -> Result<TuneInput> {
     let refuse = |reason: String| Error::Tune {
-        path: data.dir.clone(),
+        path: rows.dir().to_owned(),
         reason,
     };
-    let names = &data.names;
-    // Candidate experiments: budget rows without prefix, with their trial counts.
-    let mut candidates: BTreeMap<&str, BTreeSet<i32>> = BTreeMap::new();
-    for r in &data.rows {
+    let mut found = Candidates::default();
+    let names = rows.visit(&mut |_, r| {
         if r.budget > 0 && r.prefix == 0 {
-            candidates
-                .entry(names.name(r.experiment))
+            found
+                .trials
+                .entry(r.experiment)
                 .or_default()
                 .insert(r.trial);
+            found.sizes.entry(r.experiment).or_default().insert(r.n);
         }
-    }
+    })?;
+    let candidates: BTreeMap<&str, u32> = found
+        .trials
+        .keys()
+        .map(|&id| (names.name(id), id))
+        .collect();
     let chosen = match experiment {
         Some(name) => {
             if !candidates.contains_key(name) {
@@ -90,7 +118,7 @@ pub fn collect(data: &Data, experiment: Option<&str>, n: Option<i32>) -> Result<
         None => {
             let multi: Vec<&str> = candidates
                 .iter()
-                .filter(|(_, trials)| trials.len() > 1)
+                .filter(|(_, id)| found.trials.get(id).is_some_and(|t| t.len() > 1))
                 .map(|(name, _)| *name)
                 .collect();
             match multi.as_slice() {
@@ -109,15 +137,11 @@ pub fn collect(data: &Data, experiment: Option<&str>, n: Option<i32>) -> Result<
             }
         }
     };
-    let experiment_id = names
-        .find(chosen)
+    let experiment_id = candidates
+        .get(chosen)
+        .copied()
         .ok_or_else(|| refuse(format!("experiment \"{chosen}\" has no rows")))?;
-    let rtd_rows: Vec<_> = data
-        .rows
-        .iter()
-        .filter(|r| r.experiment == experiment_id && r.budget > 0 && r.prefix == 0)
-        .collect();
-    let sizes: BTreeSet<i32> = rtd_rows.iter().map(|r| r.n).collect();
+    let sizes = found.sizes.remove(&experiment_id).unwrap_or_default();
     let n = match n {
         Some(n) if sizes.contains(&n) => n,
         Some(n) => {
@@ -130,71 +154,48 @@ pub fn collect(data: &Data, experiment: Option<&str>, n: Option<i32>) -> Result<
             .last()
             .ok_or_else(|| refuse(format!("experiment \"{chosen}\" has no rows")))?,
     };
-    let rtd_rows: Vec<_> = rtd_rows.into_iter().filter(|r| r.n == n).collect();
-    let caps: BTreeSet<i64> = rtd_rows.iter().map(|r| r.budget).collect();
-    let orders: BTreeSet<&str> = rtd_rows.iter().map(|r| names.name(r.order)).collect();
-    let seeds: BTreeSet<i64> = rtd_rows.iter().map(|r| r.seed).collect();
-    let sweeps: BTreeSet<&str> = rtd_rows.iter().map(|r| names.name(r.sweep)).collect();
-    if caps.len() != 1 || orders.len() != 1 || seeds.len() != 1 || sweeps.len() != 1 {
+    let g = gather(rows, experiment_id, n)?;
+    let label = |ids: &BTreeSet<u32>| list(ids.iter().map(|&id| names.name(id)));
+    if g.caps.len() != 1 || g.orders.len() != 1 || g.seeds.len() != 1 || g.sweeps.len() != 1 {
         return Err(refuse(format!(
             "experiment \"{chosen}\" mixes caps ({}), orders ({}), seeds ({}) or sweeps ({}); a run-time experiment has one of each",
-            list(caps.iter()),
-            list(orders.iter()),
-            list(seeds.iter()),
-            list(sweeps.iter())
+            list(g.caps.iter()),
+            label(&g.orders),
+            list(g.seeds.iter()),
+            label(&g.sweeps)
         )));
     }
-    let (Some(&cap), Some(&order), Some(&seed), Some(&sweep)) =
-        (caps.first(), orders.first(), seeds.first(), sweeps.first())
-    else {
+    let (Some(&cap), Some(&order), Some(&seed), Some(&sweep)) = (
+        g.caps.first(),
+        g.orders.first(),
+        g.seeds.first(),
+        g.sweeps.first(),
+    ) else {
         return Err(refuse(format!("experiment \"{chosen}\" has no rows")));
     };
     let cap = cap as u64;
-
-    // Per game: finished lengths and the attempt count (trials are deduplicated by key
-    // already, but a trial seen twice is counted once to be safe).
-    let mut per_game: BTreeMap<i64, (Vec<u64>, BTreeSet<i32>)> = BTreeMap::new();
-    for r in &rtd_rows {
-        let entry = per_game.entry(r.game_index).or_default();
-        if entry.1.insert(r.trial) && r.exhaustive {
-            entry.0.push(r.expansions.max(0) as u64);
-        }
-    }
-    let attempts = per_game
+    let attempts = g
+        .per_game
         .values()
         .map(|(_, t)| t.len() as u32)
         .max()
         .unwrap_or(0);
-
-    // Exact rows on the same games: schedule "exact", no prefix, first trial, same seed.
-    let mut exact: HashMap<(&str, i64), (f64, bool)> = HashMap::new();
-    let mut exact_orders = BTreeSet::new();
-    for r in &data.rows {
-        if r.n == n
-            && r.seed == seed
-            && r.prefix == 0
-            && r.trial == 0
-            && r.budget == 0
-            && r.exhaustive
-            && names.name(r.schedule) == "exact"
-        {
-            let order = names.name(r.order);
-            if order == "random" || order == "standard" {
-                exact_orders.insert(order.to_owned());
-                exact.insert((order, r.game_index), (r.expansions as f64, r.solvable));
-            }
-        }
-    }
+    let exact_orders: BTreeSet<&str> = g
+        .exact
+        .keys()
+        .filter(|(s, _, _)| *s == seed)
+        .map(|(_, o, _)| *o)
+        .collect();
     if exact_orders.is_empty() {
         return Err(refuse(format!(
             "no exact search on the games of \"{chosen}\": schedules fall back on it, so its cost is part of every prediction; add an experiment with schedules = \"exact\" (order random, and standard for plain DFS) on the same games, as in {EXAMPLE_TUNE}"
         )));
     }
-    let mut games = Vec::with_capacity(per_game.len());
+    let mut games = Vec::with_capacity(g.per_game.len());
     let mut dropped = 0;
-    for (game_index, (finished, trials)) in per_game {
-        let random = exact.get(&("random", game_index));
-        let standard = exact.get(&("standard", game_index));
+    for (game_index, (finished, trials)) in g.per_game {
+        let random = g.exact.get(&(seed, "random", game_index));
+        let standard = g.exact.get(&(seed, "standard", game_index));
         if random.is_none() && standard.is_none() {
             dropped += 1;
             continue;
@@ -213,17 +214,52 @@ pub fn collect(data: &Data, experiment: Option<&str>, n: Option<i32>) -> Result<
         )));
     }
     Ok(TuneInput {
-        sweep: sweep.to_owned(),
+        sweep: names.name(sweep).to_owned(),
         seed,
         n,
         experiment: chosen.to_owned(),
-        order: order.to_owned(),
+        order: names.name(order).to_owned(),
         attempts,
         cap,
         games,
-        exact_orders: exact_orders.into_iter().collect(),
+        exact_orders: exact_orders.into_iter().map(str::to_owned).collect(),
         dropped_games: dropped,
     })
+}
+
+/// The second visit: the run-time experiment's rows of size `n` (per game, the lengths
+/// of the finished attempts; a trial seen twice is counted once), and the exact rows of
+/// that size (schedule "exact", no prefix, first trial), of every seed until the
+/// experiment's is known.
+fn gather(rows: RowSource, experiment: u32, n: i32) -> Result<Gathered> {
+    let mut g = Gathered::default();
+    rows.visit(&mut |names, r| {
+        if r.n != n || r.prefix != 0 {
+            return;
+        }
+        if r.experiment == experiment && r.budget > 0 {
+            g.caps.insert(r.budget);
+            g.orders.insert(r.order);
+            g.seeds.insert(r.seed);
+            g.sweeps.insert(r.sweep);
+            let entry = g.per_game.entry(r.game_index).or_default();
+            if entry.1.insert(r.trial) && r.exhaustive {
+                entry.0.push(r.expansions.max(0) as u64);
+            }
+        } else if r.trial == 0 && r.budget == 0 && r.exhaustive && names.name(r.schedule) == "exact"
+        {
+            let order = match names.name(r.order) {
+                "random" => "random",
+                "standard" => "standard",
+                _ => return,
+            };
+            g.exact.insert(
+                (r.seed, order, r.game_index),
+                (r.expansions as f64, r.solvable),
+            );
+        }
+    })?;
+    Ok(g)
 }
 
 fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {

@@ -17,7 +17,7 @@ use hammer_solver::Schedule;
 use super::Tuning;
 use super::families::Family;
 use crate::error::{Error, Result};
-use crate::load::Data;
+use crate::scan::RowSource;
 use crate::stats::{Mean, Ratio, bootstrap_mean, mean_t, paired_ratio};
 
 /// The experiment name of the refinement sweep.
@@ -166,27 +166,30 @@ impl Refinement {
 }
 
 /// Reads the refinement dataset and measures every trial on the games all of them have.
-pub fn measure(t: &Tuning, data: &Data) -> Result<Refinement> {
+pub fn measure(t: &Tuning, rows: RowSource) -> Result<Refinement> {
     let refuse = |reason: String| Error::Tune {
-        path: data.dir.clone(),
+        path: rows.dir().to_owned(),
         reason,
     };
-    let names = &data.names;
     let dfs: HashMap<i64, f64> = t
         .input
         .games
         .iter()
         .filter_map(|g| g.exact_standard.map(|x| (g.game_index, x)))
         .collect();
-    let mut by_schedule: BTreeMap<&str, BTreeMap<i64, (f64, f64)>> = BTreeMap::new();
-    for r in &data.rows {
+    let mut by_id: BTreeMap<u32, BTreeMap<i64, (f64, f64)>> = BTreeMap::new();
+    let names = rows.visit(&mut |_, r| {
         if r.n == t.input.n && r.seed == t.input.seed && r.prefix == 0 && r.budget == 0 {
-            by_schedule
-                .entry(names.name(r.schedule))
+            by_id
+                .entry(r.schedule)
                 .or_default()
                 .insert(r.game_index, (r.expansions as f64, r.wall_ns as f64 / 1e6));
         }
-    }
+    })?;
+    let by_schedule: BTreeMap<&str, BTreeMap<i64, (f64, f64)>> = by_id
+        .into_iter()
+        .map(|(id, games)| (names.name(id), games))
+        .collect();
     let mut measured = Vec::new();
     for trial in trials(t) {
         let key = trial.schedule.to_string();

@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::Tuning;
 use crate::error::{Error, Result};
-use crate::load::Data;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
+use crate::scan::RowSource;
 use crate::stats::{Mean, Ratio, mean_t, paired_ratio};
 
 /// Experiment names of the validation sweep.
@@ -101,31 +101,34 @@ type GameResults = HashMap<i64, (f64, f64, bool)>;
 
 /// Measures every (order, schedule) of the validation dataset at the tuning size, paired
 /// over the games that every one of them has.
-pub fn compare(t: &Tuning, data: &Data) -> Result<Validation> {
+pub fn compare(t: &Tuning, rows: RowSource) -> Result<Validation> {
     let refuse = |reason: String| Error::Tune {
-        path: data.dir.clone(),
+        path: rows.dir().to_owned(),
         reason,
     };
-    let names = &data.names;
     let n = t.input.n;
-    let mut groups: BTreeMap<(String, String), GameResults> = BTreeMap::new();
+    let mut by_id: BTreeMap<(u32, u32), GameResults> = BTreeMap::new();
     let mut seeds = BTreeSet::new();
-    for r in &data.rows {
+    let names = rows.visit(&mut |_, r| {
         if r.n != n || r.prefix != 0 || r.budget != 0 || r.trial != 0 {
-            continue;
+            return;
         }
         seeds.insert(r.seed);
-        groups
-            .entry((
-                names.name(r.order).to_owned(),
-                names.name(r.schedule).to_owned(),
-            ))
-            .or_default()
-            .insert(
-                r.game_index,
-                (r.expansions as f64, r.wall_ns as f64, r.exhaustive),
+        by_id.entry((r.order, r.schedule)).or_default().insert(
+            r.game_index,
+            (r.expansions as f64, r.wall_ns as f64, r.exhaustive),
+        );
+    })?;
+    let groups: BTreeMap<(String, String), GameResults> = by_id
+        .into_iter()
+        .map(|((order, schedule), games)| {
+            let key = (
+                names.name(order).to_owned(),
+                names.name(schedule).to_owned(),
             );
-    }
+            (key, games)
+        })
+        .collect();
     let dfs_key = ("standard".to_owned(), "exact".to_owned());
     if !groups.contains_key(&dfs_key) {
         return Err(refuse(format!(

@@ -16,6 +16,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
+use hammer_analysis::RowSource;
 use hammer_analysis::tune::{self, Family, Tuning, validate};
 
 use crate::args::load_sweep;
@@ -105,9 +106,11 @@ fn write_atomic(path: &Path, text: &str) -> Result<()> {
 
 pub fn run(args: TuneArgs) -> Result<ExitCode> {
     let families = families(&args.families)?;
-    let data = hammer_analysis::load(&args.dataset)?;
-    let input = tune::collect(&data, args.experiment.as_deref(), args.n)?;
-    drop(data);
+    let input = tune::collect(
+        RowSource::Dataset(&args.dataset),
+        args.experiment.as_deref(),
+        args.n,
+    )?;
     let mut tuning = tune::tune(input, &families);
 
     std::fs::create_dir_all(&args.out)
@@ -131,8 +134,7 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
         write_atomic(&sweep_path, &text)?;
         eprintln!("refinement sweep: {}", sweep_path.display());
         let data_dir = run_to_end(&sweep_path, &args.out, "refine", args.threads)?;
-        let data = hammer_analysis::load(&data_dir)?;
-        let refinement = tune::refine::measure(&tuning, &data)?;
+        let refinement = tune::refine::measure(&tuning, RowSource::Dataset(&data_dir))?;
         tune::apply_refinement(&mut tuning, refinement);
     }
     let schedule_path = args.out.join("best.schedule");
@@ -210,8 +212,7 @@ fn validation_sweep(t: &Tuning, args: &TuneArgs) -> Result<String> {
 }
 
 fn compare(t: &Tuning, dir: &Path) -> Result<validate::Validation> {
-    let data = hammer_analysis::load(dir)?;
-    Ok(validate::compare(t, &data)?)
+    Ok(validate::compare(t, RowSource::Dataset(dir))?)
 }
 
 fn summary(t: &Tuning, v: Option<&validate::Validation>) -> String {
