@@ -6,7 +6,9 @@ use crate::load::Row;
 use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
-use crate::stats::{Mean, mean_t, paired_ratio};
+use rayon::prelude::*;
+
+use crate::stats::{Mean, Ratio, mean_t, paired_ratio};
 
 use super::*;
 
@@ -271,11 +273,18 @@ pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
             .iter()
             .find(|(l, _, _)| l == "standard")
             .map(|(_, v, _)| v.clone());
-        for (label, values, runs_text) in &lines {
+        // Each ratio's bootstrap has its own seeded stream, so they run in parallel with
+        // the same results.
+        let ratios: Vec<Option<Ratio>> = lines
+            .par_iter()
+            .map(|(label, values, _)| {
+                standard
+                    .as_ref()
+                    .map(|s| paired_ratio(values, s, &format!("fig13 n={n} {label}")))
+            })
+            .collect();
+        for ((label, values, runs_text), ratio) in lines.iter().zip(ratios) {
             let m = mean_t(values);
-            let ratio = standard
-                .as_ref()
-                .map(|s| paired_ratio(values, s, &format!("fig13 n={n} {label}")));
             let report = (n == 6 && label == "standard").then_some(paper::FIG13_STANDARD_MEAN);
             let [v, lo, hi] = mean_cells(&m);
             t.push(vec![
