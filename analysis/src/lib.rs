@@ -45,8 +45,8 @@ pub use report::{
     Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, SweepState, Table,
 };
 pub use scan::{
-    BYTES_PER_FAMILY_ROW, LoadOptions, ReadStats, RowSource, estimated_bytes, load_with,
-    loaded_bytes, parse_size,
+    BYTES_PER_FAMILY_COUNTED_ROW, BYTES_PER_FAMILY_ROW, LoadOptions, ReadStats, RowSource,
+    estimated_bytes, load_with, loaded_bytes, parse_size,
 };
 
 /// The heading of `hammer analyze`'s page.
@@ -97,7 +97,7 @@ struct FamilyPart {
     names: Vec<String>,
     rows: u64,
     /// Distinct (sweep, experiment, params, game index).
-    games: BTreeSet<(String, String, String, i64)>,
+    games: u64,
     sweeps: BTreeSet<String>,
     experiments: BTreeSet<String>,
 }
@@ -106,7 +106,7 @@ fn family_part(family_parts: &[std::path::PathBuf]) -> FamilyPart {
     if family_parts.is_empty() {
         return FamilyPart::default();
     }
-    let by_family = match families::load(family_parts) {
+    let by_family = match families::read(family_parts) {
         Ok(by_family) => by_family,
         Err(e) => {
             return FamilyPart {
@@ -120,16 +120,11 @@ fn family_part(family_parts: &[std::path::PathBuf]) -> FamilyPart {
         names: by_family.keys().cloned().collect(),
         ..FamilyPart::default()
     };
-    for row in by_family.values().flatten() {
-        part.rows += 1;
-        part.games.insert((
-            row.sweep.clone(),
-            row.experiment.clone(),
-            row.params.clone(),
-            row.game_index,
-        ));
-        part.sweeps.insert(row.sweep.clone());
-        part.experiments.insert(row.experiment.clone());
+    for acc in by_family.into_values() {
+        part.rows += acc.count;
+        part.games += acc.games();
+        part.sweeps.extend(acc.sweeps);
+        part.experiments.extend(acc.experiments);
     }
     part
 }
@@ -217,7 +212,7 @@ fn analyze_streamed(
         hammer_version: VERSION.to_owned(),
         rows: p.martello_rows + family.rows,
         parts: parts as u64,
-        games: p.games + family.games.len() as u64,
+        games: p.games + family.games,
         sweeps: sweeps.into_iter().collect(),
         experiments: experiments.into_iter().collect(),
         warnings,

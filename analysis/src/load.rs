@@ -202,6 +202,8 @@ pub(crate) struct PartRows {
     pub rows: Vec<Row>,
     /// The part holds another family's rows (from its first such batch on).
     pub family: bool,
+    /// That family's name (the first non-Martello `puzzle` value).
+    pub family_name: String,
 }
 
 /// Reads one part, record batch by record batch, projecting only [`READ_COLUMNS`] (and
@@ -238,9 +240,10 @@ pub(crate) fn read_part(part: &PartInfo) -> Result<PartRows> {
     let mut row_base = 0usize;
     for batch in reader {
         let batch = batch.map_err(|e| corrupt(path, &e))?;
-        if other_family(&batch).map_err(|e| file_error(path, e.into()))? {
+        if let Some(name) = other_family(&batch).map_err(|e| file_error(path, e.into()))? {
             // One part is one experiment, hence one family.
             out.family = true;
+            out.family_name = name;
             return Ok(out);
         }
         if out.rows.capacity() == 0 {
@@ -254,12 +257,16 @@ pub(crate) fn read_part(part: &PartInfo) -> Result<PartRows> {
 }
 
 /// Whether the batch holds rows of another family than Martello.
-fn other_family(batch: &RecordBatch) -> Result<bool, ColumnError> {
+fn other_family(batch: &RecordBatch) -> Result<Option<String>, ColumnError> {
     if batch.column_by_name("puzzle").is_none() {
-        return Ok(false);
+        return Ok(None);
     }
-    let mut other = false;
-    for_each_str(batch, "puzzle", |v| other |= v != "martello")?;
+    let mut other = None;
+    for_each_str(batch, "puzzle", |v| {
+        if other.is_none() && v != "martello" {
+            other = Some(v.to_owned());
+        }
+    })?;
     Ok(other)
 }
 

@@ -58,11 +58,16 @@ fn window_rows(limit: Option<u64>, before: u64) -> u64 {
     }
 }
 
-/// Bytes per row of the other puzzle families, whose sections (`families/`) hold their
-/// whole rows: `ResultRow` is 464 bytes before its strings (board, start, solution,
-/// names), so 1 KiB is an estimate with room for them, not a measurement. Checked after
-/// the first pass, when the family parts are known.
+/// Bytes per row of a puzzle family with an analysis of its own (`families/`'s `EXTRAS`,
+/// the slide tours), which holds whole rows: `ResultRow` is 464 bytes before its strings
+/// (board, start, solution, names), so 1 KiB is an estimate with room for them, not a
+/// measurement. Checked after the first pass, when the family parts are known.
 pub const BYTES_PER_FAMILY_ROW: u64 = 1024;
+
+/// Bytes per row of the other families' generic sections, which count as they read: at
+/// most an entry of a group's expansions -> rows map and of the header's distinct games
+/// per row (an estimate: both are usually far fewer than the rows).
+pub const BYTES_PER_FAMILY_COUNTED_ROW: u64 = 64;
 
 /// Bytes per row when every row is held ([`load_with`]): the row and the vector's slack.
 pub const BYTES_PER_LOADED_ROW: u64 = 100;
@@ -209,8 +214,8 @@ struct First {
     stream: Stream,
     names: Names,
     family_parts: Vec<PathBuf>,
-    /// Rows of those parts, by their footers.
-    family_rows: u64,
+    /// The memory their sections need, by the footers' row counts.
+    family_bytes: u64,
 }
 
 impl First {
@@ -228,7 +233,12 @@ impl First {
                 // Its rows of another family are for `families/`; the Martello rows read
                 // before them (if a foreign writer mixed the two) are fed as ever.
                 self.family_parts.push(part.path.clone());
-                self.family_rows += count;
+                self.family_bytes +=
+                    count.saturating_mul(if crate::families::keeps_rows(&result.family_name) {
+                        BYTES_PER_FAMILY_ROW
+                    } else {
+                        BYTES_PER_FAMILY_COUNTED_ROW
+                    });
             }
             let rows = globalise(&mut self.names, result);
             self.stream.add_part(base + i, &rows, &self.names);
@@ -248,7 +258,7 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
         stream: Stream::default(),
         names: Names::default(),
         family_parts: Vec::new(),
-        family_rows: 0,
+        family_bytes: 0,
     };
     let window = 2 * rayon::current_num_threads().max(1);
     let windows: Vec<&[PartInfo]> = parts.chunks(window).collect();
@@ -288,7 +298,7 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
     stats.stage("counts", timing.counts);
     let before = estimated_bytes(total)
         .saturating_add(plan.rows().saturating_mul(BYTES_PER_PAIRED_ROW))
-        .saturating_add(first.family_rows.saturating_mul(BYTES_PER_FAMILY_ROW));
+        .saturating_add(first.family_bytes);
     let max_rows = options
         .window_rows
         .unwrap_or_else(|| window_rows(options.memory_limit, before));

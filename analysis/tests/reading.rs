@@ -141,7 +141,7 @@ fn the_rows_of_other_families_count_against_the_limit() {
         .collect();
     hammer_dataset::write_part(dir.path(), "peg", 0, "peg0", &family).expect("family part");
     let total = (martello.len() + family.len()) as u64;
-    let family_bytes = family.len() as u64 * hammer_analysis::BYTES_PER_FAMILY_ROW;
+    let family_bytes = family.len() as u64 * hammer_analysis::BYTES_PER_FAMILY_COUNTED_ROW;
     let fits = estimated_bytes(total) + family_bytes;
     let options = LoadOptions {
         memory_limit: Some(fits - 1),

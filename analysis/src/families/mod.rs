@@ -13,42 +13,162 @@
 
 mod tours;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use hammer_dataset::{Cell as DataCell, ResultRow};
 
 use crate::error::Result;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
-use crate::stats::{quantile, wilson};
+use crate::runs::IndexRuns;
+use crate::stats::{quantile_of_counts, wilson};
 
 /// Experiments with at most this many rows get a table of every instance.
 pub const INSTANCE_TABLE_ROWS: usize = 500;
 
-/// The rows of the non-Martello parts, grouped by family.
-pub fn load(parts: &[PathBuf]) -> Result<BTreeMap<String, Vec<ResultRow>>> {
-    let mut by_family: BTreeMap<String, Vec<ResultRow>> = BTreeMap::new();
-    for part in parts {
-        for row in hammer_dataset::read_part(part)? {
-            by_family.entry(row.puzzle.clone()).or_default().push(row);
+/// The rows of one (experiment, parameter point, configuration): what the summary table
+/// says of them.
+#[derive(Debug, Default)]
+struct GroupAcc {
+    /// The size of the group's first row (every row of a point has the same).
+    n: i32,
+    games: u64,
+    solved: u64,
+    exact: u64,
+    min_score: Option<f64>,
+    max_score: Option<f64>,
+    /// Expansions -> rows, for the exact mean (summed in sorted order, as over a sorted
+    /// vector) and median.
+    cost: BTreeMap<i64, u64>,
+}
+
+/// Size -> (solved, games) of one line of the solved-by-size chart.
+type Sizes = BTreeMap<i32, (u64, u64)>;
+
+/// A family's section, fed part by part: a few numbers per group, the rows of the
+/// instance table while there are few enough, and the rows of a family with its own
+/// analysis ([`EXTRAS`]), which reads whole rows.
+#[derive(Debug, Default)]
+pub struct FamilyAcc {
+    /// Game indices seen per (sweep, experiment, config, params): a repeated key is a
+    /// copied part, and only its first row counts.
+    seen: HashMap<(String, String, String, String), IndexRuns>,
+    groups: BTreeMap<(String, String, String), GroupAcc>,
+    /// (experiment, point without its size, config) -> size -> (solved, games).
+    by_size: BTreeMap<(String, String, String), Sizes>,
+    configs: BTreeSet<String>,
+    /// The rows while there are at most [`INSTANCE_TABLE_ROWS`] (one more marks "too many").
+    instances: Vec<ResultRow>,
+    /// Every row, for a family in [`EXTRAS`].
+    rows: Vec<ResultRow>,
+    /// Rows after deduplication.
+    pub count: u64,
+    /// Game indices per (sweep, experiment, params), for the report's header.
+    games: HashMap<(String, String, String), IndexRuns>,
+    pub sweeps: BTreeSet<String>,
+    pub experiments: BTreeSet<String>,
+}
+
+impl FamilyAcc {
+    /// Distinct (sweep, experiment, params, game index).
+    pub fn games(&self) -> u64 {
+        self.games.values().map(IndexRuns::len).sum()
+    }
+
+    fn add(&mut self, family: &str, row: ResultRow) {
+        let key = (
+            row.sweep.clone(),
+            row.experiment.clone(),
+            row.config.clone(),
+            row.params.clone(),
+        );
+        if !self.seen.entry(key).or_default().insert(row.game_index) {
+            return;
+        }
+        self.count += 1;
+        let group = self
+            .groups
+            .entry((
+                row.experiment.clone(),
+                row.params.clone(),
+                row.config.clone(),
+            ))
+            .or_insert_with(|| GroupAcc {
+                n: row.n,
+                ..GroupAcc::default()
+            });
+        group.games += 1;
+        group.solved += u64::from(row.solvable);
+        group.exact += u64::from(row.exhaustive);
+        let score = f64::from(row.score);
+        group.min_score = Some(group.min_score.map_or(score, |m| m.min(score)));
+        group.max_score = Some(group.max_score.map_or(score, |m| m.max(score)));
+        *group.cost.entry(row.expansions).or_default() += 1;
+        let at = self
+            .by_size
+            .entry((
+                row.experiment.clone(),
+                without_size(family, &row.params),
+                row.config.clone(),
+            ))
+            .or_default()
+            .entry(row.n)
+            .or_default();
+        at.0 += u64::from(row.solvable);
+        at.1 += 1;
+        self.configs.insert(row.config.clone());
+        self.games
+            .entry((
+                row.sweep.clone(),
+                row.experiment.clone(),
+                row.params.clone(),
+            ))
+            .or_default()
+            .insert(row.game_index);
+        self.sweeps.insert(row.sweep.clone());
+        self.experiments.insert(row.experiment.clone());
+        if self.instances.len() <= INSTANCE_TABLE_ROWS {
+            self.instances.push(row.clone());
+        }
+        if EXTRAS.iter().any(|(name, _)| *name == family) {
+            self.rows.push(row);
         }
     }
-    for rows in by_family.values_mut() {
-        rows.sort_by_key(ResultRow::key);
-        rows.dedup_by(|a, b| a.key() == b.key());
+}
+
+/// Whether a family's section holds its whole rows (it has its own analysis).
+pub fn keeps_rows(family: &str) -> bool {
+    EXTRAS.iter().any(|(name, _)| *name == family)
+}
+
+/// The non-Martello parts, read one at a time into an accumulator per family: no row is
+/// kept past its part except those [`FamilyAcc`] says.
+pub fn read(parts: &[PathBuf]) -> Result<BTreeMap<String, FamilyAcc>> {
+    let mut by_family: BTreeMap<String, FamilyAcc> = BTreeMap::new();
+    for part in parts {
+        for row in hammer_dataset::read_part(part)? {
+            let family = row.puzzle.clone();
+            by_family
+                .entry(family.clone())
+                .or_default()
+                .add(&family, row);
+        }
+    }
+    for acc in by_family.values_mut() {
+        // The instance table and the families' own analyses list rows in key order.
+        acc.instances.sort_by_key(ResultRow::key);
+        acc.rows.sort_by_key(ResultRow::key);
     }
     Ok(by_family)
 }
 
 /// One figure per family present.
-pub fn figures(by_family: &BTreeMap<String, Vec<ResultRow>>) -> Vec<Figure> {
+pub fn figures(by_family: &BTreeMap<String, FamilyAcc>) -> Vec<Figure> {
     by_family
         .iter()
-        .map(|(family, rows)| figure(family, rows))
+        .map(|(family, acc)| figure(family, acc))
         .collect()
 }
-
-type Group<'a> = (&'a str, &'a str, &'a str);
 
 /// A family's own analysis: adds tables, charts and notes to the family's figure.
 type Extra = fn(&[ResultRow], &mut Figure);
@@ -65,7 +185,7 @@ pub(crate) fn column(family: &str, name: &str) -> Option<usize> {
         .position(|c| c.name == name)
 }
 
-fn figure(family: &str, rows: &[ResultRow]) -> Figure {
+fn figure(family: &str, acc: &FamilyAcc) -> Figure {
     let mut fig = Figure::new(
         &format!("family-{family}"),
         &format!("Puzzle family: {family}"),
@@ -77,29 +197,22 @@ fn figure(family: &str, rows: &[ResultRow]) -> Figure {
         ),
         "",
     );
-    let mut groups: BTreeMap<Group<'_>, Vec<&ResultRow>> = BTreeMap::new();
-    for row in rows {
-        groups
-            .entry((&row.experiment, &row.params, &row.config))
-            .or_default()
-            .push(row);
-    }
-    fig.tables.push(summary(family, &groups));
-    if let Some(chart) = solved_by_size(family, rows) {
+    fig.tables.push(summary(family, &acc.groups));
+    if let Some(chart) = solved_by_size(family, acc) {
         fig.charts.push(chart);
     }
-    if let Some(table) = instances(family, rows) {
+    if let Some(table) = instances(family, &acc.instances) {
         fig.tables.push(table);
     }
     for (name, extra) in EXTRAS {
         if *name == family {
-            extra(rows, &mut fig);
+            extra(&acc.rows, &mut fig);
         }
     }
     fig
 }
 
-fn summary(family: &str, groups: &BTreeMap<Group<'_>, Vec<&ResultRow>>) -> Table {
+fn summary(family: &str, groups: &BTreeMap<(String, String, String), GroupAcc>) -> Table {
     let mut t = Table::new(
         &format!("{family}_summary"),
         &format!("{family}: solved ratio and search cost"),
@@ -122,38 +235,39 @@ fn summary(family: &str, groups: &BTreeMap<Group<'_>, Vec<&ResultRow>>) -> Table
     // Points in the order of their other parameters, then by size (pegs=4 before
     // pegs=10), not as text.
     let mut ordered: Vec<_> = groups.iter().collect();
-    ordered.sort_by_cached_key(|((experiment, params, config), rows)| {
-        let n = rows.first().map_or(0, |r| r.n);
+    ordered.sort_by_cached_key(|((experiment, params, config), g)| {
         (
-            *experiment,
+            experiment.clone(),
             without_size(family, params),
-            n,
-            *params,
-            *config,
+            g.n,
+            params.clone(),
+            config.clone(),
         )
     });
-    for ((experiment, params, config), rows) in ordered {
-        let games = rows.len() as u64;
-        let solved = rows.iter().filter(|r| r.solvable).count() as u64;
-        let exact = rows.iter().filter(|r| r.exhaustive).count() as i64;
-        let p = wilson(solved, games);
-        let mut cost: Vec<f64> = rows.iter().map(|r| r.expansions as f64).collect();
-        cost.sort_by(f64::total_cmp);
-        let mean = cost.iter().sum::<f64>() / cost.len().max(1) as f64;
+    for ((experiment, params, config), g) in ordered {
+        let p = wilson(g.solved, g.games);
+        let mut sum = 0.0;
+        for (&value, &count) in &g.cost {
+            for _ in 0..count {
+                sum += value as f64;
+            }
+        }
+        let mean = sum / g.games.max(1) as f64;
+        let counts: Vec<(i64, u64)> = g.cost.iter().map(|(&v, &c)| (v, c)).collect();
         t.push(vec![
-            Cell::text(*experiment),
-            Cell::text(*params),
-            Cell::text(*config),
-            Cell::Int(games as i64),
-            Cell::Int(solved as i64),
+            Cell::text(experiment),
+            Cell::text(params),
+            Cell::text(config),
+            Cell::Int(g.games as i64),
+            Cell::Int(g.solved as i64),
             Cell::num(p.value, 4),
             Cell::num(p.low, 4),
             Cell::num(p.high, 4),
-            Cell::Int(exact),
-            Cell::opt(rows.iter().map(|r| f64::from(r.score)).reduce(f64::min), 0),
-            Cell::opt(rows.iter().map(|r| f64::from(r.score)).reduce(f64::max), 0),
+            Cell::Int(g.exact as i64),
+            Cell::opt(g.min_score, 0),
+            Cell::opt(g.max_score, 0),
             Cell::num(mean, 1),
-            Cell::num(quantile(&cost, 0.5), 1),
+            Cell::num(quantile_of_counts(&counts, 0.5), 1),
         ]);
     }
     t
@@ -174,33 +288,16 @@ fn without_size(family: &str, params: &str) -> String {
 
 /// The solved ratio against the family's size (the `n` column), one series per
 /// (experiment, configuration, other parameters) that has at least two sizes.
-fn solved_by_size(family: &str, rows: &[ResultRow]) -> Option<Chart> {
-    /// (solved, games) per size.
-    type Sizes = BTreeMap<i32, (u64, u64)>;
-    let mut by_series: BTreeMap<(&str, String, &str), Sizes> = BTreeMap::new();
-    for row in rows {
-        let at = by_series
-            .entry((
-                &row.experiment,
-                without_size(family, &row.params),
-                &row.config,
-            ))
-            .or_default()
-            .entry(row.n)
-            .or_default();
-        at.0 += u64::from(row.solvable);
-        at.1 += 1;
-    }
-    let configs: std::collections::BTreeSet<&str> =
-        rows.iter().map(|r| r.config.as_str()).collect();
-    let series: Vec<Series> = by_series
-        .into_iter()
+fn solved_by_size(family: &str, acc: &FamilyAcc) -> Option<Chart> {
+    let series: Vec<Series> = acc
+        .by_size
+        .iter()
         .filter(|(_, sizes)| sizes.len() >= 2)
         .map(|((experiment, others, config), sizes)| Series {
             name: [
-                experiment,
+                experiment.as_str(),
                 others.as_str(),
-                if configs.len() > 1 { config } else { "" },
+                if acc.configs.len() > 1 { config } else { "" },
             ]
             .iter()
             .filter(|s| !s.is_empty())
@@ -209,8 +306,8 @@ fn solved_by_size(family: &str, rows: &[ResultRow]) -> Option<Chart> {
             .join(" "),
             kind: SeriesKind::Line,
             points: sizes
-                .into_iter()
-                .map(|(n, (solved, games))| {
+                .iter()
+                .map(|(&n, &(solved, games))| {
                     let p = wilson(solved, games);
                     Point::new(f64::from(n), p.value, p.low, p.high)
                 })
