@@ -170,3 +170,77 @@ fn split_games_are_exact_across_workers_and_a_coordinator_crash() {
         assert_eq!(stones - moves, split.score as usize, "{split:?}");
     }
 }
+
+/// One 8x8 game that takes minutes (game 20 of seed 2013: best two stones after 145
+/// million expansions, docs/frontier.md), searched whole.
+const LONG: &str = r#"
+name = "long-test"
+seed = 2013
+
+[[experiment]]
+name = "long"
+sizes = [8]
+games = 1
+first_game = 20
+orders = ["random"]
+schedules = ["luby:256"]
+"#;
+
+/// A worker told to stop (SIGTERM) while its game runs gives the game up at once, within
+/// a few thousand expansions, instead of finishing it first; nothing of the game is sent
+/// or written, and the unit stays for another worker.
+#[test]
+fn a_stopped_worker_gives_up_its_running_game_and_sends_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    std::fs::write(dir.join("sweep.toml"), LONG).unwrap();
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}");
+    let _coordinator = coordinator(dir, port, "coordinator");
+    let mut w1 = worker(dir, "w1", port);
+    // Wait until the worker reports expansions on its unit: the game is being searched.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let status = hammer(&["status", "--coordinator", &url]);
+        let text = String::from_utf8_lossy(&status.stdout).into_owned();
+        if text
+            .lines()
+            .any(|l| l.contains("leased") && l.contains("expansions"))
+        {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the unit was never leased with progress:\n{text}\n{}",
+            w1.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    w1.sigterm();
+    // The game alone takes minutes; a worker that waited for it would not exit here.
+    assert_eq!(w1.wait(Duration::from_secs(30)), 0, "{}", w1.log_text());
+    let journal = journal(dir);
+    assert!(
+        !journal.keys().any(|(kind, _)| kind == "commit"),
+        "a game given up was committed: {journal:?}"
+    );
+    let parts = walkdir(dir.join("out"));
+    assert!(parts.is_empty(), "a part file was written: {parts:?}");
+}
+
+/// The Parquet files under `dir`, at any depth.
+fn walkdir(dir: std::path::PathBuf) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "parquet") {
+                found.push(path);
+            }
+        }
+    }
+    found
+}

@@ -156,6 +156,7 @@ fn solve(
         prefix: 0,
         limits: Default::default(),
         split: None,
+        cancel: None,
     };
     let clock = Instant::now();
     let cpu = cpu_seconds();

@@ -37,6 +37,7 @@ fn main() {
         prefix: 0,
         limits: Default::default(),
         split: None,
+        cancel: None,
     };
     for board in [Board::english(), Board::european()] {
         let name = board.kind().to_string();

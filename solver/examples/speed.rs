@@ -28,6 +28,7 @@ fn main() {
             prefix: 0,
             limits: Default::default(),
             split: None,
+            cancel: None,
         };
         let mut solver = Solver::new(Martello);
         let started = Instant::now();

@@ -18,7 +18,7 @@ use hammer_engine::Puzzle;
 use hammer_engine::seeded::{bounded, fast_stream};
 
 pub use count::{Countable, Counts, Level, Reduction, count, count_towards};
-pub use limits::{Cap, Limits};
+pub use limits::{Cancel, Cap, Limits};
 pub use memo::Memo;
 pub use order::{Order, OrderError};
 pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
@@ -47,6 +47,9 @@ pub struct Config {
     pub limits: Limits,
     /// Search only this part of the game (see [`SplitPart`]); `None`: the whole game.
     pub split: Option<SplitPart>,
+    /// Set by another thread to give the game up ([`Cap::Cancelled`]); not part of the
+    /// configuration's identity.
+    pub cancel: Option<Cancel>,
 }
 
 impl Default for Config {
@@ -57,6 +60,7 @@ impl Default for Config {
             prefix: 0,
             limits: Limits::default(),
             split: None,
+            cancel: None,
         }
     }
 }
@@ -130,6 +134,7 @@ impl<P: Puzzle> Solver<P> {
         let mut rng = fast_stream(seed, "hammer/search", 0);
         let search = &mut self.search;
         search.reset(puzzle, &start, config.limits);
+        search.cancel = config.cancel.clone();
         let exhaustive = run_schedule(search, config, |search, order, budget| {
             search.attempt(puzzle, &start, order, &mut rng, budget)
         });

@@ -8,6 +8,8 @@
 //! limit stopped it.
 
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// What one game may spend. The default has no limit.
@@ -29,6 +31,9 @@ pub enum Cap {
     Expansions,
     /// [`Limits::max_time`].
     Time,
+    /// The caller's [`Cancel`] was set: the game was given up, not stopped by a limit of
+    /// its configuration, so its outcome answers nothing and is not a result.
+    Cancelled,
 }
 
 impl Cap {
@@ -37,6 +42,7 @@ impl Cap {
         match self {
             Cap::Expansions => "expansions",
             Cap::Time => "time",
+            Cap::Cancelled => "cancelled",
         }
     }
 }
@@ -53,5 +59,33 @@ impl Cap {
 impl fmt::Display for Cap {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// A flag another thread sets to stop a running game (a worker that is told to stop, or
+/// whose unit was taken away): the search looks at it on its slow path, every few
+/// thousand expansions, and stops with [`Cap::Cancelled`].
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+/// Two configurations are the same whatever flag they carry: it is not part of their
+/// identity.
+impl PartialEq for Cancel {
+    fn eq(&self, _: &Cancel) -> bool {
+        true
+    }
+}
+
+impl Cancel {
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
     }
 }

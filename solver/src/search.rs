@@ -20,7 +20,7 @@ use hammer_engine::{Puzzle, Successor};
 use rand_chacha::ChaCha8Rng;
 
 use crate::learned::Loaded;
-use crate::limits::{Cap, Limits};
+use crate::limits::{Cancel, Cap, Limits};
 use crate::memo::Memo;
 use crate::order::Order;
 use crate::split::SharedBest;
@@ -91,6 +91,8 @@ pub(crate) struct Search<P: Puzzle> {
     frontier: u32,
     /// The best score other parts of a split game proved, looked at on the slow path.
     pub shared: Option<SharedBest>,
+    /// The caller's flag to give the game up, looked at on the slow path.
+    pub cancel: Option<Cancel>,
     /// The least score this search reached itself (`best_path` leads to it), as opposed
     /// to one lowered from [`Search::shared`].
     pub own_best: u32,
@@ -140,6 +142,7 @@ impl<P: Puzzle> Search<P> {
             cap: None,
             frontier: u32::MAX,
             shared: None,
+            cancel: None,
             own_best: u32::MAX,
             on_find: None,
             counters: Counters::default(),
@@ -161,6 +164,7 @@ impl<P: Puzzle> Search<P> {
         self.own_best = self.best;
         self.target = puzzle.lower_bound(start);
         self.shared = None;
+        self.cancel = None;
         self.counters = Counters::default();
         let depth = self.best as usize + 2;
         if self.bufs.len() < depth {
@@ -355,6 +359,12 @@ impl<P: Puzzle> Search<P> {
     /// look again.
     fn should_stop(&mut self) -> bool {
         self.report_progress();
+        if self.cancel.as_ref().is_some_and(Cancel::is_set) {
+            // Before the budget: an attempt that ends on its budget must not start the
+            // next one.
+            self.cap = Some(Cap::Cancelled);
+            return true;
+        }
         let spent = self.attempt_expansions;
         if spent >= self.game_left {
             self.cap = Some(Cap::Expansions);
@@ -367,6 +377,7 @@ impl<P: Puzzle> Search<P> {
             self.cap = Some(Cap::Time);
             return true;
         }
+
         if let Some(shared) = &self.shared {
             // Another part proved a lower score: prune against it from now on, and stop
             // if nothing here can beat it any more.

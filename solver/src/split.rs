@@ -236,6 +236,7 @@ impl<P: Puzzle> crate::Solver<P> {
         let puzzle = &self.puzzle;
         let search = &mut self.search;
         search.reset(puzzle, &start, config.limits);
+        search.cancel = config.cancel.clone();
         let frontier = frontier(puzzle, &start, part.count);
         search.counters.expansions += frontier.expansions;
         search.shared = Some(part.shared.clone());

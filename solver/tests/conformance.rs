@@ -84,6 +84,7 @@ fn paper_schedule_with_random_order_matches_every_case() {
         prefix: 0,
         limits: Default::default(),
         split: None,
+        cancel: None,
     };
     assert_eq!(check_all(&config, 8), 345);
 }
@@ -97,6 +98,7 @@ fn luby_and_geometric_schedules_match_every_case() {
             prefix: 0,
             limits: Default::default(),
             split: None,
+            cancel: None,
         };
         assert_eq!(check_all(&config, 8), 345);
     }
@@ -117,6 +119,7 @@ fn heuristic_orders_match_every_case() {
             prefix: 0,
             limits: Default::default(),
             split: None,
+            cancel: None,
         };
         assert_eq!(check_all(&config, 8), 345);
     }

@@ -50,6 +50,7 @@ proptest! {
             prefix: 0,
             limits: Default::default(),
             split: None,
+            cancel: None,
         };
         let board = seeded::game(11, 5, index).unwrap();
         let seed = seeded::run_seed(11, 5, index, 0);

@@ -14,6 +14,7 @@ fn config(order: Order, schedule: &str, limits: Limits) -> Config {
         prefix: 0,
         limits,
         split: None,
+        cancel: None,
     }
 }
 
@@ -119,4 +120,33 @@ fn a_finite_schedule_that_runs_out_is_not_a_cap() {
         Solver::new(Martello).solve(&board, &config(Order::Random, "5", Limits::default()), 1);
     assert!(!out.exhaustive);
     assert_eq!(out.capped_by, None);
+}
+
+/// A game whose caller gave it up stops at the search's next slow-path check, says so,
+/// and still brackets the answer; the same solver then solves the next game whole.
+#[test]
+fn a_cancelled_game_stops_and_says_so() {
+    // 8x8 game 10 of seed 2013: about 100 million expansions when searched whole.
+    let board = seeded::game(2013, 8, 10).unwrap();
+    let cancel = hammer_solver::Cancel::new();
+    cancel.set();
+    let mut cfg = config(Order::Random, "luby:256", Limits::default());
+    cfg.cancel = Some(cancel.clone());
+    let mut solver = Solver::new(Martello);
+    let out = solver.solve(&board, &cfg, seeded::run_seed(2013, 8, 10, 0));
+    assert_eq!(out.capped_by, Some(Cap::Cancelled));
+    assert!(!out.exhaustive);
+    assert!(
+        out.counters.expansions <= 1 << 15,
+        "{}",
+        out.counters.expansions
+    );
+    assert!(out.lower_bound <= out.min_score);
+    // The flag is the caller's, not the solver's: a game without it runs to its end.
+    let small = seeded::game(2013, 5, 1).unwrap();
+    let whole = solver.solve(&small, &Config::default(), 0);
+    assert!(whole.exhaustive);
+    assert_eq!(whole.capped_by, None);
+    // A "cancelled" cap is never a dataset value: it names no limit.
+    assert_eq!(Cap::from_name("cancelled"), None);
 }

@@ -31,6 +31,7 @@ fn config(order: usize, schedule: usize, prefix: u32) -> Config {
         prefix,
         limits: Default::default(),
         split: None,
+        cancel: None,
     }
 }
 
@@ -79,6 +80,7 @@ fn budgeted_attempts_say_when_they_are_only_an_upper_bound() {
         prefix: 0,
         limits: Default::default(),
         split: None,
+        cancel: None,
     };
     let mut cut = 0;
     for index in 0..20 {
@@ -106,6 +108,7 @@ fn restarts_keep_finished_work() {
         prefix: 0,
         limits: Default::default(),
         split: None,
+        cancel: None,
     };
     let out = Solver::new(Martello).solve(&board, &cfg, 1);
     assert!(out.exhaustive);

@@ -18,6 +18,7 @@ fn config(random: bool, limits: Limits, split: Option<SplitPart>) -> Config {
         prefix: 0,
         limits,
         split,
+        cancel: None,
     }
 }
 

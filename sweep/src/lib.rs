@@ -206,6 +206,7 @@ impl RunConfig {
             prefix: self.prefix,
             limits: self.limits,
             split: None,
+            cancel: None,
         }
     }
 

@@ -202,6 +202,7 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
         prefix: 0,
         limits: Default::default(),
         split: None,
+        cancel: None,
     };
     listed
         .into_par_iter()

@@ -7,7 +7,7 @@
 //! so resending is always safe.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use hammer_proto::v1::{
@@ -15,7 +15,7 @@ use hammer_proto::v1::{
     ResultBatch, UnitState, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
-use hammer_solver::SharedBest;
+use hammer_solver::{Cancel, SharedBest};
 use hammer_sweep::{Sweep, SweepError, Unit};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -161,7 +161,7 @@ struct Current {
     results: Vec<GameResult>,
     rx: mpsc::UnboundedReceiver<SolverMsg>,
     solved_all: bool,
-    cancel: Arc<AtomicBool>,
+    cancel: Cancel,
     task: Option<JoinHandle<()>>,
     /// The process's live expansions when the unit started: their growth since is the
     /// unit's progress (a worker solves one unit at a time).
@@ -180,9 +180,9 @@ impl Current {
 
 impl Current {
     /// Stops the solver threads and waits for them, so that the next unit has the whole
-    /// pool.
+    /// pool: a running game stops within a few thousand expansions and is dropped.
     async fn abandon(mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.cancel.set();
         if let Some(task) = self.task.take() {
             let _ = task.await;
         }
@@ -416,7 +416,7 @@ impl Worker {
     /// Starts solving `unit` on the pool in the background.
     fn start_unit(&self, sweep: &Arc<Sweep>, unit: Unit) -> Current {
         let (tx, rx) = mpsc::unbounded_channel();
-        let cancel = Arc::new(AtomicBool::new(false));
+        let cancel = Cancel::new();
         let pool = self.pool.clone();
         let sweep_for_task = sweep.clone();
         let cancel_for_task = cancel.clone();

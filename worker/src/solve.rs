@@ -5,13 +5,12 @@
 //! and the direct path share this single piece of code.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use hammer_dataset::ResultRow;
 use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance};
 use hammer_proto::v1::{Cell as WireCell, GameResult, cell};
-use hammer_solver::{SharedBest, SplitPart};
+use hammer_solver::{Cancel, Cap, SharedBest, SplitPart};
 use hammer_sweep::{GameValues, Sweep, Unit, UnitRows};
 use rayon::prelude::*;
 
@@ -77,17 +76,20 @@ pub fn solve_game(
     index: u64,
     solvers: &mut GameSolvers,
 ) -> Result<GameValues, SolveError> {
-    solve_game_told(sweep, unit, index, solvers, &SharedBest::new())
+    solve_game_told(sweep, unit, index, solvers, &SharedBest::new(), None)
 }
 
 /// [`solve_game`] for a unit that may be a part of a split game: `told` carries the
-/// scores other parts of the game proved, as the coordinator reports them.
+/// scores other parts of the game proved, as the coordinator reports them. Once
+/// `cancel` is set the search stops within a few thousand expansions and the game is
+/// [`SolveError::Cancelled`]: its values are never a result.
 pub fn solve_game_told(
     sweep: &Sweep,
     unit: &Unit,
     index: u64,
     solvers: &mut GameSolvers,
     told: &SharedBest,
+    cancel: Option<&Cancel>,
 ) -> Result<GameValues, SolveError> {
     let (experiment, config, point) =
         sweep
@@ -110,6 +112,7 @@ pub fn solve_game_told(
             shared: told.clone(),
         });
     }
+    solver_config.cancel = cancel.cloned();
     let started = Instant::now();
     let solved = solvers
         .get(family)
@@ -119,6 +122,9 @@ pub fn solve_game_told(
             index,
             source,
         })?;
+    if cancel.is_some_and(Cancel::is_set) || solved.capped_by == Some(Cap::Cancelled) {
+        return Err(SolveError::Cancelled);
+    }
     let wall_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
     Ok(GameValues {
         game_index: index,
@@ -276,7 +282,7 @@ impl SolverPool {
         sweep: &Sweep,
         unit: &Unit,
         games: std::ops::Range<u64>,
-        cancel: &AtomicBool,
+        cancel: &Cancel,
         told: &SharedBest,
         emit: &(dyn Fn(GameValues) + Sync),
     ) -> Result<(), SolveError> {
@@ -284,7 +290,7 @@ impl SolverPool {
         let permits = (concurrency < self.threads()).then(|| Permits::new(concurrency));
         self.pool.install(|| {
             games.into_par_iter().try_for_each(|index| {
-                if cancel.load(Ordering::Relaxed) {
+                if cancel.is_set() {
                     return Err(SolveError::Cancelled);
                 }
                 if let Some(p) = &permits {
@@ -296,7 +302,7 @@ impl SolverPool {
                 let mut solver = self.solvers[slot]
                     .lock()
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let game = solve_game_told(sweep, unit, index, &mut solver, told);
+                let game = solve_game_told(sweep, unit, index, &mut solver, told, Some(cancel));
                 drop(solver);
                 if let Some(p) = &permits {
                     p.release();
@@ -321,7 +327,7 @@ impl SolverPool {
         };
         let shared = UnitRows::new(sweep, unit).ok_or_else(unknown)?;
         let games = Mutex::new(Vec::with_capacity(unit.games() as usize));
-        let cancel = AtomicBool::new(false);
+        let cancel = Cancel::new();
         let told = SharedBest::new();
         self.solve_range(sweep, unit, unit.start..unit.end, &cancel, &told, &|game| {
             games

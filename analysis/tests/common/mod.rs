@@ -77,6 +77,7 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                     prefix: c.prefix,
                     limits: Default::default(),
                     split: None,
+                    cancel: None,
                 };
                 let mut rows = Vec::new();
                 for trial in 0..c.trials {

@@ -65,6 +65,7 @@ fn parse_config(text: &str) -> Result<Config> {
         prefix: 0,
         limits: Default::default(),
         split: None,
+        cancel: None,
     })
 }
 

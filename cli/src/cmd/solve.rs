@@ -203,6 +203,7 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
             memo_bytes: args.max_memo_mb.map(|mb| mb << 20),
         },
         split: None,
+        cancel: None,
     };
     let extra: Vec<(String, String)> = args
         .n
