@@ -19,7 +19,7 @@
 //! at the cost of re-reading the parts that span several windows (a budget experiment's
 //! parts each hold every game of one configuration).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::figures::{BudgetAcc, Fig07Acc, Fig13Acc, MetaAcc};
 use crate::load::Row;
@@ -27,8 +27,8 @@ use crate::prepare::{GameKey, Prepared};
 use crate::stream::PartNeed;
 
 /// Rows a window holds at most: 40 MB of rows, as much again for the next window read
-/// meanwhile, and the window's per-game maps; about 150 MB in all, measured on the
-/// 3.2-million-row sweep of `analysis/bench/paired_3m.toml` (docs/benchmarks.md).
+/// meanwhile, and the window's per-game maps. The whole analysis of the 3.2-million-row
+/// sweep of `analysis/bench/paired_3m.toml` peaked at 164 MiB with it (docs/benchmarks.md).
 /// `--memory-limit` may make windows smaller (docs/analysis.md).
 pub const WINDOW_ROWS: u64 = 1 << 19;
 
@@ -48,10 +48,7 @@ pub struct Paired {
 
 impl Paired {
     /// `fig13_orders`: n -> the orders of Figure 13's rows (from the first pass).
-    pub fn new(
-        p: &Prepared,
-        fig13_orders: &BTreeMap<i32, std::collections::BTreeSet<u32>>,
-    ) -> Paired {
+    pub fn new(p: &Prepared, fig13_orders: &BTreeMap<i32, BTreeSet<u32>>) -> Paired {
         Paired {
             fig13: Fig13Acc::new(p, fig13_orders),
             ..Paired::default()
