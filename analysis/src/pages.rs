@@ -30,6 +30,7 @@ fn split(key: &GameKey) -> (PageKey, usize) {
     ((key.n, key.seed, page), slot)
 }
 
+#[inline]
 fn game(key: PageKey, slot: usize) -> GameKey {
     GameKey {
         n: key.0,
@@ -73,6 +74,7 @@ impl Values {
         }
     }
 
+    #[inline]
     fn get(&self, slot: usize) -> i64 {
         match self {
             Values::U16(v) => v.get(slot).map_or(0, |&x| i64::from(x)),
@@ -123,6 +125,7 @@ enum Page {
 }
 
 impl Page {
+    #[inline]
     fn get(&self, slot: usize) -> Option<i64> {
         match self {
             Page::Sparse(entries) => entries
@@ -191,6 +194,7 @@ impl Page {
     }
 
     /// The (slot, value) pairs, by slot.
+    #[inline]
     fn entries(&self) -> impl Iterator<Item = (usize, i64)> + '_ {
         let sparse = match self {
             Page::Sparse(entries) => Some(entries.iter().map(|&(s, v)| (usize::from(s), v))),
@@ -219,6 +223,7 @@ struct Bits(u64);
 impl Iterator for Bits {
     type Item = usize;
 
+    #[inline]
     fn next(&mut self) -> Option<usize> {
         if self.0 == 0 {
             return None;
@@ -280,6 +285,7 @@ impl GamePages {
 
     /// The games and their values, in game order, each with the value `other` has for the
     /// same game: a walk page by page, with no lookup per game.
+    #[inline]
     pub fn zip<'a>(
         &'a self,
         other: &'a GamePages,
@@ -294,6 +300,7 @@ impl GamePages {
     }
 
     /// The games and their values, in game order.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = (GameKey, i64)> + '_ {
         self.index.iter().flat_map(|(&key, &at)| {
             self.pages

@@ -203,6 +203,7 @@ impl Prepared {
 
     /// Every game with an exact standard-order search, in game order, with its
     /// (expansions, minimum stone count).
+    #[inline]
     pub fn exact_games(&self) -> impl Iterator<Item = (GameKey, (i64, i32))> + '_ {
         let exceptions = &self.exact_standard.exceptions;
         self.exact_standard
