@@ -205,6 +205,12 @@ fn is_plaintext_to_tls(status: &tonic::Status) -> bool {
 }
 
 impl ClientError {
+    /// An HTTP/2 protocol error: a plaintext client talking to a TLS server, or a
+    /// connection broken in the middle of a frame.
+    pub fn is_protocol_error(&self) -> bool {
+        matches!(self, ClientError::Rpc(status) if is_plaintext_to_tls(status))
+    }
+
     /// Whether waiting and trying again may help: the coordinator is down, restarting,
     /// shutting down or overloaded. Everything else (refused token, protocol mismatch,
     /// refused results) needs a person.

@@ -122,9 +122,14 @@ impl From<tonic::Status> for WorkerError {
 }
 
 impl WorkerError {
-    fn is_transient(&self) -> bool {
+    /// Whether to wait and try again. An HTTP/2 protocol error before the first
+    /// registration means a plaintext worker talking to a TLS coordinator, which needs a
+    /// person; after it, the same URL has answered, so it is a connection broken mid-frame
+    /// (seen when a worker was paused with SIGSTOP past the coordinator's keepalive) and
+    /// worth retrying.
+    fn is_transient(&self, registered: bool) -> bool {
         match self {
-            WorkerError::Client(e) => e.is_transient(),
+            WorkerError::Client(e) => e.is_transient() || (registered && e.is_protocol_error()),
             _ => false,
         }
     }
@@ -239,7 +244,9 @@ impl Worker {
         let result = loop {
             match self.session(&mut unreachable_since).await {
                 Ok(SessionEnd::Complete) => break Ok(()),
-                Err(e) if e.is_transient() && !*self.shutdown.borrow() => {
+                Err(e)
+                    if e.is_transient(!self.worker_id.is_empty()) && !*self.shutdown.borrow() =>
+                {
                     let since = *unreachable_since.get_or_insert_with(Instant::now);
                     if since.elapsed() > self.options.give_up_after {
                         break Err(WorkerError::GaveUp {
@@ -648,4 +655,26 @@ fn install_knowledge_bases(
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_protocol_error_is_retried_only_after_the_coordinator_answered() {
+        let h2 = WorkerError::from(tonic::Status::internal("h2 protocol error: http2 error"));
+        assert!(
+            !h2.is_transient(false),
+            "a TLS coordinator on a plaintext URL needs a person"
+        );
+        assert!(
+            h2.is_transient(true),
+            "a broken connection to a known coordinator"
+        );
+        let token = WorkerError::from(tonic::Status::unauthenticated("bad token"));
+        assert!(!token.is_transient(true));
+        let down = WorkerError::from(tonic::Status::unavailable(""));
+        assert!(down.is_transient(false) && down.is_transient(true));
+    }
 }
