@@ -194,11 +194,38 @@ fn read_window(parts: &[PartInfo]) -> Vec<Result<PartRows>> {
     parts.par_iter().map(read_part).collect()
 }
 
-/// The part's rows with their local string ids mapped to the dataset's (`names`).
+/// Reads `parts` in windows of two per thread, each window's parts in parallel and the
+/// next window while `feed` consumes this one, and hands `feed` every window in part
+/// order with the position of its first part.
+fn read_in_windows(
+    parts: &[PartInfo],
+    mut feed: impl FnMut(usize, &[PartInfo], Vec<Result<PartRows>>) -> Result<()> + Send,
+) -> Result<()> {
+    let window = 2 * rayon::current_num_threads().max(1);
+    let windows: Vec<&[PartInfo]> = parts.chunks(window).collect();
+    let mut current = windows.first().map(|w| read_window(w)).unwrap_or_default();
+    for (k, chunk) in windows.iter().enumerate() {
+        let (next, fed) = rayon::join(
+            || windows.get(k + 1).map(|w| read_window(w)),
+            || feed(k * window, chunk, std::mem::take(&mut current)),
+        );
+        fed?;
+        current = next.unwrap_or_default();
+    }
+    Ok(())
+}
+
+/// The part's rows with their local string ids mapped to the dataset's (`names`),
+/// interning the names it meets first.
 fn globalise(names: &mut Names, part: PartRows) -> Vec<Row> {
     let map: Vec<u32> = part.names.all().iter().map(|name| names.id(name)).collect();
-    let global = |id: u32| map.get(id as usize).copied().unwrap_or(id);
-    let mut rows = part.rows;
+    remap(part.rows, &map)
+}
+
+/// `rows` with their string ids replaced through `map` (the part's id -> the dataset's);
+/// an id outside `map` becomes `u32::MAX`, which names nothing.
+fn remap(mut rows: Vec<Row>, map: &[u32]) -> Vec<Row> {
+    let global = |id: u32| map.get(id as usize).copied().unwrap_or(u32::MAX);
     for r in &mut rows {
         r.sweep = global(r.sweep);
         r.experiment = global(r.experiment);
@@ -260,30 +287,16 @@ pub(crate) fn stream(dir: &Path, options: &LoadOptions) -> Result<Streamed> {
         family_parts: Vec::new(),
         family_bytes: 0,
     };
-    let window = 2 * rayon::current_num_threads().max(1);
-    let windows: Vec<&[PartInfo]> = parts.chunks(window).collect();
-    let mut current = windows.first().map(|w| read_window(w)).unwrap_or_default();
     let mut read = 0u64;
-    for (k, (chunk, chunk_counts)) in windows.iter().zip(counts.chunks(window)).enumerate() {
-        // Read the next window while this one feeds the accumulators.
-        let (next, fed) = rayon::join(
-            || windows.get(k + 1).map(|w| read_window(w)),
-            || {
-                first.feed(
-                    k * window,
-                    chunk,
-                    chunk_counts,
-                    std::mem::take(&mut current),
-                )
-            },
-        );
-        fed?;
-        current = next.unwrap_or_default();
-        read += chunk_counts.iter().sum::<u64>();
+    read_in_windows(&parts, |base, window, rows| {
+        let window_counts = counts.get(base..base + window.len()).unwrap_or_default();
+        first.feed(base, window, window_counts, rows)?;
+        read += window_counts.iter().sum::<u64>();
         if let Some(progress) = options.progress {
             progress(read, total);
         }
-    }
+        Ok(())
+    })?;
     let timing = first.stream.timing;
     let (prepared, plan) = first.stream.finish(first.names);
     let mut stats = ReadStats {
@@ -334,16 +347,7 @@ fn globalise_known(names: &Names, part: PartRows) -> Vec<Row> {
         .iter()
         .map(|name| names.find(name).unwrap_or(u32::MAX))
         .collect();
-    let global = |id: u32| map.get(id as usize).copied().unwrap_or(u32::MAX);
-    let mut rows = part.rows;
-    for r in &mut rows {
-        r.sweep = global(r.sweep);
-        r.experiment = global(r.experiment);
-        r.config = global(r.config);
-        r.order = global(r.order);
-        r.schedule = global(r.schedule);
-    }
-    rows
+    remap(part.rows, &map)
 }
 
 /// What the second pass did, for the report.
@@ -455,24 +459,11 @@ pub(crate) fn stream_rows(data: Data) -> Streamed {
 /// interned in the part's first-seen order, which is the order reading the parts one by
 /// one would have met them in.
 fn append_part(data: &mut Data, path: &Path, part: PartRows) {
-    let map: Vec<u32> = part
-        .names
-        .all()
-        .iter()
-        .map(|name| data.names.id(name))
-        .collect();
-    let global = |id: u32| map.get(id as usize).copied().unwrap_or(id);
-    data.rows.extend(part.rows.into_iter().map(|r| Row {
-        sweep: global(r.sweep),
-        experiment: global(r.experiment),
-        config: global(r.config),
-        order: global(r.order),
-        schedule: global(r.schedule),
-        ..r
-    }));
     if part.family {
         data.family_parts.push(path.to_owned());
     }
+    let mut rows = globalise(&mut data.names, part);
+    data.rows.append(&mut rows);
 }
 
 /// Where a reader of every row (the tuner) gets its rows: a dataset on disk, streamed part
@@ -512,25 +503,15 @@ impl RowSource<'_> {
 fn visit_dataset(dir: &Path, f: &mut (dyn FnMut(&Names, &Row) + Send)) -> Result<Names> {
     let (parts, _) = footers(dir)?;
     let mut names = Names::default();
-    let window = 2 * rayon::current_num_threads().max(1);
-    let windows: Vec<&[PartInfo]> = parts.chunks(window).collect();
-    let mut current = windows.first().map(|w| read_window(w)).unwrap_or_default();
-    for k in 0..windows.len() {
-        let (next, fed) = rayon::join(
-            || windows.get(k + 1).map(|w| read_window(w)),
-            || -> Result<()> {
-                for result in std::mem::take(&mut current) {
-                    let rows = globalise(&mut names, result?);
-                    for r in &rows {
-                        f(&names, r);
-                    }
-                }
-                Ok(())
-            },
-        );
-        fed?;
-        current = next.unwrap_or_default();
-    }
+    read_in_windows(&parts, |_, _, window| {
+        for result in window {
+            let rows = globalise(&mut names, result?);
+            for r in &rows {
+                f(&names, r);
+            }
+        }
+        Ok(())
+    })?;
     Ok(names)
 }
 
