@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use crate::load::Row;
 use crate::paper;
-use crate::prepare::{GameKey, Prepared};
+use crate::prepare::Prepared;
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
 use crate::stats::{mean_t, paired_ratio};
 
@@ -27,20 +27,10 @@ impl MetaAcc {
         let Some(paper_id) = p.ids.paper else {
             return;
         };
-        let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
-            BTreeMap::new();
-        for r in rows {
-            if r.schedule == paper_id && r.prefix == 0 && r.budget == 0 {
-                trials
-                    .entry((r.n, p.name(r.order).to_owned()))
-                    .or_default()
-                    .entry(GameKey::of(r))
-                    .or_default()
-                    .entry(r.trial)
-                    .or_insert(r.expansions as f64);
-            }
-        }
-        for (group, games) in runs_of(trials) {
+        let runs = runs_of(p, rows, |r| {
+            r.schedule == paper_id && r.prefix == 0 && r.budget == 0
+        });
+        for (group, games) in runs {
             for (key, v) in games {
                 match p.exact(&key) {
                     Some((exp, _)) => {

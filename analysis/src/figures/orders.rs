@@ -12,10 +12,25 @@ use crate::stats::{Mean, Ratio, mean_t, paired_ratio};
 
 use super::*;
 
-/// Drops the trial numbers once runs are deduplicated.
+/// (n, order) -> game -> the expansions of each of its runs, in trial order, over the
+/// `rows` that `keep` wants. Runs are told apart by trial (it picks the run seed); the
+/// same configuration in two experiments is one run, the first row read.
 pub(super) fn runs_of(
-    trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>>,
+    p: &Prepared,
+    rows: &[Row],
+    keep: impl Fn(&Row) -> bool,
 ) -> BTreeMap<(i32, String), BTreeMap<GameKey, Vec<f64>>> {
+    let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
+        BTreeMap::new();
+    for r in rows.iter().filter(|r| keep(r)) {
+        trials
+            .entry((r.n, p.name(r.order).to_owned()))
+            .or_default()
+            .entry(GameKey::of(r))
+            .or_default()
+            .entry(r.trial)
+            .or_insert(r.expansions as f64);
+    }
     trials
         .into_iter()
         .map(|(k, games)| {
@@ -94,23 +109,9 @@ impl Fig13Acc {
         if self.orders.is_empty() {
             return;
         }
-        // (n, order) -> game -> trial -> expansions. Runs are told apart by trial (it
-        // picks the run seed); the same configuration in two experiments is one run.
-        let mut trials: BTreeMap<(i32, String), BTreeMap<GameKey, BTreeMap<i32, f64>>> =
-            BTreeMap::new();
-        for r in rows {
-            if !wanted(r, exact) || !self.orders.contains_key(&r.n) {
-                continue;
-            }
-            trials
-                .entry((r.n, p.name(r.order).to_owned()))
-                .or_default()
-                .entry(GameKey::of(r))
-                .or_default()
-                .entry(r.trial)
-                .or_insert(r.expansions as f64);
-        }
-        let runs = runs_of(trials);
+        let runs = runs_of(p, rows, |r| {
+            wanted(r, exact) && self.orders.contains_key(&r.n)
+        });
         for (&n, orders) in &self.orders {
             let of: Vec<Option<&BTreeMap<GameKey, Vec<f64>>>> =
                 orders.iter().map(|o| runs.get(&(n, o.clone()))).collect();
