@@ -54,9 +54,6 @@ pub struct FamilyAcc {
     /// copied part, and only its first row counts.
     seen: HashMap<(String, String, String, String), IndexRuns>,
     groups: BTreeMap<(String, String, String), GroupAcc>,
-    /// (experiment, point without its size, config) -> size -> (solved, games).
-    by_size: BTreeMap<(String, String, String), Sizes>,
-    configs: BTreeSet<String>,
     /// The rows while there are at most [`INSTANCE_TABLE_ROWS`] (one more marks "too many").
     instances: Vec<ResultRow>,
     /// Every row, for a family in [`EXTRAS`].
@@ -104,19 +101,6 @@ impl FamilyAcc {
         group.min_score = Some(group.min_score.map_or(score, |m| m.min(score)));
         group.max_score = Some(group.max_score.map_or(score, |m| m.max(score)));
         *group.cost.entry(row.expansions).or_default() += 1;
-        let at = self
-            .by_size
-            .entry((
-                row.experiment.clone(),
-                without_size(family, &row.params),
-                row.config.clone(),
-            ))
-            .or_default()
-            .entry(row.n)
-            .or_default();
-        at.0 += u64::from(row.solvable);
-        at.1 += 1;
-        self.configs.insert(row.config.clone());
         self.games
             .entry((
                 row.sweep.clone(),
@@ -130,7 +114,7 @@ impl FamilyAcc {
         if self.instances.len() <= INSTANCE_TABLE_ROWS {
             self.instances.push(row.clone());
         }
-        if EXTRAS.iter().any(|(name, _)| *name == family) {
+        if keeps_rows(family) {
             self.rows.push(row);
         }
     }
@@ -287,17 +271,29 @@ fn without_size(family: &str, params: &str) -> String {
 }
 
 /// The solved ratio against the family's size (the `n` column), one series per
-/// (experiment, configuration, other parameters) that has at least two sizes.
+/// (experiment, configuration, other parameters) that has at least two sizes. Summed
+/// from the groups: every row of a parameter point has the point's size.
 fn solved_by_size(family: &str, acc: &FamilyAcc) -> Option<Chart> {
-    let series: Vec<Series> = acc
-        .by_size
-        .iter()
+    // (experiment, point without its size, config) -> size -> (solved, games).
+    let mut by_size: BTreeMap<(&str, String, &str), Sizes> = BTreeMap::new();
+    for ((experiment, params, config), g) in &acc.groups {
+        let at = by_size
+            .entry((experiment, without_size(family, params), config))
+            .or_default()
+            .entry(g.n)
+            .or_default();
+        at.0 += g.solved;
+        at.1 += g.games;
+    }
+    let configs: BTreeSet<&str> = acc.groups.keys().map(|(_, _, c)| c.as_str()).collect();
+    let series: Vec<Series> = by_size
+        .into_iter()
         .filter(|(_, sizes)| sizes.len() >= 2)
         .map(|((experiment, others, config), sizes)| Series {
             name: [
-                experiment.as_str(),
+                experiment,
                 others.as_str(),
-                if acc.configs.len() > 1 { config } else { "" },
+                if configs.len() > 1 { config } else { "" },
             ]
             .iter()
             .filter(|s| !s.is_empty())
@@ -306,8 +302,8 @@ fn solved_by_size(family: &str, acc: &FamilyAcc) -> Option<Chart> {
             .join(" "),
             kind: SeriesKind::Line,
             points: sizes
-                .iter()
-                .map(|(&n, &(solved, games))| {
+                .into_iter()
+                .map(|(n, (solved, games))| {
                     let p = wilson(solved, games);
                     Point::new(f64::from(n), p.value, p.low, p.high)
                 })
