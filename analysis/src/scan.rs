@@ -37,7 +37,7 @@ pub const BYTES_PER_ROW: u64 = 8;
 
 /// Bytes per row of a window of the figures that pair games: the row (80 bytes) in the
 /// window being fed and in the next one being read, and the window's per-game maps. An
-/// estimate with room: docs/benchmarks.md measured about 220.
+/// estimate with room: docs/benchmarks.md measured 78 to 298.
 pub const BYTES_PER_WINDOW_ROW: u64 = 400;
 
 /// Bytes the paired figures keep per row of theirs after its window: at most one entry per
