@@ -141,6 +141,32 @@ impl ExactStandard {
     }
 }
 
+/// The cost of exact search for the sizes that have no exact standard-order rows: per
+/// size, the expansions of the first other exact configuration read (order, schedule),
+/// one value per game. The frontier sweeps (7x7, 8x8) run random order with restarts, and
+/// their cost distribution is the one there is; a size with standard-order rows keeps
+/// those, which the report's Figures 11 and 12 are about.
+#[derive(Debug, Default)]
+pub struct OtherExact {
+    expansions: GamePages,
+    /// Size -> (order, schedule), only for sizes without standard-order rows.
+    configs: BTreeMap<i32, (u32, u32)>,
+}
+
+impl OtherExact {
+    pub fn new(
+        expansions: GamePages,
+        mut configs: BTreeMap<i32, (u32, u32)>,
+        standard_sizes: &BTreeSet<i32>,
+    ) -> OtherExact {
+        configs.retain(|n, _| !standard_sizes.contains(n));
+        OtherExact {
+            expansions,
+            configs,
+        }
+    }
+}
+
 /// The facts of every row, from the first pass (the figures that pair games get theirs
 /// from the second, `paired.rs`).
 pub struct Prepared {
@@ -154,6 +180,8 @@ pub struct Prepared {
     pub facts: Facts,
     /// Expansions of the exact standard-order search of a game (prefix 0).
     pub exact_standard: ExactStandard,
+    /// Expansions of another exact configuration, for sizes without standard-order rows.
+    pub other_exact: OtherExact,
     pub warnings: Vec<String>,
     pub duplicates: u64,
     /// The game indices of every group.
@@ -199,6 +227,34 @@ impl Prepared {
     pub fn exact(&self, key: &GameKey) -> Option<(i64, i32)> {
         let expansions = self.exact_standard.expansions.get(key)?;
         Some((expansions, self.exact_standard.min_stones(key, &self.facts)))
+    }
+
+    /// The (order, schedule) whose exact search is the cost of games of size `n` in
+    /// Figures 11 and 12: `standard/exact`, or for a size without it, the configuration
+    /// of [`OtherExact`].
+    pub fn cost_config(&self, n: i32) -> String {
+        match self.other_exact.configs.get(&n) {
+            Some(&(order, schedule)) => format!("{}/{}", self.name(order), self.name(schedule)),
+            None => "standard/exact".to_string(),
+        }
+    }
+
+    /// Whether any game has a cost for Figures 11 and 12.
+    pub fn has_costs(&self) -> bool {
+        !self.exact_standard.is_empty() || !self.other_exact.configs.is_empty()
+    }
+
+    /// The games of [`Prepared::exact_games`], then those of the sizes without
+    /// standard-order rows with the expansions of their [`OtherExact`] configuration.
+    pub fn cost_games(&self) -> impl Iterator<Item = (GameKey, (i64, i32))> + '_ {
+        let configs = &self.other_exact.configs;
+        let others = self
+            .other_exact
+            .expansions
+            .zip(&self.facts.min_stones)
+            .filter(move |(key, _, _)| configs.contains_key(&key.n))
+            .map(|(key, e, fact)| (key, (e, fact.map_or(0, narrow))));
+        self.exact_games().chain(others)
     }
 
     /// Every game with an exact standard-order search, in game order, with its

@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 use crate::fasthash::FastMap;
 use crate::load::{Names, Row};
 use crate::pages::GamePages;
-use crate::prepare::{ExactStandard, Facts, GameKey, GameRuns, Ids, Prepared, Unknowns};
+use crate::prepare::{
+    ExactStandard, Facts, GameKey, GameRuns, Ids, OtherExact, Prepared, Unknowns,
+};
 use crate::runs::IndexRuns;
 
 /// A set that skips the insert when the value repeats the previous one: a column such as
@@ -199,6 +201,13 @@ pub struct Stream {
     expansions: GamePages,
     /// Games whose exact standard-order row says another minimum than their fact.
     exceptions: BTreeMap<GameKey, i32>,
+    /// The sizes with an exact standard-order row.
+    standard_sizes: BTreeSet<i32>,
+    /// Per size, the (order, schedule) of the first exhaustive row of another exact
+    /// configuration, and the expansions of its rows: the cost figures of a size that has
+    /// no standard-order rows (the frontier sweeps run random order with restarts).
+    other_cost: BTreeMap<i32, (u32, u32)>,
+    other_expansions: GamePages,
     inexact: u64,
     /// Games of capped rows (a per-game limit stopped them), to their best proved lower
     /// bound: unknown unless another row settles them. Capped games are the rare hard
@@ -321,12 +330,18 @@ impl Stream {
                 self.first_conflict = Some((key, fact, r.min_stones, r.config));
             }
         }
-        if Some(r.order) == self.ids.standard
-            && Some(r.schedule) == self.ids.exact
-            && self.expansions.first(&key, r.expansions).is_none()
-            && old.is_some_and(|fact| fact != min)
-        {
-            self.exceptions.insert(key, r.min_stones);
+        if Some(r.order) == self.ids.standard && Some(r.schedule) == self.ids.exact {
+            self.standard_sizes.insert(r.n);
+            if self.expansions.first(&key, r.expansions).is_none()
+                && old.is_some_and(|fact| fact != min)
+            {
+                self.exceptions.insert(key, r.min_stones);
+            }
+        } else if !self.standard_sizes.contains(&r.n) {
+            let chosen = *self.other_cost.entry(r.n).or_insert((r.order, r.schedule));
+            if chosen == (r.order, r.schedule) {
+                self.other_expansions.first(&key, r.expansions);
+            }
         }
     }
 
@@ -427,6 +442,11 @@ impl Stream {
             complete: self.complete,
             facts: Facts::new(self.facts),
             exact_standard: ExactStandard::new(self.expansions, self.exceptions),
+            other_exact: OtherExact::new(
+                self.other_expansions,
+                self.other_cost,
+                &self.standard_sizes,
+            ),
             warnings,
             duplicates,
             runs,

@@ -1,5 +1,6 @@
 //! Figures 11 and 12: the cost of exact standard-order search by minimum stone count,
-//! and its distribution.
+//! and its distribution; for a size without standard-order rows (the frontier sweeps),
+//! the cost of the exact configuration it has (`Prepared::cost_config`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -35,19 +36,20 @@ impl Dist {
     }
 }
 
-/// The expansions of the exact standard-order games, grouped by `group` (None: left out),
-/// in the two passes over the games that the mean's interval needs.
+/// The expansions of the games' exact search (standard order, or a size's other exact
+/// configuration), grouped by `group` (None: left out), in the two passes over the games
+/// that the mean's interval needs.
 fn distributions<K: Ord + Copy + std::hash::Hash>(
     p: &Prepared,
     group: impl Fn(i32, i32) -> Option<K>,
 ) -> BTreeMap<K, Dist> {
     let mut groups: FastMap<K, Dist> = FastMap::default();
-    for (key, (exp, min)) in p.exact_games() {
+    for (key, (exp, min)) in p.cost_games() {
         if let Some(k) = group(key.n, min) {
             groups.entry(k).or_default().add(exp);
         }
     }
-    for (key, (exp, min)) in p.exact_games() {
+    for (key, (exp, min)) in p.cost_games() {
         if let Some(d) = group(key.n, min).and_then(|k| groups.get_mut(&k)) {
             d.mean.add_spread(exp as f64);
         }
@@ -59,12 +61,34 @@ fn max_of(counts: &[(i64, u64)]) -> f64 {
     counts.last().map_or(f64::NAN, |&(v, _)| v as f64)
 }
 
-/// Rows of Figures 11 and 12: exact standard-order search of the unmodified game.
-fn exact_standard_missing(fig: Figure) -> Figure {
+/// Rows of Figures 11 and 12: exact search of the unmodified game.
+fn exact_missing(fig: Figure) -> Figure {
     fig.missing(
-        "the dataset has no exhaustive rows with order standard, schedule exact, prefix 0 and \
-         budget 0",
+        "the dataset has no exhaustive rows with prefix 0, budget 0 and a schedule that ends \
+         exact",
     )
+}
+
+/// What the rows of Figures 11 and 12 are, in a figure's description.
+const COST_ROWS: &str = "Exhaustive rows with order standard, schedule exact, prefix 0, \
+    budget 0 (one per game); for a size without them, the exhaustive rows of the first \
+    other configuration read whose schedule ends exact (column configuration).";
+
+/// A note on the games of `n` a per-game limit left open: their cost is above the cap, so
+/// the figures' means and quantiles, of the games that finished, understate the tail.
+fn unknown_note(p: &Prepared, fig: &mut Figure, sizes: impl Iterator<Item = i32>) {
+    for n in sizes {
+        let Some(u) = p.unknowns.get(&n).filter(|u| u.total() > 0) else {
+            continue;
+        };
+        fig.notes.push(format!(
+            "n={n}: {} game(s) were stopped by a per-game limit without an answer ({} could \
+             still be solvable); they are left out, so the means and upper quantiles of n={n} \
+             understate its cost.",
+            u.total(),
+            u.open
+        ));
+    }
 }
 
 /// Figure 11: mean expansions by minimum stone count.
@@ -72,12 +96,11 @@ pub fn fig11(p: &Prepared) -> Figure {
     let mut fig = Figure::new(
         "fig11",
         "Figure 11: mean expansions by minimum stone count",
-        "Exhaustive rows with order standard, schedule exact, prefix 0, budget 0 (one per \
-         game).",
+        COST_ROWS,
         EXAMPLE_SOLVABILITY,
     );
-    if p.exact_standard.is_empty() {
-        return exact_standard_missing(fig);
+    if !p.has_costs() {
+        return exact_missing(fig);
     }
     let groups = distributions(p, |n, min| Some((n, min)));
     let mut t = Table::new(
@@ -86,6 +109,7 @@ pub fn fig11(p: &Prepared) -> Figure {
          interval)",
         &[
             "n",
+            "configuration",
             "min_stones",
             "games",
             "mean_expansions",
@@ -101,7 +125,7 @@ pub fn fig11(p: &Prepared) -> Figure {
         "fig11_expansions_by_min_stones",
         "Mean expansions by minimum stone count",
         "minimum stone count",
-        "mean expansions (exact, standard order)",
+        "mean expansions (exact search)",
         Scale::Linear,
         Scale::Log,
     );
@@ -114,6 +138,7 @@ pub fn fig11(p: &Prepared) -> Figure {
             let [v, lo, hi] = mean_cells(&m);
             t.push(vec![
                 Cell::Int(i64::from(n)),
+                Cell::Text(p.cost_config(n)),
                 Cell::Int(i64::from(min)),
                 Cell::Int(m.count as i64),
                 v,
@@ -145,6 +170,7 @@ pub fn fig11(p: &Prepared) -> Figure {
         c.series
             .push(series(format!("n={n}"), SeriesKind::Line, pts));
     }
+    unknown_note(p, &mut fig, sizes.into_iter());
     fig.tables.push(t);
     fig.charts.push(c);
     fig
@@ -180,12 +206,13 @@ pub fn fig12(p: &Prepared) -> Figure {
         "fig12",
         "Figure 12: expansions of solvable games (histogram, log bins)",
         "The rows of Figure 11 with minimum stone count 1; four bins per power of ten, bin \
-         [a, b) holds a <= expansions < b.",
+         [a, b) holds a <= expansions < b. Column open: games a per-game limit stopped that \
+         may be solvable, left out.",
         EXAMPLE_SOLVABILITY,
     );
     let per_n = distributions(p, |n, min| (min == 1).then_some(n));
     if per_n.is_empty() {
-        return exact_standard_missing(fig);
+        return exact_missing(fig);
     }
     let mut hist = Table::new(
         "fig12_histogram",
@@ -200,7 +227,9 @@ pub fn fig12(p: &Prepared) -> Figure {
          report discusses",
         &[
             "n",
+            "configuration",
             "games",
+            "open",
             "mean",
             "ci_low",
             "ci_high",
@@ -219,7 +248,7 @@ pub fn fig12(p: &Prepared) -> Figure {
     let mut c = chart(
         "fig12_expansions_histogram",
         "Expansions of solvable games",
-        "expansions (exact, standard order; bin centre)",
+        "expansions (exact search; bin centre)",
         "share of solvable games",
         Scale::Log,
         Scale::Linear,
@@ -264,9 +293,12 @@ pub fn fig12(p: &Prepared) -> Figure {
         let report = (n == 6).then_some(paper::FIG11_SOLVABLE_MEAN);
         let [mv, ml, mh] = mean_cells(&m);
         let [sv, sl, sh] = prop_cells(&small);
+        let open = p.unknowns.get(&n).map_or(0, |u| u.open);
         summary.push(vec![
             Cell::Int(i64::from(n)),
+            Cell::Text(p.cost_config(n)),
             Cell::Int(total as i64),
+            Cell::Int(open as i64),
             mv,
             ml,
             mh,
