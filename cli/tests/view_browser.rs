@@ -521,9 +521,19 @@ async fn browse_replay_and_play_in_chromium() {
     d.client.close().await.unwrap();
 }
 
+/// A long game first (one 8x8 game searched for up to 30 s, leased to the first worker
+/// that asks), then many short ones that make progress for the second worker.
 const LIVE_SWEEP: &str = r#"
 name = "livetest"
 seed = 5
+
+[[experiment]]
+name = "long"
+sizes = [8]
+games = 1
+orders = ["standard"]
+schedules = ["exact"]
+max_seconds = 30
 
 [[experiment]]
 name = "frontier"
@@ -573,19 +583,20 @@ async fn live_page_follows_a_running_coordinator() {
         "document.querySelector('#live-committed')",
     )
     .await;
-    let _worker = Proc::spawn(
-        "worker",
-        HAMMER,
-        &s(&[
-            "worker",
-            "--coordinator",
-            &coordinator_url,
-            "--threads",
-            "1",
-        ]),
-        &[],
-        dir.path().join("worker.log"),
-    );
+    let _workers: Vec<Proc> = ["first", "second"]
+        .iter()
+        .map(|name| {
+            let log = dir.path().join(format!("worker-{name}.log"));
+            let args = [
+                "worker",
+                "--coordinator",
+                &coordinator_url,
+                "--threads",
+                "1",
+            ];
+            Proc::spawn("worker", HAMMER, &s(&args), &[], log)
+        })
+        .collect();
     // Progress shows up and grows, without reloading the page.
     let mut seen = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(120);
@@ -604,6 +615,14 @@ async fn live_page_follows_a_running_coordinator() {
         "document.querySelectorAll('#live-worker-list tr.worker').length",
     )
     .await;
+    // The long game's unit shows the expansions its worker reported while it runs.
+    let script = "(Array.from(document.querySelectorAll('#live-worker-list .unit')) \
+                  .find(u => Number(u.dataset.expansions) > 0) || {}).textContent";
+    let unit = until(c, "a unit with its expansions", script).await;
+    assert!(
+        unit.as_str().unwrap().contains("expansions, grew"),
+        "{unit}"
+    );
     until(
         c,
         "figure 8 intervals",

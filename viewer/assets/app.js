@@ -577,11 +577,28 @@ function liveBody(v) {
       el('td', { class: 'num' }, s.ratio === null ? '—' : `${s.ratio.toFixed(4)} [${s.low.toFixed(4)}, ${s.high.toFixed(4)}]`))));
   split.append(el('div', { class: 'panel' }, el('h3', {}, 'Series'), series));
   body.append(split);
-  const workers = el('table', { id: 'live-worker-list' }, el('tr', {}, ['worker', 'version', 'last heard', 'units (games arrived / in unit)'].map(h => el('th', {}, h))),
+  const workers = el('table', { id: 'live-worker-list' }, el('tr', {}, ['worker', 'version', 'last heard', 'units (games arrived / in unit, expansions so far)'].map(h => el('th', {}, h))),
     v.workers.map(w => el('tr', { class: 'worker' }, el('td', {}, w.id), el('td', {}, w.version), el('td', { class: 'num' }, (w.idle_ms / 1000).toFixed(1) + ' s ago'),
-      el('td', {}, w.units.length ? w.units.map(u => `${u.unit} (${u.received}/${u.games}, renewed ${(u.renewed_ms / 1000).toFixed(1)} s ago)`).join(', ') : 'idle'))));
+      el('td', {}, w.units.length ? w.units.map(liveUnit) : 'idle'))));
   body.append(el('div', { class: 'panel', style: 'margin-top:16px' }, el('h3', {}, 'Workers'), workers));
   return body;
+}
+
+// A leased unit: its games, and the expansions its worker reported for it, games still
+// running included, with how long ago they last grew (a long game's only sign of life).
+function liveUnit(u) {
+  const progress = u.expansions
+    ? `${fmtCount(u.expansions)} expansions, grew ${(u.progress_ms / 1000).toFixed(1)} s ago`
+    : `no expansions reported for ${(u.progress_ms / 1000).toFixed(1)} s`;
+  return el('div', { class: 'unit', 'data-expansions': u.expansions, 'data-progress-ms': u.progress_ms },
+    el('span', { class: 'unit-id' }, u.unit), ` (${u.received}/${u.games} games, ${progress}, lease renewed ${(u.renewed_ms / 1000).toFixed(1)} s ago)`);
+}
+
+// 1234 -> "1,234"; 12345678 -> "12.3M": expansions of a long unit run to billions.
+function fmtCount(x) {
+  if (x >= 1e9) return (x / 1e9).toFixed(2) + 'G';
+  if (x >= 1e6) return (x / 1e6).toFixed(1) + 'M';
+  return fmtInt(x);
 }
 
 function figure8(series) {

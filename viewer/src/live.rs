@@ -103,6 +103,8 @@ pub fn status_json(status: &StatusResponse) -> Value {
                     "games": u.games,
                     "received": u.received,
                     "renewed_ms": u.renewed_ms,
+                    "expansions": u.expansions,
+                    "progress_ms": u.progress_ms,
                 })).collect::<Vec<_>>(),
             })
         })
@@ -153,6 +155,23 @@ mod tests {
         let s = &v["series"][0];
         let (low, high) = (s["low"].as_f64().unwrap(), s["high"].as_f64().unwrap());
         assert!(low < 0.975 && 0.975 < high && high < 1.0, "{s}");
+        // A leased unit carries the expansions its worker reported, for long games.
+        let status = StatusResponse {
+            worker_list: vec![hammer_proto::v1::WorkerStatus {
+                id: "w".into(),
+                units: vec![hammer_proto::v1::LeasedUnit {
+                    unit_id: "u".into(),
+                    expansions: 123_456_789,
+                    progress_ms: 1500,
+                    ..Default::default()
+                }],
+                ..Default::default()
+            }],
+            ..StatusResponse::default()
+        };
+        let unit = &status_json(&status)["workers"][0]["units"][0];
+        assert_eq!(unit["expansions"], json!(123_456_789));
+        assert_eq!(unit["progress_ms"], json!(1500));
         let empty = status_json(&StatusResponse::default());
         assert_eq!(empty["eta_seconds"], json!(0.0));
     }
