@@ -75,8 +75,13 @@ impl Puzzle for Martello {
         out: &mut Vec<u64>,
     ) -> bool {
         let radius = radius.min(signature::MAX_RADIUS);
-        let t = signature::Transitions::new(state);
         out.clear();
+        if radius == 1 {
+            // The same keys as below, without the neighbourhood graphs.
+            out.extend(succ.iter().map(|s| signature::key_radius1(state, s.mv)));
+            return true;
+        }
+        let t = signature::Transitions::new(state);
         out.resize(succ.len() * radius, 0);
         for (s, keys) in succ.iter().zip(out.chunks_exact_mut(radius.max(1))) {
             t.keys(s.mv, keys);

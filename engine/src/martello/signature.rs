@@ -188,34 +188,146 @@ impl<'a> Transitions<'a> {
         let mut after = [0u64; MAX_RADIUS];
         let child = self.state.apply(mv);
         let after_nb = Neighbourhood::new(&child);
-        let h_eater = self.before.signature(mv.eater.0, &mut eater[..radius]);
-        let h_eaten = self.before.signature(mv.eaten.0, &mut eaten[..radius]);
-        let h_after = after_nb.signature(mv.eater.0, &mut after[..radius]);
-        let n = self.state.n;
-        let kind = if mv.eater_row == mv.eaten_row {
-            0
-        } else if mv.eater_row.abs_diff(mv.eaten_row) == 1 {
-            1
-        } else {
-            2
-        };
-        let shares_colour = (mv.eater.colour(n) == mv.eaten.colour(n)) as u64;
-        let mut key = mix64(
-            FEATURE_VERSION as u64
-                ^ (n as u64) << 8
-                ^ kind << 16
-                ^ shares_colour << 18
-                ^ h_eater << 20
-                ^ h_eaten << 32
-                ^ h_after << 44,
-        );
-        for (d, slot) in keys.iter_mut().take(radius).enumerate() {
-            key = mix64(key ^ eater[d]);
-            key = mix64(key ^ eaten[d].rotate_left(21));
-            key = mix64(key ^ after[d].rotate_left(42));
-            *slot = key;
+        let heads = [
+            self.before.signature(mv.eater.0, &mut eater[..radius]),
+            self.before.signature(mv.eaten.0, &mut eaten[..radius]),
+            after_nb.signature(mv.eater.0, &mut after[..radius]),
+        ];
+        let rings = [&eater[..radius], &eaten[..radius], &after[..radius]];
+        hash(self.state.n, mv, heads, rings, &mut keys[..radius]);
+    }
+}
+
+/// The transition of `mv` from `state` cut at radius 1: `keys[0]` of
+/// [`Transitions::keys`], computed from the three stones' own neighbours instead of two
+/// whole neighbourhood graphs (radius 1 is the radius that paid, and the order computes
+/// it for every successor of every expansion).
+pub fn key_radius1(state: &State, mv: Move) -> u64 {
+    let child = state.apply(mv);
+    let (h_eater, eater) = signature1(state, mv.eater.0, Some((mv.eater_row, mv.eater_pos)));
+    let (h_eaten, eaten) = signature1(state, mv.eaten.0, Some((mv.eaten_row, mv.eaten_pos)));
+    let (h_after, after) = signature1(&child, mv.eater.0, None);
+    let mut key = [0u64];
+    hash(
+        state.n,
+        mv,
+        [h_eater, h_eaten, h_after],
+        [&[eater], &[eaten], &[after]],
+        &mut key,
+    );
+    key[0]
+}
+
+/// Hashes a transition: the move's kind and the three signatures' distance-0 features
+/// (`heads`: eater before, eaten before, eater after), then one key per radius folding in
+/// the three signatures' ring at that distance (`rings`, each at least `keys.len()`
+/// long).
+fn hash(n: u8, mv: Move, heads: [u64; 3], rings: [&[u64]; 3], keys: &mut [u64]) {
+    let kind = if mv.eater_row == mv.eaten_row {
+        0
+    } else if mv.eater_row.abs_diff(mv.eaten_row) == 1 {
+        1
+    } else {
+        2
+    };
+    let shares_colour = (mv.eater.colour(n) == mv.eaten.colour(n)) as u64;
+    let [h_eater, h_eaten, h_after] = heads;
+    let mut key = mix64(
+        FEATURE_VERSION as u64
+            ^ (n as u64) << 8
+            ^ kind << 16
+            ^ shares_colour << 18
+            ^ h_eater << 20
+            ^ h_eaten << 32
+            ^ h_after << 44,
+    );
+    let [eater, eaten, after] = rings;
+    for (d, slot) in keys.iter_mut().enumerate() {
+        key = mix64(key ^ eater[d]);
+        key = mix64(key ^ eaten[d].rotate_left(21));
+        key = mix64(key ^ after[d].rotate_left(42));
+        *slot = key;
+    }
+}
+
+/// Stone `s`'s distance-0 features and its ring at distance 1, as
+/// [`Neighbourhood::signature`] gives them, from the stone's own neighbours: its row
+/// neighbours and, at a row end, the same end of the rows one and (over a row of at most
+/// one stone) two away. `at` is its (row, position) when known.
+fn signature1(state: &State, s: u8, at: Option<(u8, u8)>) -> (u64, u64) {
+    let n = state.n as usize;
+    let mut lens = [0usize; MAX_N as usize];
+    for (len, &word) in lens.iter_mut().zip(&state.rows[..n]) {
+        *len = row_len(word);
+    }
+    let (row, pos) = match at {
+        Some((r, p)) => (r as usize, p as usize),
+        None => find(state, &lens, s),
+    };
+    let len = lens[row];
+    let bit = |b: u8| 1u64 << ((b - 1) & 63);
+    let word = state.rows[row];
+    let mut adj = 0u64;
+    if pos > 0 {
+        adj |= bit(byte_at(word, pos - 1));
+    }
+    if pos + 1 < len {
+        adj |= bit(byte_at(word, pos + 1));
+    }
+    // The stone at the same end of row r, if the row has any.
+    let end = |r: usize, right: bool| -> u64 {
+        match lens[r] {
+            0 => 0,
+            l => bit(byte_at(state.rows[r], if right { l - 1 } else { 0 })),
+        }
+    };
+    for right in [false, true] {
+        if (right && pos + 1 != len) || (!right && pos != 0) {
+            continue;
+        }
+        if row >= 1 {
+            adj |= end(row - 1, right);
+        }
+        if row + 1 < n {
+            adj |= end(row + 1, right);
+        }
+        if row + 2 < n && lens[row + 1] <= 1 {
+            adj |= end(row + 2, right);
+        }
+        if row >= 2 && lens[row - 1] <= 1 {
+            adj |= end(row - 2, right);
         }
     }
+    adj &= !(1u64 << (s & 63));
+    let n8 = state.n;
+    let head = (pos == 0) as u64 | ((pos + 1 == len) as u64) << 1 | (len as u64) << 2;
+    let colour_mask = row_mask(n8) << ((s / n8) * n8);
+    let symbol_mask = column_mask(n8) << (s % n8);
+    let same_colour = (adj & colour_mask).count_ones() as u64;
+    let same_symbol = (adj & symbol_mask).count_ones() as u64;
+    let other = adj.count_ones() as u64 - same_colour - same_symbol;
+    let mut empty = 0u64;
+    let mut edges = 0u64;
+    for r in [row.checked_sub(1), Some(row + 1).filter(|&r| r < n)] {
+        match r {
+            Some(r) => empty += 2u64.saturating_sub(lens[r] as u64),
+            None => edges += 1,
+        }
+    }
+    let ring = same_colour | same_symbol << 8 | other << 16 | empty << 32 | edges << 40;
+    (head, ring)
+}
+
+/// The (row, position) of stone `s`, which must be on the board.
+fn find(state: &State, lens: &[usize; MAX_N as usize], s: u8) -> (usize, usize) {
+    for (r, &len) in lens[..state.n as usize].iter().enumerate() {
+        for p in 0..len {
+            if byte_at(state.rows[r], p) == s + 1 {
+                return (r, p);
+            }
+        }
+    }
+    (0, 0)
 }
 
 #[cfg(test)]
@@ -256,6 +368,40 @@ mod tests {
         // Every legal move joins stones at distance 1.
         for mv in moves(&s) {
             assert_ne!(nb.adj[mv.eater.0 as usize] & 1 << mv.eaten.0, 0, "{mv:?}");
+        }
+    }
+
+    /// Every state on the way down random games of 3x3 to 8x8, and every move of it.
+    fn states_and_moves() -> Vec<(State, Move)> {
+        let mut out = Vec::new();
+        for n in 3..=8u8 {
+            for index in 0..20 {
+                let mut state = crate::seeded::game(11, n, index).unwrap();
+                let mut step = index;
+                loop {
+                    let ms = moves(&state);
+                    if ms.is_empty() {
+                        break;
+                    }
+                    out.extend(ms.iter().map(|&m| (state, m)));
+                    step = step
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    state = state.apply(ms[(step >> 33) as usize % ms.len()]);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_radius_1_key_is_the_whole_graphs() {
+        let all = states_and_moves();
+        assert!(all.len() > 10_000, "{}", all.len());
+        for (state, mv) in all {
+            let mut whole = [0u64; 1];
+            Transitions::new(&state).keys(mv, &mut whole);
+            assert_eq!(key_radius1(&state, mv), whole[0], "{state:?} {mv:?}");
         }
     }
 
