@@ -78,7 +78,8 @@ impl Puzzle for Martello {
         out.clear();
         if radius == 1 {
             // The same keys as below, without the neighbourhood graphs.
-            out.extend(succ.iter().map(|s| signature::key_radius1(state, s.mv)));
+            let mut t = signature::Radius1::new(state);
+            out.extend(succ.iter().map(|s| t.key(s.mv)));
             return true;
         }
         let t = signature::Transitions::new(state);

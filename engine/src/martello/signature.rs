@@ -198,24 +198,76 @@ impl<'a> Transitions<'a> {
     }
 }
 
-/// The transition of `mv` from `state` cut at radius 1: `keys[0]` of
+/// The transitions of a state's moves cut at radius 1: `keys[0]` of
 /// [`Transitions::keys`], computed from the three stones' own neighbours instead of two
 /// whole neighbourhood graphs (radius 1 is the radius that paid, and the order computes
 /// it for every successor of every expansion).
-pub fn key_radius1(state: &State, mv: Move) -> u64 {
-    let child = state.apply(mv);
-    let (h_eater, eater) = signature1(state, mv.eater.0, Some((mv.eater_row, mv.eater_pos)));
-    let (h_eaten, eaten) = signature1(state, mv.eaten.0, Some((mv.eaten_row, mv.eaten_pos)));
-    let (h_after, after) = signature1(&child, mv.eater.0, None);
-    let mut key = [0u64];
-    hash(
-        state.n,
-        mv,
-        [h_eater, h_eaten, h_after],
-        [&[eater], &[eaten], &[after]],
-        &mut key,
-    );
-    key[0]
+pub struct Radius1<'a> {
+    state: &'a State,
+    lens: Lens,
+    /// Each stone's signature in the state, once computed (`known` has its bit): a stone
+    /// takes part in several moves, as eater and as eaten.
+    before: [(u64, u64); 64],
+    known: u64,
+}
+
+/// Stones per row.
+type Lens = [u8; MAX_N as usize];
+
+impl<'a> Radius1<'a> {
+    pub fn new(state: &'a State) -> Radius1<'a> {
+        let mut lens = [0u8; MAX_N as usize];
+        for (len, &word) in lens.iter_mut().zip(&state.rows[..state.n as usize]) {
+            *len = row_len(word) as u8;
+        }
+        Radius1 {
+            state,
+            lens,
+            before: [(0, 0); 64],
+            known: 0,
+        }
+    }
+
+    /// Stone `s`'s signature in the state; it stands at (`row`, `pos`).
+    #[inline]
+    fn before(&mut self, s: u8, row: u8, pos: u8) -> (u64, u64) {
+        let bit = 1u64 << (s & 63);
+        if self.known & bit == 0 {
+            self.before[s as usize & 63] = signature1(self.state, &self.lens, s, row, pos);
+            self.known |= bit;
+        }
+        self.before[s as usize & 63]
+    }
+
+    /// The key of `mv`, a move of the state.
+    pub fn key(&mut self, mv: Move) -> u64 {
+        let (xr, xp) = (mv.eater_row, mv.eater_pos);
+        let (yr, yp) = (mv.eaten_row, mv.eaten_pos);
+        let (h_eater, eater) = self.before(mv.eater.0, xr, xp);
+        let (h_eaten, eaten) = self.before(mv.eaten.0, yr, yp);
+        // After the move (`State::apply`), the eater stands in the eaten stone's cell,
+        // and the row it left closes up.
+        let child = self.state.apply(mv);
+        let mut lens = self.lens;
+        lens[xr as usize & 7] -= 1;
+        let at = if xr == yr && xp > yp {
+            xp - 1
+        } else if xr == yr {
+            xp
+        } else {
+            yp
+        };
+        let (h_after, after) = signature1(&child, &lens, mv.eater.0, yr, at);
+        let mut key = [0u64];
+        hash(
+            self.state.n,
+            mv,
+            [h_eater, h_eaten, h_after],
+            [&[eater], &[eaten], &[after]],
+            &mut key,
+        );
+        key[0]
+    }
 }
 
 /// Hashes a transition: the move's kind and the three signatures' distance-0 features
@@ -253,17 +305,13 @@ fn hash(n: u8, mv: Move, heads: [u64; 3], rings: [&[u64]; 3], keys: &mut [u64]) 
 /// Stone `s`'s distance-0 features and its ring at distance 1, as
 /// [`Neighbourhood::signature`] gives them, from the stone's own neighbours: its row
 /// neighbours and, at a row end, the same end of the rows one and (over a row of at most
-/// one stone) two away. `at` is its (row, position) when known.
-fn signature1(state: &State, s: u8, at: Option<(u8, u8)>) -> (u64, u64) {
+/// one stone) two away. The stone stands at (`row`, `pos`); `lens` are the state's row
+/// lengths.
+#[inline]
+fn signature1(state: &State, lens: &Lens, s: u8, row: u8, pos: u8) -> (u64, u64) {
     let n = state.n as usize;
-    let mut lens = [0usize; MAX_N as usize];
-    for (len, &word) in lens.iter_mut().zip(&state.rows[..n]) {
-        *len = row_len(word);
-    }
-    let (row, pos) = match at {
-        Some((r, p)) => (r as usize, p as usize),
-        None => find(state, &lens, s),
-    };
+    let (row, pos) = (row as usize & 7, pos as usize);
+    let lens = lens.map(usize::from);
     let len = lens[row];
     let bit = |b: u8| 1u64 << ((b - 1) & 63);
     let word = state.rows[row];
@@ -316,18 +364,6 @@ fn signature1(state: &State, s: u8, at: Option<(u8, u8)>) -> (u64, u64) {
     }
     let ring = same_colour | same_symbol << 8 | other << 16 | empty << 32 | edges << 40;
     (head, ring)
-}
-
-/// The (row, position) of stone `s`, which must be on the board.
-fn find(state: &State, lens: &[usize; MAX_N as usize], s: u8) -> (usize, usize) {
-    for (r, &len) in lens[..state.n as usize].iter().enumerate() {
-        for p in 0..len {
-            if byte_at(state.rows[r], p) == s + 1 {
-                return (r, p);
-            }
-        }
-    }
-    (0, 0)
 }
 
 #[cfg(test)]
@@ -398,10 +434,19 @@ mod tests {
     fn the_radius_1_key_is_the_whole_graphs() {
         let all = states_and_moves();
         assert!(all.len() > 10_000, "{}", all.len());
-        for (state, mv) in all {
-            let mut whole = [0u64; 1];
-            Transitions::new(&state).keys(mv, &mut whole);
-            assert_eq!(key_radius1(&state, mv), whole[0], "{state:?} {mv:?}");
+        let mut at = 0;
+        while at < all.len() {
+            // One `Radius1` per state for all its moves, as the order uses it.
+            let state = all[at].0;
+            let mut fast = Radius1::new(&state);
+            let whole = Transitions::new(&state);
+            while at < all.len() && all[at].0 == state {
+                let mv = all[at].1;
+                let mut key = [0u64; 1];
+                whole.keys(mv, &mut key);
+                assert_eq!(fast.key(mv), key[0], "{state:?} {mv:?}");
+                at += 1;
+            }
         }
     }
 
