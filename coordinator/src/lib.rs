@@ -75,6 +75,11 @@ pub enum CoordinatorError {
     Server(String),
     #[error("internal error: {0}")]
     Internal(String),
+    #[error(
+        "the sweep's knowledge bases take {bytes} bytes, more than the {limit} a worker's \
+         registration can carry; learn them with a smaller --radius or from fewer games"
+    )]
+    KnowledgeBasesTooLarge { bytes: usize, limit: usize },
 }
 
 /// PEM files of the coordinator's certificate chain and private key.
@@ -161,6 +166,22 @@ impl Coordinator {
         if token.is_none() && !listen.ip().is_loopback() {
             return Err(CoordinatorError::TokenRequired { addr: listen });
         }
+        // Checked before anything is opened or written.
+        let knowledge_bases: Vec<hammer_proto::v1::KnowledgeBase> = sweep
+            .knowledge_bases()
+            .into_iter()
+            .map(|(path, digest, data)| hammer_proto::v1::KnowledgeBase {
+                path,
+                digest: format!("{digest:032x}"),
+                data,
+            })
+            .collect();
+        // A registration answer carries them all, with room for the rest of it.
+        let bytes: usize = knowledge_bases.iter().map(|k| k.data.len()).sum();
+        let limit = hammer_proto::MAX_MESSAGE_BYTES - (1 << 20);
+        if bytes > limit {
+            return Err(CoordinatorError::KnowledgeBasesTooLarge { bytes, limit });
+        }
         let sweep = Arc::new(sweep);
         let (state_dir, committed) = StateDir::open(&state, &sweep)?;
         // No writer is active: the state lock is ours and the writer has not started.
@@ -213,24 +234,14 @@ impl Coordinator {
             drain: drain_rx,
             hammer_version,
             metrics: metrics.clone(),
-            knowledge_bases: Arc::new(
-                sweep
-                    .knowledge_bases()
-                    .into_iter()
-                    .map(|(path, digest, data)| hammer_proto::v1::KnowledgeBase {
-                        path,
-                        digest: format!("{digest:032x}"),
-                        data,
-                    })
-                    .collect(),
-            ),
+            knowledge_bases: Arc::new(knowledge_bases),
         };
         let auth = service::Auth {
             expected: token.map(|t| Arc::from(format!("Bearer {t}").into_bytes())),
         };
         let coordinator = CoordinatorServer::new(service)
-            .max_decoding_message_size(64 << 20)
-            .max_encoding_message_size(64 << 20);
+            .max_decoding_message_size(hammer_proto::MAX_MESSAGE_BYTES)
+            .max_encoding_message_size(hammer_proto::MAX_MESSAGE_BYTES);
         let coordinator = InterceptedService::new(coordinator, auth);
 
         let (health_reporter, health) = tonic_health::server::health_reporter();

@@ -149,8 +149,8 @@ impl ConnectOptions {
             }
         })?;
         Ok(CoordinatorClient::with_interceptor(channel, interceptor)
-            .max_decoding_message_size(64 << 20)
-            .max_encoding_message_size(64 << 20))
+            .max_decoding_message_size(hammer_proto::MAX_MESSAGE_BYTES)
+            .max_encoding_message_size(hammer_proto::MAX_MESSAGE_BYTES))
     }
 }
 
