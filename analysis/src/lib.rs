@@ -167,6 +167,10 @@ fn martello_figures(
         figures::fig14_16(p, &paired.budgets)
     }));
     figures.push(timed(stats, "meta", || figures::meta(p, &paired.meta)));
+    // Drawn from Figure 13's rows.
+    let fig13 = figures.iter().find(|f| f.id == "fig13");
+    let learned = fig13.map(figures::learned_radius);
+    figures.extend(learned);
     figures
 }
 

@@ -126,6 +126,10 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             Some(stem) => continue_from(&text, &format!("{stem}.toml.data")),
             None => text,
         };
+        // The learned order's examples: the radius sweep reads the knowledge base learned
+        // from the training sweep's cut-down run, which ran just before it.
+        let kb = dir.path().join("learned-kb8.bin");
+        let text = text.replace("data/learned-kb8.bin", kb.to_str().unwrap());
         std::fs::write(&small, cut_down(&text, games, 3)).unwrap();
         let data = dir.path().join(format!("{file}.data"));
         ok(&hammer(&[
@@ -134,6 +138,12 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             "--out",
             data.to_str().unwrap(),
         ]));
+        if file == "learned_1_train.toml" {
+            let args = ["learn", data.to_str().unwrap(), "--radius", "8", "--out"];
+            let mut args = args.to_vec();
+            args.push(kb.to_str().unwrap());
+            ok(&hammer(&args));
+        }
         let json = ok(&hammer(&[
             "analyze",
             data.to_str().unwrap(),
@@ -160,7 +170,17 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
     // Every figure of the report is produced by some example.
     let ids: Vec<&str> = claimed.iter().map(|(id, _)| id.as_str()).collect();
     for want in [
-        "fig05", "fig07", "fig08", "fig11", "fig12", "fig13", "fig14", "fig15", "fig16", "meta",
+        "fig05",
+        "fig07",
+        "fig08",
+        "fig11",
+        "fig12",
+        "fig13",
+        "fig14",
+        "fig15",
+        "fig16",
+        "meta",
+        "learned_radius",
     ] {
         assert!(
             ids.contains(&want),
