@@ -169,8 +169,10 @@ fn martello_figures(
     figures.push(timed(stats, "meta", || figures::meta(p, &paired.meta)));
     // Drawn from Figure 13's rows.
     let fig13 = figures.iter().find(|f| f.id == "fig13");
-    let learned = fig13.map(figures::learned_radius);
-    figures.extend(learned);
+    if let Some(radius) = fig13.map(figures::learned_radius) {
+        let curve = figures::learned_curve(&radius);
+        figures.extend([radius, curve]);
+    }
     figures
 }
 

@@ -126,10 +126,10 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             Some(stem) => continue_from(&text, &format!("{stem}.toml.data")),
             None => text,
         };
-        // The learned order's examples: the radius sweep reads the knowledge base learned
-        // from the training sweep's cut-down run, which ran just before it.
-        let kb = dir.path().join("learned-kb8.bin");
-        let text = text.replace("data/learned-kb8.bin", kb.to_str().unwrap());
+        // The learned order's examples read the knowledge bases learned from the training
+        // sweeps' cut-down runs, which ran just before them.
+        let learned = format!("{}/learned-", dir.path().display());
+        let text = text.replace("data/learned-", &learned);
         std::fs::write(&small, cut_down(&text, games, 3)).unwrap();
         let data = dir.path().join(format!("{file}.data"));
         ok(&hammer(&[
@@ -138,11 +138,23 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             "--out",
             data.to_str().unwrap(),
         ]));
+        let learn = |radius: &str, games: &str, kb: &str| {
+            let kb = format!("{learned}{kb}");
+            let data = data.to_str().unwrap();
+            ok(&hammer(&[
+                "learn", data, "--radius", radius, "--games", games, "--out", &kb,
+            ]));
+        };
         if file == "learned_1_train.toml" {
-            let args = ["learn", data.to_str().unwrap(), "--radius", "8", "--out"];
-            let mut args = args.to_vec();
-            args.push(kb.to_str().unwrap());
-            ok(&hammer(&args));
+            learn("8", "10000", "kb8.bin");
+        }
+        if file == "learned_3_train_more.toml" {
+            // Bases of different contents (a file loaded twice under two names would be
+            // one base): 4, 8, 12 and 16 of the cut-down run's games.
+            for (i, games) in ["1000", "10000", "100000", "1000000"].iter().enumerate() {
+                let few = (4 * (i + 1)).to_string();
+                learn("1", &few, &format!("kb1-{games}.bin"));
+            }
         }
         let json = ok(&hammer(&[
             "analyze",
@@ -181,6 +193,7 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
         "fig16",
         "meta",
         "learned_radius",
+        "learned_curve",
     ] {
         assert!(
             ids.contains(&want),

@@ -2,7 +2,10 @@
 //! `learned:KB,R,T`, which compare every order on the same solvable games with a paired
 //! interval of its ratio to the standard order, drawn against the radius `R` at which
 //! the order cuts its transitions. Nothing is read again: a learned order is one more
-//! order of Figure 13.
+//! order of Figure 13. The learning curve draws the same rows against the number of
+//! games each knowledge base was learned from, which the analysis takes from the number
+//! that ends the base's file name (`kb-100000.bin`), as the example sweeps name them: a
+//! dataset records the base's path and digest, not its contents.
 
 use std::collections::BTreeMap;
 
@@ -11,6 +14,7 @@ use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
 use super::{chart, series};
 
 pub const EXAMPLE_LEARNED: &str = "examples/learned_2_radius.toml";
+pub const EXAMPLE_CURVE: &str = "examples/learned_4_curve.toml";
 
 /// A learned order's text as the dataset writes it (`learned:PATH,R,T#DIGEST`): the
 /// knowledge base (`PATH#DIGEST`), the temperature and the radius.
@@ -124,6 +128,94 @@ pub fn learned_radius(fig13: &Figure) -> Figure {
     fig
 }
 
+/// The number that ends a knowledge base's file name (`data/kb-100000.bin`: 100,000),
+/// the games it was learned from by the examples' convention.
+fn training_games(kb: &str) -> Option<u64> {
+    let path = kb.split('#').next()?;
+    let stem = std::path::Path::new(path).file_stem()?.to_str()?;
+    let digits = stem.len() - stem.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    stem[stem.len() - digits..].parse().ok()
+}
+
+/// The learned orders' ratio to standard against the games their knowledge base was
+/// learned from, from [`learned_radius`]'s table.
+pub fn learned_curve(radius: &Figure) -> Figure {
+    let mut fig = Figure::new(
+        "learned_curve",
+        "The learned move order: learning curve",
+        "The rows of figure learned_radius whose knowledge base's file name ends in the \
+         number of games it was learned from (kb-100000.bin): the ratio to the standard \
+         order against that number, one line per (n, radius, temperature).",
+        EXAMPLE_CURVE,
+    );
+    let Some(rows) = radius.tables.first() else {
+        return fig.missing("the dataset has no exact rows of a learned order");
+    };
+    let mut columns = vec!["n", "radius", "temperature", "training_games"];
+    columns.extend(rows.columns.iter().skip(4).map(String::as_str));
+    columns.insert(4, "knowledge_base");
+    let mut t = Table::new(
+        "learned_curve",
+        "Learned orders by the games their knowledge base was learned from: mean expansions \
+         (95% t interval) and ratio to standard (95% paired bootstrap interval)",
+        &columns,
+    );
+    // (n, radius, temperature) -> training games -> the row of learned_radius.
+    type Line<'a> = BTreeMap<u64, &'a Vec<Cell>>;
+    let mut lines: BTreeMap<(i64, i64, String), Line> = BTreeMap::new();
+    for row in &rows.rows {
+        let (Some(Cell::Int(n)), Some(Cell::Text(kb)), Some(Cell::Text(temp)), Some(Cell::Int(r))) =
+            (row.first(), row.get(1), row.get(2), row.get(3))
+        else {
+            continue;
+        };
+        if let Some(games) = training_games(kb) {
+            lines
+                .entry((*n, *r, temp.clone()))
+                .or_default()
+                .insert(games, row);
+        }
+    }
+    if lines.values().all(|l| l.len() < 2) {
+        return fig.missing(
+            "the dataset has no two knowledge bases of the same size, radius and temperature \
+             whose file names end in their number of training games (kb-1000.bin, \
+             kb-10000.bin)",
+        );
+    }
+    let mut c = chart(
+        "learned_curve",
+        "Learned order: expansions relative to the standard order, by training games",
+        "games the knowledge base was learned from",
+        "mean expansions / standard's (same games)",
+        Scale::Log,
+        Scale::Linear,
+    );
+    for ((n, r, temp), by_games) in &lines {
+        let mut pts = Vec::new();
+        for (&games, row) in by_games {
+            let mut out = vec![
+                Cell::Int(*n),
+                Cell::Int(*r),
+                Cell::Text(temp.clone()),
+                Cell::Int(games as i64),
+            ];
+            out.push(row[1].clone());
+            out.extend(row.iter().skip(4).cloned());
+            t.push(out);
+            let value = |i: usize| row.get(i).and_then(Cell::as_f64);
+            if let (Some(v), Some(lo), Some(hi)) = (value(8), value(9), value(10)) {
+                pts.push(Point::new(games as f64, v, lo, hi));
+            }
+        }
+        let label = format!("n={n}, radius {r}, T={temp}");
+        c.series.push(series(label, SeriesKind::Line, pts));
+    }
+    fig.tables.push(t);
+    fig.charts.push(c);
+    fig
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -137,5 +229,12 @@ mod tests {
         );
         assert_eq!(parse("random"), None);
         assert_eq!(parse("learned:kb,x,0#1"), None);
+    }
+
+    #[test]
+    fn training_games_come_from_the_file_name() {
+        assert_eq!(training_games("data/kb-100000.bin#00ff"), Some(100_000));
+        assert_eq!(training_games("kb1000"), Some(1000));
+        assert_eq!(training_games("data/kb8.x/base.bin#1"), None);
     }
 }

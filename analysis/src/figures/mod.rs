@@ -13,7 +13,7 @@ mod solvability;
 
 pub use budgets::{BudgetAcc, figures as fig14_16};
 pub use costs::{fig11, fig12};
-pub use learned::learned_radius;
+pub use learned::{learned_curve, learned_radius};
 pub use meta::{MetaAcc, meta};
 pub use orders::{Fig13Acc, fig13};
 pub use prefix::{Fig07Acc, fig07};
