@@ -36,7 +36,7 @@ pub struct Neighbourhood {
     /// `cell[s]`: (row, position in the row) of stone `s`.
     cell: [(u8, u8); 64],
     /// Stones per row.
-    len: [u8; MAX_N as usize],
+    len: Lens,
     n: u8,
 }
 
@@ -98,18 +98,11 @@ impl Neighbourhood {
     /// Stone `s`'s features at distances 1 ..= `out.len()`, each packed in a `u64`,
     /// and its distance-0 features as the return value.
     pub fn signature(&self, s: u8, out: &mut [u64]) -> u64 {
-        let n = self.n;
         let (row, pos) = self.cell[s as usize & 63];
-        let len = self.len[row as usize & 7];
-        let end = (pos == 0) as u64 | ((pos + 1 == len) as u64) << 1;
-        let head = end | (len as u64) << 2;
-        let (colour, symbol) = (s / n, s % n);
-        let colour_mask = row_mask(n) << (colour * n);
-        let symbol_mask = column_mask(n) << symbol;
+        let row = row as usize & 7;
         let mut seen = 1u64 << (s & 63);
         let mut frontier = seen;
         for (i, slot) in out.iter_mut().enumerate() {
-            let d = i + 1;
             let mut next = 0u64;
             let mut f = frontier;
             while f != 0 {
@@ -119,29 +112,42 @@ impl Neighbourhood {
             next &= !seen;
             seen |= next;
             frontier = next;
-            let same_colour = (next & colour_mask).count_ones() as u64;
-            let same_symbol = (next & symbol_mask).count_ones() as u64;
-            let other = next.count_ones() as u64 - same_colour - same_symbol;
-            let (empty, edges) = self.rows_at(row as usize, d);
-            *slot = same_colour | same_symbol << 8 | other << 16 | empty << 32 | edges << 40;
+            *slot = ring(self.n, s, next, &self.len, row, i + 1);
         }
-        head
+        head(pos as usize, self.len[row] as usize)
     }
+}
 
-    /// The empty white cells of the rows `d` rows above and below `row`, and how many
-    /// of those two rows are off the board.
-    fn rows_at(&self, row: usize, d: usize) -> (u64, u64) {
-        let n = self.n as usize;
-        let mut empty = 0u64;
-        let mut edges = 0u64;
-        for r in [row.checked_sub(d), Some(row + d).filter(|&r| r < n)] {
-            match r {
-                Some(r) => empty += 2u64.saturating_sub(self.len[r & 7] as u64),
-                None => edges += 1,
-            }
+/// A stone's distance-0 features: whether it is first and/or last of its row, and the
+/// row's length.
+#[inline]
+fn head(pos: usize, len: usize) -> u64 {
+    let end = (pos == 0) as u64 | ((pos + 1 == len) as u64) << 1;
+    end | (len as u64) << 2
+}
+
+/// Stone `s`'s features at distance `d`, packed: how many of `stones` (those at that
+/// distance) share its colour, share its symbol, or neither, and the empty white cells and
+/// board edges of the rows `d` rows above and below its `row` (`lens`: stones per row).
+#[inline]
+fn ring(n: u8, s: u8, stones: u64, lens: &Lens, row: usize, d: usize) -> u64 {
+    let colour_mask = row_mask(n) << ((s / n) * n);
+    let symbol_mask = column_mask(n) << (s % n);
+    let same_colour = (stones & colour_mask).count_ones() as u64;
+    let same_symbol = (stones & symbol_mask).count_ones() as u64;
+    let other = stones.count_ones() as u64 - same_colour - same_symbol;
+    let mut empty = 0u64;
+    let mut edges = 0u64;
+    for r in [
+        row.checked_sub(d),
+        Some(row + d).filter(|&r| r < n as usize),
+    ] {
+        match r {
+            Some(r) => empty += 2u64.saturating_sub(lens[r & 7] as u64),
+            None => edges += 1,
         }
-        (empty, edges)
     }
+    same_colour | same_symbol << 8 | other << 16 | empty << 32 | edges << 40
 }
 
 /// The bits of stones `0 .. n` (one colour).
@@ -311,8 +317,7 @@ fn hash(n: u8, mv: Move, heads: [u64; 3], rings: [&[u64]; 3], keys: &mut [u64]) 
 fn signature1(state: &State, lens: &Lens, s: u8, row: u8, pos: u8) -> (u64, u64) {
     let n = state.n as usize;
     let (row, pos) = (row as usize & 7, pos as usize);
-    let lens = lens.map(usize::from);
-    let len = lens[row];
+    let len = lens[row] as usize;
     let bit = |b: u8| 1u64 << ((b - 1) & 63);
     let word = state.rows[row];
     let mut adj = 0u64;
@@ -324,7 +329,7 @@ fn signature1(state: &State, lens: &Lens, s: u8, row: u8, pos: u8) -> (u64, u64)
     }
     // The stone at the same end of row r, if the row has any.
     let end = |r: usize, right: bool| -> u64 {
-        match lens[r] {
+        match lens[r] as usize {
             0 => 0,
             l => bit(byte_at(state.rows[r], if right { l - 1 } else { 0 })),
         }
@@ -347,23 +352,7 @@ fn signature1(state: &State, lens: &Lens, s: u8, row: u8, pos: u8) -> (u64, u64)
         }
     }
     adj &= !(1u64 << (s & 63));
-    let n8 = state.n;
-    let head = (pos == 0) as u64 | ((pos + 1 == len) as u64) << 1 | (len as u64) << 2;
-    let colour_mask = row_mask(n8) << ((s / n8) * n8);
-    let symbol_mask = column_mask(n8) << (s % n8);
-    let same_colour = (adj & colour_mask).count_ones() as u64;
-    let same_symbol = (adj & symbol_mask).count_ones() as u64;
-    let other = adj.count_ones() as u64 - same_colour - same_symbol;
-    let mut empty = 0u64;
-    let mut edges = 0u64;
-    for r in [row.checked_sub(1), Some(row + 1).filter(|&r| r < n)] {
-        match r {
-            Some(r) => empty += 2u64.saturating_sub(lens[r] as u64),
-            None => edges += 1,
-        }
-    }
-    let ring = same_colour | same_symbol << 8 | other << 16 | empty << 32 | edges << 40;
-    (head, ring)
+    (head(pos, len), ring(state.n, s, adj, lens, row, 1))
 }
 
 #[cfg(test)]
