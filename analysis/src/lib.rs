@@ -169,10 +169,8 @@ fn martello_figures(
     figures.push(timed(stats, "meta", || figures::meta(p, &paired.meta)));
     // Drawn from Figure 13's rows.
     let fig13 = figures.iter().find(|f| f.id == "fig13");
-    if let Some(radius) = fig13.map(figures::learned_radius) {
-        let curve = figures::learned_curve(&radius);
-        figures.extend([radius, curve]);
-    }
+    let learned = fig13.map(|f| [figures::learned_radius(f), figures::learned_curve(f)]);
+    figures.extend(learned.into_iter().flatten());
     figures
 }
 

@@ -32,6 +32,77 @@ fn parse(order: &str) -> Option<(String, String, u32)> {
     Some((kb, temperature, radius))
 }
 
+/// The columns of Figure 13's table each learned row carries over.
+const COPIED: [&str; 7] = [
+    "games",
+    "mean_expansions",
+    "ci_low",
+    "ci_high",
+    "ratio_to_standard",
+    "ratio_ci_low",
+    "ratio_ci_high",
+];
+
+/// One learned order's row of Figure 13.
+struct Learned {
+    n: i64,
+    /// `PATH#DIGEST`.
+    kb: String,
+    temperature: String,
+    radius: u32,
+    /// The [`COPIED`] cells.
+    cells: Vec<Cell>,
+}
+
+impl Learned {
+    /// The ratio to standard with its interval, at `x`.
+    fn ratio_point(&self, x: f64) -> Option<Point> {
+        let value = |i: usize| self.cells.get(i).and_then(Cell::as_f64);
+        Some(Point::new(x, value(4)?, value(5)?, value(6)?))
+    }
+}
+
+/// The learned orders' rows of Figure 13, or why there are none.
+fn learned_rows(fig13: &Figure) -> Result<Vec<Learned>, &'static str> {
+    let Some(rows) = fig13.tables.iter().find(|t| t.name == "fig13_move_orders") else {
+        return Err("the dataset has no exact rows of two or more move orders");
+    };
+    let col = |name: &str| rows.columns.iter().position(|c| c == name);
+    let (Some(n), Some(order)) = (col("n"), col("order")) else {
+        return Err("Figure 13's table has no n and order columns");
+    };
+    let learned: Vec<Learned> = rows
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let (Some(Cell::Int(size)), Some(Cell::Text(text))) = (row.get(n), row.get(order))
+            else {
+                return None;
+            };
+            let (kb, temperature, radius) = parse(text)?;
+            let cell = |c: &str| col(c).and_then(|i| row.get(i)).cloned();
+            let cells = COPIED
+                .iter()
+                .map(|c| cell(c).unwrap_or(Cell::Empty))
+                .collect();
+            Some(Learned {
+                n: *size,
+                kb,
+                temperature,
+                radius,
+                cells,
+            })
+        })
+        .collect();
+    if learned.is_empty() {
+        return Err(
+            "the dataset has no exact rows of a learned order (learned:KB,R) beside another \
+             order on the same games",
+        );
+    }
+    Ok(learned)
+}
+
 /// Mean expansions and ratio to standard of the learned orders, by radius.
 pub fn learned_radius(fig13: &Figure) -> Figure {
     let mut fig = Figure::new(
@@ -42,59 +113,24 @@ pub fn learned_radius(fig13: &Figure) -> Figure {
          its paired bootstrap interval, against the radius R.",
         EXAMPLE_LEARNED,
     );
-    let Some(rows) = fig13.tables.iter().find(|t| t.name == "fig13_move_orders") else {
-        return fig.missing("the dataset has no exact rows of two or more move orders");
+    let rows = match learned_rows(fig13) {
+        Ok(rows) => rows,
+        Err(why) => return fig.missing(why),
     };
-    let col = |name: &str| rows.columns.iter().position(|c| c == name);
-    let (Some(n), Some(order)) = (col("n"), col("order")) else {
-        return fig.missing("Figure 13's table has no n and order columns");
-    };
-    let copied = [
-        "games",
-        "mean_expansions",
-        "ci_low",
-        "ci_high",
-        "ratio_to_standard",
-        "ratio_ci_low",
-        "ratio_ci_high",
-    ];
+    // (n, knowledge base, temperature) -> radius -> its row.
+    let mut lines: BTreeMap<(i64, &str, &str), BTreeMap<u32, &Learned>> = BTreeMap::new();
+    for l in &rows {
+        let key = (l.n, l.kb.as_str(), l.temperature.as_str());
+        lines.entry(key).or_default().insert(l.radius, l);
+    }
     let mut columns = vec!["n", "knowledge_base", "temperature", "radius"];
-    columns.extend(copied);
+    columns.extend(COPIED);
     let mut t = Table::new(
         "learned_radius",
         "Learned orders on Figure 13's games: mean expansions (95% t interval) and ratio to \
          standard (95% paired bootstrap interval), by radius",
         &columns,
     );
-    // (n, knowledge base, temperature) -> radius -> the copied cells.
-    let mut lines: BTreeMap<(i64, String, String), BTreeMap<u32, Vec<Cell>>> = BTreeMap::new();
-    for row in &rows.rows {
-        let (Some(Cell::Int(size)), Some(Cell::Text(text))) = (row.get(n), row.get(order)) else {
-            continue;
-        };
-        let Some((kb, temperature, radius)) = parse(text) else {
-            continue;
-        };
-        let cells = copied
-            .iter()
-            .map(|c| {
-                col(c)
-                    .and_then(|i| row.get(i))
-                    .cloned()
-                    .unwrap_or(Cell::Empty)
-            })
-            .collect();
-        lines
-            .entry((*size, kb, temperature))
-            .or_default()
-            .insert(radius, cells);
-    }
-    if lines.is_empty() {
-        return fig.missing(
-            "the dataset has no exact rows of a learned order (learned:KB,R) beside another \
-             order on the same games",
-        );
-    }
     let mut c = chart(
         "learned_radius",
         "Learned order: expansions relative to the standard order, by radius",
@@ -105,19 +141,16 @@ pub fn learned_radius(fig13: &Figure) -> Figure {
     );
     for ((size, kb, temperature), by_radius) in &lines {
         let mut pts = Vec::new();
-        for (&radius, cells) in by_radius {
+        for (&radius, l) in by_radius {
             let mut row = vec![
                 Cell::Int(*size),
-                Cell::Text(kb.clone()),
-                Cell::Text(temperature.clone()),
+                Cell::text(*kb),
+                Cell::text(*temperature),
                 Cell::Int(i64::from(radius)),
             ];
-            row.extend(cells.iter().cloned());
+            row.extend(l.cells.iter().cloned());
             t.push(row);
-            let value = |i: usize| cells.get(i).and_then(Cell::as_f64);
-            if let (Some(v), Some(lo), Some(hi)) = (value(4), value(5), value(6)) {
-                pts.push(Point::new(f64::from(radius), v, lo, hi));
-            }
+            pts.extend(l.ratio_point(f64::from(radius)));
         }
         let name = kb.split('#').next().unwrap_or(kb);
         let label = format!("n={size}, {name}, T={temperature}");
@@ -138,8 +171,8 @@ fn training_games(kb: &str) -> Option<u64> {
 }
 
 /// The learned orders' ratio to standard against the games their knowledge base was
-/// learned from, from [`learned_radius`]'s table.
-pub fn learned_curve(radius: &Figure) -> Figure {
+/// learned from.
+pub fn learned_curve(fig13: &Figure) -> Figure {
     let mut fig = Figure::new(
         "learned_curve",
         "The learned move order: learning curve",
@@ -148,32 +181,15 @@ pub fn learned_curve(radius: &Figure) -> Figure {
          order against that number, one line per (n, radius, temperature).",
         EXAMPLE_CURVE,
     );
-    let Some(rows) = radius.tables.first() else {
+    let Ok(rows) = learned_rows(fig13) else {
         return fig.missing("the dataset has no exact rows of a learned order");
     };
-    let mut columns = vec!["n", "radius", "temperature", "training_games"];
-    columns.extend(rows.columns.iter().skip(4).map(String::as_str));
-    columns.insert(4, "knowledge_base");
-    let mut t = Table::new(
-        "learned_curve",
-        "Learned orders by the games their knowledge base was learned from: mean expansions \
-         (95% t interval) and ratio to standard (95% paired bootstrap interval)",
-        &columns,
-    );
-    // (n, radius, temperature) -> training games -> the row of learned_radius.
-    type Line<'a> = BTreeMap<u64, &'a Vec<Cell>>;
-    let mut lines: BTreeMap<(i64, i64, String), Line> = BTreeMap::new();
-    for row in &rows.rows {
-        let (Some(Cell::Int(n)), Some(Cell::Text(kb)), Some(Cell::Text(temp)), Some(Cell::Int(r))) =
-            (row.first(), row.get(1), row.get(2), row.get(3))
-        else {
-            continue;
-        };
-        if let Some(games) = training_games(kb) {
-            lines
-                .entry((*n, *r, temp.clone()))
-                .or_default()
-                .insert(games, row);
+    // (n, radius, temperature) -> training games -> its row.
+    let mut lines: BTreeMap<(i64, u32, &str), BTreeMap<u64, &Learned>> = BTreeMap::new();
+    for l in &rows {
+        if let Some(games) = training_games(&l.kb) {
+            let key = (l.n, l.radius, l.temperature.as_str());
+            lines.entry(key).or_default().insert(games, l);
         }
     }
     if lines.values().all(|l| l.len() < 2) {
@@ -183,6 +199,20 @@ pub fn learned_curve(radius: &Figure) -> Figure {
              kb-10000.bin)",
         );
     }
+    let mut columns = vec![
+        "n",
+        "radius",
+        "temperature",
+        "training_games",
+        "knowledge_base",
+    ];
+    columns.extend(COPIED);
+    let mut t = Table::new(
+        "learned_curve",
+        "Learned orders by the games their knowledge base was learned from: mean expansions \
+         (95% t interval) and ratio to standard (95% paired bootstrap interval)",
+        &columns,
+    );
     let mut c = chart(
         "learned_curve",
         "Learned order: expansions relative to the standard order, by training games",
@@ -193,20 +223,17 @@ pub fn learned_curve(radius: &Figure) -> Figure {
     );
     for ((n, r, temp), by_games) in &lines {
         let mut pts = Vec::new();
-        for (&games, row) in by_games {
-            let mut out = vec![
+        for (&games, l) in by_games {
+            let mut row = vec![
                 Cell::Int(*n),
-                Cell::Int(*r),
-                Cell::Text(temp.clone()),
+                Cell::Int(i64::from(*r)),
+                Cell::text(*temp),
                 Cell::Int(games as i64),
+                Cell::text(l.kb.as_str()),
             ];
-            out.push(row[1].clone());
-            out.extend(row.iter().skip(4).cloned());
-            t.push(out);
-            let value = |i: usize| row.get(i).and_then(Cell::as_f64);
-            if let (Some(v), Some(lo), Some(hi)) = (value(8), value(9), value(10)) {
-                pts.push(Point::new(games as f64, v, lo, hi));
-            }
+            row.extend(l.cells.iter().cloned());
+            t.push(row);
+            pts.extend(l.ratio_point(games as f64));
         }
         let label = format!("n={n}, radius {r}, T={temp}");
         c.series.push(series(label, SeriesKind::Line, pts));
