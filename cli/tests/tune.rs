@@ -260,3 +260,122 @@ fn tune_refuses_data_without_a_run_time_experiment() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown family 'lubby'"), "{err}");
 }
+
+/// A run-time experiment in the learned order (issue 14): the tuner prices the tuned
+/// lists' fallback with the learned order's own exact search, names the learned order in
+/// every prediction, and validates in it on fresh games.
+#[test]
+fn tune_a_learned_order_on_its_own_exact_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let train = dir.path().join("train.toml");
+    std::fs::write(
+        &train,
+        "name = \"train\"\nseed = 3\n\n[[experiment]]\nname = \"train\"\nsizes = [5]\ngames = 300\norders = \"random\"\nschedules = \"luby:256\"\n",
+    )
+    .unwrap();
+    let train_data = dir.path().join("train-data");
+    ok(&hammer(&["run", path(&train), "--out", path(&train_data)]));
+    let kb = dir.path().join("kb.bin");
+    ok(&hammer(&[
+        "learn",
+        path(&train_data),
+        "--n",
+        "5",
+        "--radius",
+        "1",
+        "--out",
+        path(&kb),
+    ]));
+    let order = format!("learned:{},1,0.1", path(&kb));
+    let sweep = dir.path().join("tune.toml");
+    std::fs::write(
+        &sweep,
+        TUNE_SWEEP
+            .replace(
+                "attempts = 8",
+                &format!("orders = \"{order}\"\nattempts = 8"),
+            )
+            .replace(
+                "orders = [\"random\", \"standard\"]",
+                &format!("orders = [\"{order}\", \"standard\"]"),
+            ),
+    )
+    .unwrap();
+    let data = dir.path().join("data");
+    ok(&hammer(&["run", path(&sweep), "--out", path(&data)]));
+    let rows = read_dataset(&data).unwrap();
+    let learned_name = rows
+        .iter()
+        .find(|r| r.experiment == "rtd")
+        .map(|r| r.order.clone())
+        .unwrap();
+    assert!(learned_name.starts_with(&order), "{learned_name}");
+
+    let out = dir.path().join("tuned");
+    let stdout = ok(&hammer(&[
+        "tune",
+        path(&data),
+        "--out",
+        path(&out),
+        "--validate",
+        "--validation-games",
+        "20",
+        "--threads",
+        "2",
+    ]));
+    assert!(stdout.contains("tuned on 60 games of size 5"), "{stdout}");
+    assert!(stdout.contains("validation on 20 fresh games"), "{stdout}");
+
+    // The fallback of the tuned lists is the learned order's exact search: its
+    // prediction is the mean of those rows, read independently.
+    let exact: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.experiment == "exact" && r.order == learned_name)
+        .map(|r| r.expansions as f64)
+        .collect();
+    assert_eq!(exact.len(), 60);
+    let want = exact.iter().sum::<f64>() / exact.len() as f64;
+    let families = csv_rows(&out.join("report").join("tune_families.csv"));
+    let row = families
+        .iter()
+        .find(|r| r[0] == "exact, tuning order")
+        .expect("an exact, tuning order row");
+    assert_eq!(row[1], learned_name);
+    let got: f64 = row[3].parse().unwrap();
+    assert!((got - want).abs() < 0.1, "predicted {got}, mean {want}");
+    // Every prediction but plain DFS is in the learned order, paper included.
+    for r in &families {
+        let want = if r[0] == "plain DFS" {
+            "standard"
+        } else {
+            &learned_name
+        };
+        assert_eq!(r[1], want, "{r:?}");
+    }
+    let report = std::fs::read_to_string(out.join("report").join("report.md")).unwrap();
+    assert!(!report.contains("stands in"), "{report}");
+
+    // The schedule file names the learned order, and the validation ran in it.
+    let text = std::fs::read_to_string(out.join("best.schedule")).unwrap();
+    assert!(text.contains(&format!("--order {learned_name}")), "{text}");
+    let vdir = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("validation-")
+        })
+        .expect("a validation dataset");
+    let vrows = read_dataset(&vdir).unwrap();
+    assert!(vrows.iter().any(|r| r.order == learned_name));
+    assert!(vrows.iter().all(|r| r.exhaustive));
+    for r in &vrows {
+        let dfs = vrows
+            .iter()
+            .find(|d| d.order == "standard" && d.game_index == r.game_index)
+            .unwrap();
+        assert_eq!(r.min_stones, dfs.min_stones);
+    }
+}

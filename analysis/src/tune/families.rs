@@ -131,7 +131,7 @@ pub fn fixed_family(games: &[TuneGame], cap: u64, grid: &[u64]) -> Vec<Priced> {
                 .iter()
                 .map(|g| {
                     fixed(&g.rtd, t, Some(m))
-                        .map_or(f64::NAN, |w| w.with_fallback(g.fallback_random()))
+                        .map_or(f64::NAN, |w| w.with_fallback(g.fallback_tuned()))
                 })
                 .collect();
             let candidate = Candidate {
@@ -158,7 +158,7 @@ pub fn luby_family(games: &[TuneGame], cap: u64, grid: &[u64]) -> Vec<Priced> {
         }
         let mut costs = vec![Vec::with_capacity(games.len()); blocks as usize];
         for g in games {
-            let x = g.fallback_random();
+            let x = g.fallback_tuned();
             let (mut spent, mut survive) = (0.0, 1.0);
             let mut i = 1u64;
             for (k, block) in costs.iter_mut().enumerate() {
@@ -211,7 +211,7 @@ pub fn geometric_family(games: &[TuneGame], cap: u64, grid: &[u64]) -> Vec<Price
             let budgets = geometric_budgets(base, ratio, cap);
             let mut costs = vec![Vec::with_capacity(games.len()); budgets.len()];
             for g in games {
-                let x = g.fallback_random();
+                let x = g.fallback_tuned();
                 let (mut spent, mut survive) = (0.0, 1.0);
                 for (j, &b) in budgets.iter().enumerate() {
                     if let Some(step) = g.rtd.at(b) {
@@ -259,11 +259,11 @@ pub fn curve(candidates: &[Priced]) -> Vec<&Priced> {
 }
 
 /// A reference schedule's predicted cost per game: `paper`, plain DFS, exact search in the
-/// random order, and the engine's endless `luby:U`.
+/// tuning order, and the engine's endless `luby:U`.
 #[derive(Debug, Clone)]
 pub struct Reference {
     pub name: String,
-    pub order: &'static str,
+    pub order: String,
     pub schedule: String,
     pub costs: Vec<f64>,
     pub mean: f64,
@@ -272,7 +272,9 @@ pub struct Reference {
     pub beyond_cap: f64,
 }
 
-pub fn paper(games: &[TuneGame]) -> Reference {
+/// `paper`: its budgeted attempts in the tuning order `order` (the run-time data's),
+/// then the standard order's exact search.
+pub fn paper(games: &[TuneGame], order: &str) -> Reference {
     let budgets: Vec<u64> = PAPER_PHASES
         .iter()
         .flat_map(|&(count, b)| std::iter::repeat_n(b, count as usize))
@@ -287,34 +289,29 @@ pub fn paper(games: &[TuneGame]) -> Reference {
             w.with_fallback(g.fallback_standard())
         })
         .collect();
-    reference(
-        "paper",
-        "random",
-        "paper",
-        costs,
-        beyond / games.len() as f64,
-    )
+    reference("paper", order, "paper", costs, beyond / games.len() as f64)
 }
 
-pub fn exact(games: &[TuneGame], order: &'static str) -> Reference {
-    let costs: Vec<f64> = games
-        .iter()
-        .map(|g| match order {
-            "standard" => g.fallback_standard(),
-            _ => g.fallback_random(),
-        })
-        .collect();
-    let name = if order == "standard" {
-        "plain DFS"
+/// Plain DFS: the exact search in the standard order.
+pub fn dfs(games: &[TuneGame]) -> Reference {
+    let costs = games.iter().map(TuneGame::fallback_standard).collect();
+    reference("plain DFS", "standard", "exact", costs, 0.0)
+}
+
+/// The exact search in the tuning order `order` (the tuned lists' fallback).
+pub fn exact(games: &[TuneGame], order: &str) -> Reference {
+    let costs = games.iter().map(TuneGame::fallback_tuned).collect();
+    let name = if order == "random" {
+        "exact, random order".to_owned()
     } else {
-        "exact, random order"
+        "exact, tuning order".to_owned()
     };
-    reference(name, order, "exact", costs, 0.0)
+    reference(&name, order, "exact", costs, 0.0)
 }
 
 /// The engine's `luby:U`, which never falls back: restarts beyond the cap cannot be
 /// priced, so the cost is a lower bound wherever [`Reference::beyond_cap`] is not zero.
-pub fn endless_luby(games: &[TuneGame], unit: u64) -> Reference {
+pub fn endless_luby(games: &[TuneGame], order: &str, unit: u64) -> Reference {
     let mut beyond = 0.0;
     let costs: Vec<f64> = games
         .iter()
@@ -326,7 +323,7 @@ pub fn endless_luby(games: &[TuneGame], unit: u64) -> Reference {
         .collect();
     reference(
         &format!("luby:{unit}"),
-        "random",
+        order,
         &format!("luby:{unit}"),
         costs,
         beyond / games.len() as f64,
@@ -335,14 +332,14 @@ pub fn endless_luby(games: &[TuneGame], unit: u64) -> Reference {
 
 fn reference(
     name: &str,
-    order: &'static str,
+    order: &str,
     schedule: &str,
     costs: Vec<f64>,
     beyond_cap: f64,
 ) -> Reference {
     Reference {
         name: name.to_owned(),
-        order,
+        order: order.to_owned(),
         schedule: schedule.to_owned(),
         mean: mean(&costs),
         costs,
@@ -359,7 +356,7 @@ mod tests {
         TuneGame {
             game_index: 0,
             rtd: GameRtd::new(finished, attempts, cap),
-            exact_random: Some(exact),
+            exact_tuned: Some(exact),
             exact_standard: Some(exact),
             solvable: Some(true),
         }
@@ -432,7 +429,7 @@ mod tests {
     fn the_endless_luby_reports_mass_beyond_the_cap() {
         // Never finishes within the cap: the walk stops at the first budget above it.
         let games = vec![game(vec![], 4, 4, 100.0)];
-        let r = endless_luby(&games, 1);
+        let r = endless_luby(&games, "random", 1);
         assert_eq!(r.beyond_cap, 1.0);
         // Terms up to the first 8: 1,1,2,1,1,2,4,1,1,2,1,1,2,4 = 24.
         assert!((r.mean - 24.0).abs() < 1e-9, "{}", r.mean);

@@ -15,9 +15,10 @@ pub const EXAMPLE_TUNE: &str = "examples/tune_rtd.toml";
 pub struct TuneGame {
     pub game_index: i64,
     pub rtd: GameRtd,
-    /// Expansions of the exact search in the random order (the fallback of a tuned list,
-    /// whose final unlimited attempt keeps the list's order).
-    pub exact_random: Option<f64>,
+    /// Expansions of the exact search in the tuning order (the fallback of a tuned list,
+    /// whose final unlimited attempt keeps the list's order), or in the random order when
+    /// the tuning order has no exact rows.
+    pub exact_tuned: Option<f64>,
     /// Expansions of the exact search in the standard order: plain DFS, and the fallback
     /// of `paper`.
     pub exact_standard: Option<f64>,
@@ -26,18 +27,14 @@ pub struct TuneGame {
 }
 
 impl TuneGame {
-    /// The fallback cost of a schedule whose unlimited attempt runs in the random order,
+    /// The fallback cost of a schedule whose unlimited attempt runs in the tuning order,
     /// standing in the standard order's when only that was measured.
-    pub fn fallback_random(&self) -> f64 {
-        self.exact_random
-            .or(self.exact_standard)
-            .unwrap_or(f64::NAN)
+    pub fn fallback_tuned(&self) -> f64 {
+        self.exact_tuned.or(self.exact_standard).unwrap_or(f64::NAN)
     }
 
     pub fn fallback_standard(&self) -> f64 {
-        self.exact_standard
-            .or(self.exact_random)
-            .unwrap_or(f64::NAN)
+        self.exact_standard.or(self.exact_tuned).unwrap_or(f64::NAN)
     }
 }
 
@@ -52,8 +49,12 @@ pub struct TuneInput {
     pub attempts: u32,
     pub cap: u64,
     pub games: Vec<TuneGame>,
-    /// Which exact searches were found (`"random"`, `"standard"`).
+    /// The orders of the exact searches found on the tuning games (`"random"`,
+    /// `"standard"`, the tuning order's name).
     pub exact_orders: Vec<String>,
+    /// Whether the tuned lists' fallback was priced with the exact search in the tuning
+    /// order itself (else the random order's, or the standard order's, stands in).
+    pub exact_in_tuning_order: bool,
     /// Games of the run-time experiment left out because they had no exact row.
     pub dropped_games: usize,
 }
@@ -76,7 +77,7 @@ struct Gathered {
     /// Per game: finished lengths and the trials seen.
     per_game: BTreeMap<i64, (Vec<u64>, BTreeSet<i32>)>,
     /// (seed, order, game) -> (expansions, solvable) of the exact searches.
-    exact: HashMap<(i64, &'static str, i64), (f64, bool)>,
+    exact: HashMap<(i64, u32, i64), (f64, bool)>,
 }
 
 /// Finds the run-time experiment (one with `budget > 0`, no prefix and several trials;
@@ -180,32 +181,43 @@ pub fn collect(rows: RowSource, experiment: Option<&str>, n: Option<i32>) -> Res
         .map(|(_, t)| t.len() as u32)
         .max()
         .unwrap_or(0);
-    let exact_orders: BTreeSet<&str> = g
+    let exact_ids: BTreeSet<u32> = g
         .exact
         .keys()
         .filter(|(s, _, _)| *s == seed)
         .map(|(_, o, _)| *o)
         .collect();
+    let id_of = |name: &str| exact_ids.iter().copied().find(|&id| names.name(id) == name);
+    let exact_orders: BTreeSet<&str> = exact_ids.iter().map(|&id| names.name(id)).collect();
+    // The tuned lists fall back on an exact search in the tuning order; the random
+    // order's stands in when only that was measured (the same order when tuning random).
+    let exact_in_tuning_order = exact_ids.contains(&order);
+    let tuned_id = if exact_in_tuning_order {
+        Some(order)
+    } else {
+        id_of("random")
+    };
+    let standard_id = id_of("standard");
     if exact_orders.is_empty() {
         return Err(refuse(format!(
-            "no exact search on the games of \"{chosen}\": schedules fall back on it, so its cost is part of every prediction; add an experiment with schedules = \"exact\" (order random, and standard for plain DFS) on the same games, as in {EXAMPLE_TUNE}"
+            "no exact search on the games of \"{chosen}\": schedules fall back on it, so its cost is part of every prediction; add an experiment with schedules = \"exact\" (in the run-time experiment's order, and standard for plain DFS) on the same games, as in {EXAMPLE_TUNE}"
         )));
     }
     let mut games = Vec::with_capacity(g.per_game.len());
     let mut dropped = 0;
     for (game_index, (finished, trials)) in g.per_game {
-        let random = g.exact.get(&(seed, "random", game_index));
-        let standard = g.exact.get(&(seed, "standard", game_index));
-        if random.is_none() && standard.is_none() {
+        let tuned = tuned_id.and_then(|o| g.exact.get(&(seed, o, game_index)));
+        let standard = standard_id.and_then(|o| g.exact.get(&(seed, o, game_index)));
+        if tuned.is_none() && standard.is_none() {
             dropped += 1;
             continue;
         }
         games.push(TuneGame {
             game_index,
             rtd: GameRtd::new(finished, trials.len() as u32, cap),
-            exact_random: random.map(|e| e.0),
+            exact_tuned: tuned.map(|e| e.0),
             exact_standard: standard.map(|e| e.0),
-            solvable: random.or(standard).map(|e| e.1),
+            solvable: tuned.or(standard).map(|e| e.1),
         });
     }
     if games.is_empty() {
@@ -223,6 +235,7 @@ pub fn collect(rows: RowSource, experiment: Option<&str>, n: Option<i32>) -> Res
         cap,
         games,
         exact_orders: exact_orders.into_iter().map(str::to_owned).collect(),
+        exact_in_tuning_order,
         dropped_games: dropped,
     })
 }
@@ -248,13 +261,8 @@ fn gather(rows: RowSource, experiment: u32, n: i32) -> Result<Gathered> {
             }
         } else if r.trial == 0 && r.budget == 0 && r.exhaustive && names.name(r.schedule) == "exact"
         {
-            let order = match names.name(r.order) {
-                "random" => "random",
-                "standard" => "standard",
-                _ => return,
-            };
             g.exact.insert(
-                (r.seed, order, r.game_index),
+                (r.seed, r.order, r.game_index),
                 (r.expansions as f64, r.solvable),
             );
         }

@@ -114,7 +114,7 @@ pub fn tune(input: TuneInput, families: &[Family]) -> Tuning {
     };
     let games = &input.games;
     let grid = families::log_grid(input.cap, PER_DECADE);
-    let dfs = families::exact(games, "standard");
+    let dfs = families::dfs(games);
     let mut bests = Vec::new();
     let mut curves = Vec::new();
     for &family in &families {
@@ -164,9 +164,9 @@ pub fn tune(input: TuneInput, families: &[Family]) -> Tuning {
         .find(|f| f.family == Family::Luby)
         .map_or(256, |f| f.priced.candidate.x);
     for r in [
-        families::paper(games),
-        families::endless_luby(games, luby_unit),
-        families::exact(games, "random"),
+        families::paper(games, &input.order),
+        families::endless_luby(games, &input.order, luby_unit),
+        families::exact(games, &input.order),
         dfs.clone(),
     ] {
         let label = format!("tune/{}/{}", r.order, r.schedule);
@@ -174,7 +174,7 @@ pub fn tune(input: TuneInput, families: &[Family]) -> Tuning {
             mean: bootstrap_mean(&r.costs, &label),
             speedup: paired_ratio(&dfs.costs, &r.costs, &label),
             name: r.name,
-            order: r.order.to_owned(),
+            order: r.order,
             schedule: r.schedule,
             beyond_cap: r.beyond_cap,
             source: MODEL,

@@ -39,8 +39,8 @@ pub fn sweep_text(t: &Tuning, name: &str, seed: u64, games: u64) -> String {
         .join(", ");
     format!(
         "# Validation of a schedule tuned by `hammer tune` on sweep {} (seed {}), written\n\
-         # by `hammer tune --validate`: the tuned schedule, paper and luby:{} in the random\n\
-         # order, and plain DFS, on the same {games} fresh games (seed {seed}).\n\
+         # by `hammer tune --validate`: the tuned schedule, paper and luby:{} in the order\n\
+         # {order}, and plain DFS, on the same {games} fresh games (seed {seed}).\n\
          name = \"{name}\"\n\
          seed = {seed}\n\
          \n\
