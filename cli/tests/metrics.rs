@@ -302,7 +302,8 @@ fn hammer_run_serves_metrics_while_it_runs() {
     let sweep_path = dir.path().join("sweep.toml");
     std::fs::write(&sweep_path, SWEEP).expect("write sweep");
     let out = dir.path().join("out");
-    let metrics: SocketAddr = ([127, 0, 0, 1], free_port()).into();
+    // Port 0: `hammer run` binds a free port itself and prints it, so no other test's
+    // connection can take the port between choosing it and binding it.
     let mut run = Proc::spawn(
         "hammer run",
         HAMMER,
@@ -311,8 +312,7 @@ fn hammer_run_serves_metrics_while_it_runs() {
             vec![sweep_path.display().to_string()],
             s(&["--out"]),
             vec![out.display().to_string()],
-            s(&["--threads", "1", "--metrics"]),
-            vec![metrics.to_string()],
+            s(&["--threads", "1", "--metrics", "127.0.0.1:0"]),
         ]
         .concat(),
         &[],
@@ -320,9 +320,15 @@ fn hammer_run_serves_metrics_while_it_runs() {
     );
     // The endpoint is up before the worker starts, and the run takes seconds.
     let deadline = Instant::now() + Duration::from_secs(30);
-    let samples = loop {
-        if http("GET", metrics, "/metrics").is_ok() {
-            break scrape(metrics);
+    let bound = |log: &str| -> Option<SocketAddr> {
+        let rest = log.split("metrics at http://").nth(1)?;
+        rest.split('/').next()?.parse().ok()
+    };
+    let (metrics, samples) = loop {
+        if let Some(metrics) = bound(&run.log_text())
+            && http("GET", metrics, "/metrics").is_ok()
+        {
+            break (metrics, scrape(metrics));
         }
         assert!(Instant::now() < deadline, "no metrics: {}", run.log_text());
         std::thread::sleep(Duration::from_millis(10));
