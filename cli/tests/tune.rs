@@ -55,6 +55,32 @@ fn csv_rows(file: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The rows of the validation dataset `hammer tune --validate` wrote under `out`.
+fn validation_rows(out: &Path) -> Vec<hammer_dataset::ResultRow> {
+    let vdir = std::fs::read_dir(out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("validation-")
+        })
+        .expect("a validation dataset");
+    read_dataset(&vdir).unwrap()
+}
+
+/// Every schedule of a validation agrees with plain DFS on every game's minimum.
+fn assert_minima_agree_with_dfs(vrows: &[hammer_dataset::ResultRow]) {
+    for r in vrows {
+        let dfs = vrows
+            .iter()
+            .find(|d| d.order == "standard" && d.game_index == r.game_index)
+            .unwrap();
+        assert_eq!(r.min_stones, dfs.min_stones);
+    }
+}
+
 #[test]
 fn tune_then_validate_then_use_the_schedule() {
     let dir = tempfile::tempdir().unwrap();
@@ -179,27 +205,10 @@ fn tune_then_validate_then_use_the_schedule() {
         names.iter().any(|n| n.starts_with("luby:")) || line.starts_with("luby:"),
         "{names:?}"
     );
-    let vdir = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("validation-")
-        })
-        .expect("a validation dataset");
-    let vrows = read_dataset(&vdir).unwrap();
+    let vrows = validation_rows(&out);
     assert_eq!(vrows.len(), 40 * validation.len());
     assert!(vrows.iter().all(|r| r.exhaustive && r.seed == 12));
-    // Every schedule agrees with plain DFS on every game's minimum.
-    for r in &vrows {
-        let dfs = vrows
-            .iter()
-            .find(|d| d.order == "standard" && d.game_index == r.game_index)
-            .unwrap();
-        assert_eq!(r.min_stones, dfs.min_stones);
-    }
+    assert_minima_agree_with_dfs(&vrows);
 
     // The schedule file works in a sweep file too, and the sweep carries the schedule.
     let use_sweep = dir.path().join("use.toml");
@@ -358,24 +367,8 @@ fn tune_a_learned_order_on_its_own_exact_search() {
     // The schedule file names the learned order, and the validation ran in it.
     let text = std::fs::read_to_string(out.join("best.schedule")).unwrap();
     assert!(text.contains(&format!("--order {learned_name}")), "{text}");
-    let vdir = std::fs::read_dir(&out)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("validation-")
-        })
-        .expect("a validation dataset");
-    let vrows = read_dataset(&vdir).unwrap();
+    let vrows = validation_rows(&out);
     assert!(vrows.iter().any(|r| r.order == learned_name));
     assert!(vrows.iter().all(|r| r.exhaustive));
-    for r in &vrows {
-        let dfs = vrows
-            .iter()
-            .find(|d| d.order == "standard" && d.game_index == r.game_index)
-            .unwrap();
-        assert_eq!(r.min_stones, dfs.min_stones);
-    }
+    assert_minima_agree_with_dfs(&vrows);
 }

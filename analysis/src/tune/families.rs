@@ -302,11 +302,11 @@ pub fn dfs(games: &[TuneGame]) -> Reference {
 pub fn exact(games: &[TuneGame], order: &str) -> Reference {
     let costs = games.iter().map(TuneGame::fallback_tuned).collect();
     let name = if order == "random" {
-        "exact, random order".to_owned()
+        "exact, random order"
     } else {
-        "exact, tuning order".to_owned()
+        "exact, tuning order"
     };
-    reference(&name, order, "exact", costs, 0.0)
+    reference(name, order, "exact", costs, 0.0)
 }
 
 /// The engine's `luby:U`, which never falls back: restarts beyond the cap cannot be

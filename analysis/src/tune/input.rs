@@ -52,11 +52,16 @@ pub struct TuneInput {
     /// The orders of the exact searches found on the tuning games (`"random"`,
     /// `"standard"`, the tuning order's name).
     pub exact_orders: Vec<String>,
-    /// Whether the tuned lists' fallback was priced with the exact search in the tuning
-    /// order itself (else the random order's, or the standard order's, stands in).
-    pub exact_in_tuning_order: bool,
     /// Games of the run-time experiment left out because they had no exact row.
     pub dropped_games: usize,
+}
+
+impl TuneInput {
+    /// Whether the tuned lists' fallback was priced with the exact search in the tuning
+    /// order itself (else the random order's, or the standard order's, stands in).
+    pub fn exact_in_tuning_order(&self) -> bool {
+        self.exact_orders.contains(&self.order)
+    }
 }
 
 /// What the first visit of the rows finds: the experiments with capped attempts (budget
@@ -235,7 +240,6 @@ pub fn collect(rows: RowSource, experiment: Option<&str>, n: Option<i32>) -> Res
         cap,
         games,
         exact_orders: exact_orders.into_iter().map(str::to_owned).collect(),
-        exact_in_tuning_order,
         dropped_games: dropped,
     })
 }

@@ -79,14 +79,10 @@ fn data_figure(t: &Tuning) -> Figure {
     }
     f.tables.push(table);
     let has = |order: &str| i.exact_orders.iter().any(|o| o == order);
-    if !i.exact_in_tuning_order && has("random") {
+    if !i.exact_in_tuning_order() {
+        let stand_in = if has("random") { "random" } else { "standard" };
         f.notes.push(format!(
-            "No exact search in the tuning order ({}): tuned lists fall back on it, so the random order's cost stands in for it.",
-            i.order
-        ));
-    } else if !i.exact_in_tuning_order {
-        f.notes.push(format!(
-            "No exact search in the tuning order ({}): tuned lists fall back on it, so the standard order's cost stands in for it.",
+            "No exact search in the tuning order ({}): tuned lists fall back on it, so the {stand_in} order's cost stands in for it.",
             i.order
         ));
     }
