@@ -120,7 +120,7 @@ fn commit(
     })?;
     let mut job = job;
     if shared.experiment.split.is_some() {
-        let whole = combine(&job.results).ok_or_else(|| {
+        let whole = combine(&job.results, shared.experiment.split_mode).ok_or_else(|| {
             CoordinatorError::Internal(format!("split game {} without parts", job.unit_id))
         })?;
         job.results = vec![whole];

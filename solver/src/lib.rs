@@ -23,7 +23,7 @@ pub use memo::Memo;
 pub use order::{Order, OrderError};
 pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
 pub use search::Counters;
-pub use split::{NODES_PER_PART, SharedBest, SplitPart, SplitShape};
+pub use split::{NODES_PER_PART, SharedBest, SplitMode, SplitPart, SplitShape};
 
 pub use search::FindHook;
 use search::{AttemptEnd, LIVE_EXPANSIONS, Search};

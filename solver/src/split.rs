@@ -123,8 +123,44 @@ pub struct SplitPart {
     pub index: u32,
     /// Parts the game is split into (at least 1).
     pub count: u32,
+    /// What each part searches.
+    pub mode: SplitMode,
     /// Scores other parts proved, as they become known.
     pub shared: SharedBest,
+}
+
+/// What the parts of a split game search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SplitMode {
+    /// Part `i` of `k` searches frontier nodes `i, i + k, ...`: the parts divide the
+    /// search tree. A state reachable from the subtrees of two parts (a transposition) is
+    /// searched by both.
+    #[default]
+    Subtrees,
+    /// Every part searches the whole frontier, under its own random stream: a race in
+    /// which the first part to prove the game's answer settles it (a portfolio). Under a
+    /// random order the parts sample the tree independently, so the first of `k` to find
+    /// a finish that proves itself comes early.
+    Race,
+}
+
+impl SplitMode {
+    /// The name a sweep file uses (`split_mode`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SplitMode::Subtrees => "subtrees",
+            SplitMode::Race => "race",
+        }
+    }
+
+    /// The mode named `text` in a sweep file.
+    pub fn from_name(text: &str) -> Option<SplitMode> {
+        match text {
+            "subtrees" => Some(SplitMode::Subtrees),
+            "race" => Some(SplitMode::Race),
+            _ => None,
+        }
+    }
 }
 
 /// How a game was split: the same for every part.
@@ -249,13 +285,15 @@ impl<P: Puzzle> crate::Solver<P> {
             hook(search.own_best, &search.best_path);
         }
         search.best = search.best.min(part.shared.get());
-        let count = part.count.max(1) as usize;
-        let mine: Vec<&Node<P>> = frontier
-            .nodes
-            .iter()
-            .skip(part.index as usize)
-            .step_by(count)
-            .collect();
+        let count = match part.mode {
+            SplitMode::Subtrees => part.count.max(1) as usize,
+            SplitMode::Race => 1,
+        };
+        let first = match part.mode {
+            SplitMode::Subtrees => part.index as usize,
+            SplitMode::Race => 0,
+        };
+        let mine: Vec<&Node<P>> = frontier.nodes.iter().skip(first).step_by(count).collect();
         let mut rng =
             hammer_engine::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
         let exhaustive = crate::run_schedule(search, config, |search, order, budget| {

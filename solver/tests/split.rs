@@ -2,7 +2,7 @@
 //! the number of parts and whatever better scores the parts were told of.
 
 use hammer_engine::{Martello, Puzzle, seeded};
-use hammer_solver::{Config, Limits, Order, Schedule, SharedBest, Solver, SplitPart};
+use hammer_solver::{Config, Limits, Order, Schedule, SharedBest, Solver, SplitMode, SplitPart};
 use proptest::prelude::*;
 
 fn config(random: bool, limits: Limits, split: Option<SplitPart>) -> Config {
@@ -26,7 +26,15 @@ fn part(index: u32, count: u32, shared: &SharedBest) -> Option<SplitPart> {
     Some(SplitPart {
         index,
         count,
+        mode: SplitMode::Subtrees,
         shared: shared.clone(),
+    })
+}
+
+fn racer(index: u32, count: u32, shared: &SharedBest) -> Option<SplitPart> {
+    Some(SplitPart {
+        mode: SplitMode::Race,
+        ..part(index, count, shared)?
     })
 }
 
@@ -131,4 +139,53 @@ proptest! {
             prop_assert!(bound.min(least) <= exact.min_score);
         }
     }
+
+    /// Every part of a race searches the whole game: alone, each is exhaustive with the
+    /// exact answer, and when one is capped its proved bound holds for the whole game.
+    #[test]
+    fn every_racer_alone_gives_the_exact_answer(
+        n in 4u8..=6, index in 0u64..10_000, count in 2u32..=4, cap in 1u64..3_000,
+    ) {
+        let board = seeded::game(29, n, index).unwrap();
+        let seed = seeded::run_seed(29, n, index, 0);
+        let exact = Solver::new(Martello).solve(&board, &Config::default(), 0);
+        let mut solver = Solver::new(Martello);
+        for i in 0..count {
+            let out = solver.solve(&board, &config(true, Limits::default(), racer(i, count, &SharedBest::new())), seed);
+            prop_assert!(out.exhaustive);
+            prop_assert_eq!(out.min_score, exact.min_score);
+            prop_assert!(replays_to(&board, &out.solution, out.min_score));
+            let limits = Limits { max_expansions: Some(cap), ..Limits::default() };
+            let capped = solver.solve(&board, &config(true, limits, racer(i, count, &SharedBest::new())), seed);
+            prop_assert!(capped.lower_bound <= exact.min_score);
+            prop_assert!(capped.min_score >= exact.min_score);
+        }
+    }
+}
+
+/// The racers of one game draw from streams of their own, so that they sample the tree
+/// differently: over a few hard 6x6 games, two racers do not repeat each other's work.
+#[test]
+fn racers_search_differently() {
+    let mut solver = Solver::new(Martello);
+    let mut differ = 0;
+    for index in 0..20 {
+        let board = seeded::game(31, 6, index).unwrap();
+        let seed = seeded::run_seed(31, 6, index, 0);
+        let costs: Vec<u64> = (0..2)
+            .map(|i| {
+                let out = solver.solve(
+                    &board,
+                    &config(true, Limits::default(), racer(i, 2, &SharedBest::new())),
+                    seed,
+                );
+                out.counters.expansions
+            })
+            .collect();
+        differ += usize::from(costs[0] != costs[1]);
+    }
+    assert!(
+        differ >= 15,
+        "only {differ} of 20 games searched differently"
+    );
 }

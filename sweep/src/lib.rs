@@ -28,7 +28,7 @@ pub use canonical::ConfigIdError;
 pub use continuation::UnknownGames;
 pub use error::SweepError;
 /// The per-game limit that stopped a game, as results and rows carry it.
-pub use hammer_solver::Cap;
+pub use hammer_solver::{Cap, SplitMode};
 pub use rows::{GameValues, UnitRows};
 pub use units::{DEFAULT_UNIT_SECONDS, MAX_UNIT_GAMES};
 
@@ -108,6 +108,10 @@ pub struct Experiment {
     /// lease, and the coordinator combines them into the game's row (see
     /// `hammer_solver::SplitPart`). Each game is then a unit of its own.
     pub split: Option<u32>,
+    /// `split_mode`: whether the parts divide the tree (`subtrees`, the default) or each
+    /// search all of it under its own random stream, the first to prove the answer
+    /// settling the game (`race`).
+    pub split_mode: SplitMode,
     /// The cross product of the solver settings: orders (outermost), then schedules or
     /// budgets, then prefixes, then trials (innermost), each in file order. A unit names
     /// its configuration by index into this list.

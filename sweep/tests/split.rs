@@ -81,3 +81,25 @@ split = 2
     let e = error(&run_time);
     assert!(e.contains("run-time") && e.contains("split"), "{e}");
 }
+
+#[test]
+fn split_mode_names_what_each_part_searches() {
+    use hammer_sweep::SplitMode;
+    let sweep = Sweep::parse(SPLIT, "split.toml").unwrap();
+    assert_eq!(sweep.experiments[0].split_mode, SplitMode::Subtrees);
+    let race = SPLIT.replace("split = 4", "split = 4\nsplit_mode = \"race\"");
+    let sweep = Sweep::parse(&race, "race.toml").unwrap();
+    assert_eq!(sweep.experiments[0].split_mode, SplitMode::Race);
+    // The same units either way: a race's parts are leased like any parts.
+    assert_eq!(sweep.units().len(), 3 * 5);
+    let e = error(&SPLIT.replace("split = 4", "split = 4\nsplit_mode = \"halves\""));
+    assert!(
+        e.contains("bad.toml:12") && e.contains("split_mode") && e.contains("\"halves\""),
+        "{e}"
+    );
+    let e = error(&SPLIT.replace("split = 4", "split_mode = \"race\""));
+    assert!(
+        e.contains("bad.toml:11") && e.contains("needs `split"),
+        "{e}"
+    );
+}

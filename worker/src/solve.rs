@@ -109,6 +109,7 @@ pub fn solve_game_told(
         solver_config.split = Some(SplitPart {
             index: part,
             count: experiment.split.unwrap_or(1),
+            mode: experiment.split_mode,
             shared: told.clone(),
         });
     }

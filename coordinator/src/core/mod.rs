@@ -176,10 +176,10 @@ impl Core {
                 .entry((unit.experiment, unit.point, unit.config))
                 .or_default()
                 .total += games;
-            let split = sweep.experiments[unit.experiment as usize].split;
-            let state = match (split, unit.part) {
+            let experiment = &sweep.experiments[unit.experiment as usize];
+            let state = match (experiment.split, unit.part) {
                 (Some(parts), None) => {
-                    gathers.insert(i as u32, split::Gather::new(parts));
+                    gathers.insert(i as u32, split::Gather::new(parts, experiment.split_mode));
                     SlotState::Gathering
                 }
                 _ => SlotState::Open,
@@ -580,6 +580,21 @@ impl Core {
         series.solvable += entry.solvable;
         series.expansions += entry.expansions;
         self.record_part(slot_index, entry)
+    }
+
+    /// A part of a race that another part settled: done without a result of its own.
+    fn settle(&mut self, slot_index: u32) {
+        let slot = &mut self.slots[slot_index as usize];
+        self.games_pending = self.games_pending.saturating_sub(slot.received);
+        slot.state = SlotState::Committed;
+        slot.results = Vec::new();
+        let leases = slot.leases.clone();
+        for lease in leases {
+            self.deactivate(lease);
+        }
+        self.available.remove(&slot_index);
+        self.leased.remove(&slot_index);
+        self.units_committed += 1;
     }
 
     /// A unit whose part could not be written goes back to the queue; its results are

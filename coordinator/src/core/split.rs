@@ -12,24 +12,39 @@
 use std::sync::Arc;
 
 use hammer_proto::v1::{GameResult, LeaseBest};
+use hammer_sweep::SplitMode;
 use prost::Message as _;
 
 use super::{Core, SlotState, Stored, WorkerInfo, WriteJob};
 use crate::state::{CommitEntry, PartRecord};
 
 /// The parts of one split game received so far, by part index.
-#[derive(Default)]
 pub(super) struct Gather {
     parts: Vec<Option<Stored>>,
     /// The least score a part reached (running or committed), with its solution.
     best: Option<(u32, String)>,
+    mode: SplitMode,
 }
 
 impl Gather {
-    pub(super) fn new(parts: u32) -> Gather {
+    pub(super) fn new(parts: u32, mode: SplitMode) -> Gather {
         Gather {
             parts: (0..parts).map(|_| None).collect(),
             best: None,
+            mode,
+        }
+    }
+
+    /// Whether the parts in settle the game: all of them, or in a race, one that searched
+    /// the whole game to the end.
+    fn settled(&self) -> bool {
+        let mut parts = self.parts.iter();
+        match self.mode {
+            SplitMode::Subtrees => parts.all(Option::is_some),
+            SplitMode::Race => {
+                parts.all(Option::is_some)
+                    || self.parts.iter().flatten().any(|p| p.result.exhaustive)
+            }
         }
     }
 
@@ -102,19 +117,47 @@ impl Core {
         if let Some(cell) = gather.parts.get_mut(index) {
             cell.get_or_insert(stored);
         }
-        let complete = gather.parts.iter().all(Option::is_some);
+        let complete = gather.settled();
+        let race = gather.mode == SplitMode::Race;
+        let results: Vec<Stored> = gather.parts.iter().flatten().cloned().collect();
+        if complete && race {
+            self.settle_rest(whole);
+        }
         let slot = &mut self.slots[whole as usize];
         if !complete || slot.state != SlotState::Gathering {
             return None;
         }
         slot.state = SlotState::Writing;
-        let results = gather.parts.iter().flatten().cloned().collect();
         Some(WriteJob {
             slot: whole,
             unit: slot.unit,
             unit_id: slot.id.clone(),
             results,
         })
+    }
+}
+
+impl Core {
+    /// Ends the parts of the race `whole` that are still out: one part settled the game,
+    /// so their leases are dropped (the workers hear it at their next heartbeat) and they
+    /// are never leased again, here or after a restart (the settling part is journaled).
+    fn settle_rest(&mut self, whole: u32) {
+        let game = self.slots[whole as usize].unit;
+        let parts = self.sweep.experiments[game.experiment as usize]
+            .split
+            .unwrap_or(0);
+        for part in 0..parts {
+            let id = hammer_sweep::Unit {
+                part: Some(part),
+                ..game
+            }
+            .id();
+            if let Some(&slot) = self.by_id.get(&id)
+                && self.slots[slot as usize].state == SlotState::Open
+            {
+                self.settle(slot);
+            }
+        }
     }
 }
 
@@ -141,22 +184,39 @@ pub(crate) fn part_entry(unit_id: String, part: &Stored) -> CommitEntry {
 /// its own or one a committed part proved, so the least score is exact when every part is
 /// exhaustive. When one is not, the bound is the least a capped part proved, and never
 /// above the least score.
-pub(crate) fn combine(parts: &[Stored]) -> Option<Stored> {
+///
+/// In a race (`mode` [`SplitMode::Race`]) every part searched the whole game, so one
+/// exhaustive part makes the game exact (its score is the least: a part ends exhaustive
+/// only once nothing anywhere beats its score, and every part's score has a witness), and
+/// otherwise each part's proved bound holds for the game: the bound is the greatest.
+pub(crate) fn combine(parts: &[Stored], mode: SplitMode) -> Option<Stored> {
     let winner = parts
         .iter()
         .enumerate()
         .min_by_key(|(i, p)| (p.result.min_stones, *i))
         .map(|(_, p)| p)?;
-    let exhaustive = parts.iter().all(|p| p.result.exhaustive);
-    let lower_bound = if exhaustive {
-        parts.iter().map(|p| p.result.lower_bound).min()?
-    } else {
-        parts
+    let exhaustive = match mode {
+        SplitMode::Subtrees => parts.iter().all(|p| p.result.exhaustive),
+        SplitMode::Race => parts.iter().any(|p| p.result.exhaustive),
+    };
+    let lower_bound = match (exhaustive, mode) {
+        (true, SplitMode::Subtrees) => parts.iter().map(|p| p.result.lower_bound).min()?,
+        (true, SplitMode::Race) => parts
+            .iter()
+            .filter(|p| p.result.exhaustive)
+            .map(|p| p.result.lower_bound)
+            .min()?,
+        (false, SplitMode::Subtrees) => parts
             .iter()
             .filter(|p| !p.result.exhaustive)
             .map(|p| p.result.lower_bound)
             .min()?
-            .min(winner.result.min_stones)
+            .min(winner.result.min_stones),
+        (false, SplitMode::Race) => parts
+            .iter()
+            .map(|p| p.result.lower_bound)
+            .max()?
+            .min(winner.result.min_stones),
     };
     let capped_by = parts
         .iter()
@@ -221,7 +281,7 @@ mod tests {
             stored(2, true, 1, "", "b"),
             stored(2, true, 1, "", "c"),
         ];
-        let game = combine(&parts).unwrap();
+        let game = combine(&parts, SplitMode::Subtrees).unwrap();
         assert_eq!(game.result.min_stones, 2);
         assert_eq!(game.result.solution, "moves to 2");
         assert_eq!(game.worker.id, "b");
@@ -234,11 +294,72 @@ mod tests {
             stored(4, true, 1, "", "a"),
             stored(5, false, 3, "expansions", "b"),
         ];
-        let game = combine(&parts).unwrap();
+        let game = combine(&parts, SplitMode::Subtrees).unwrap();
         assert!(!game.result.exhaustive);
         assert_eq!(game.result.capped_by, "expansions");
         assert_eq!((game.result.lower_bound, game.result.min_stones), (3, 4));
-        assert!(combine(&[]).is_none());
+        assert!(combine(&[], SplitMode::Subtrees).is_none());
+    }
+
+    #[test]
+    fn one_exhaustive_racer_makes_the_game_exact() {
+        // Both searched the whole game: the exhaustive one decides, its score is the least.
+        let parts = [
+            stored(3, false, 2, "expansions", "a"),
+            stored(2, true, 1, "", "b"),
+        ];
+        let game = combine(&parts, SplitMode::Race).unwrap();
+        assert!(game.result.exhaustive);
+        assert_eq!((game.result.min_stones, game.result.lower_bound), (2, 1));
+        assert_eq!(game.result.capped_by, "");
+        assert_eq!(game.worker.id, "b");
+        // No racer exhaustive: each proved bound holds for the whole game, so the
+        // greatest does, up to the best score found.
+        let parts = [
+            stored(4, false, 2, "expansions", "a"),
+            stored(5, false, 3, "expansions", "b"),
+        ];
+        let game = combine(&parts, SplitMode::Race).unwrap();
+        assert!(!game.result.exhaustive);
+        assert_eq!((game.result.lower_bound, game.result.min_stones), (3, 4));
+        assert_eq!(game.result.capped_by, "expansions");
+        // The same parts as subtrees: only the least bound holds.
+        let game = combine(&parts, SplitMode::Subtrees).unwrap();
+        assert_eq!((game.result.lower_bound, game.result.min_stones), (2, 4));
+    }
+
+    #[test]
+    fn a_race_settled_by_one_part_leases_the_others_no_more() {
+        let text = SWEEP.replace("split = 3\n", "split = 3\nsplit_mode = \"race\"\n");
+        let sweep = Arc::new(Sweep::parse(&text, "t").unwrap());
+        let game = sweep.units()[0];
+        let unit = |p: u32| hammer_sweep::Unit {
+            part: Some(p),
+            ..game
+        };
+        let entry = |p: u32, min: u32, exhaustive: bool| {
+            let capped = if exhaustive { "" } else { "expansions" };
+            part_entry(unit(p).id(), &stored(min, exhaustive, 1, capped, "w"))
+        };
+        // A capped racer settles nothing: the others stay out.
+        let core = Core::new(sweep.clone(), Timing::default(), &[entry(0, 3, false)]);
+        assert!(core.pending.is_empty());
+        assert!(core.available.contains(&core.by_id[&unit(1).id()]));
+        // An exhaustive one settles the game: written from the parts in, and the other
+        // parts count as done, here as after any restart.
+        let journal = [entry(0, 3, false), entry(1, 2, true)];
+        let core = Core::new(sweep.clone(), Timing::default(), &journal);
+        assert_eq!(core.pending.len(), 1);
+        assert_eq!(core.pending[0].unit_id, game.id());
+        assert_eq!(core.pending[0].results.len(), 2);
+        let third = core.by_id[&unit(2).id()];
+        assert!(!core.available.contains(&third));
+        assert_eq!(core.slots[third as usize].state, SlotState::Committed);
+        assert_eq!(core.units_committed, 3);
+        // A late result of a settled racer is not gathered again.
+        let late = [entry(0, 3, false), entry(1, 2, true), entry(2, 2, true)];
+        let core = Core::new(sweep, Timing::default(), &late);
+        assert_eq!(core.pending[0].results.len(), 2);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::parse::{
     unknown_key,
 };
 use crate::{MAX_CONFIGS, MAX_PREFIX, SweepError};
+use hammer_solver::SplitMode;
 
 /// The longest `max_seconds`: a week.
 const MAX_SECONDS: u64 = 7 * 24 * 3600;
@@ -45,6 +46,7 @@ const COMMON_KEYS: &[&str] = &[
     "max_memo_mb",
     "unknown_games",
     "split",
+    "split_mode",
 ];
 
 /// A value with the span it was read from.
@@ -73,6 +75,8 @@ pub(super) struct Keys {
     pub(super) unknown: Option<Listing>,
     /// `split`: parts per game.
     pub(super) split: Option<At<u32>>,
+    /// `split_mode`: what each part searches.
+    pub(super) split_mode: Option<At<SplitMode>>,
 }
 
 /// The `puzzle` key, read before the others because it decides which keys are known.
@@ -156,6 +160,17 @@ pub(super) fn read_keys(
             "split" => {
                 let parts = ranged(loc, value, &k, "split", 2, MAX_SPLIT)? as u32;
                 keys.split = Some((parts, value.span()));
+            }
+            "split_mode" => {
+                let s = string(loc, value, &k)?;
+                let Some(mode) = SplitMode::from_name(s) else {
+                    return Err(loc.error(
+                        &value.span(),
+                        &k,
+                        format!("unknown split mode \"{s}\"; expected \"subtrees\" (the default) or \"race\""),
+                    ));
+                };
+                keys.split_mode = Some((mode, span));
             }
             "max_memo_mb" => {
                 let mb = ranged(loc, value, &k, "max_memo_mb", 1, MAX_MEMO_MB)?;

@@ -8,7 +8,7 @@ use std::ops::Range;
 
 use hammer_engine::seeded::MAX_INDEX;
 use hammer_family::{FamilyError, FamilyRef, ParamSpec, ParamValue, Point};
-use hammer_solver::{Order, Schedule};
+use hammer_solver::{Order, Schedule, SplitMode};
 use toml::de::DeTable;
 
 mod keys;
@@ -89,6 +89,7 @@ pub(crate) fn experiment(
         unknown_games,
         unit_games: keys.unit_games.as_ref().map(|(u, _)| *u),
         split: check_split(&place, family, kind, &keys)?,
+        split_mode: check_split_mode(&place, &keys)?,
         configs,
     };
     check_limits(&place, &experiment, &games_span, &keys, totals)?;
@@ -133,6 +134,19 @@ fn check_split(
         ));
     }
     Ok(Some(*parts))
+}
+
+/// `split_mode`, which only means something with `split`.
+fn check_split_mode(place: &Place<'_, '_>, keys: &Keys) -> Result<SplitMode, SweepError> {
+    match (&keys.split_mode, &keys.split) {
+        (None, _) => Ok(SplitMode::default()),
+        (Some((mode, _)), Some(_)) => Ok(*mode),
+        (Some((_, span)), None) => Err(place.loc.error(
+            span,
+            join(place.path, "split_mode"),
+            "`split_mode` needs `split = K`: it says what each of the K parts searches".to_string(),
+        )),
+    }
 }
 
 /// The experiment kind, and what it implies for the other keys.
