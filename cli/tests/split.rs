@@ -171,6 +171,66 @@ fn split_games_are_exact_across_workers_and_a_coordinator_crash() {
     }
 }
 
+/// Four 7x7 games raced by two parts: game 3484 is unsolvable (two stones, about three
+/// million expansions), so one racer has to search it to the end; the others are solvable.
+const RACE: &str = r#"
+name = "race-test"
+seed = 2013
+
+[[experiment]]
+name = "race"
+sizes = [7]
+games = 4
+first_game = 3483
+orders = ["random"]
+schedules = ["luby:256"]
+split = 2
+split_mode = "race"
+"#;
+
+/// A race of two parts on two workers: every game gets its exact answer from the first
+/// racer to prove it, each game is committed once, and the parts the winners settled do
+/// not hold the sweep open.
+#[test]
+fn raced_games_are_exact_and_the_sweep_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    std::fs::write(dir.join("sweep.toml"), RACE).unwrap();
+    let port = free_port();
+    let mut coord = coordinator(dir, port, "coordinator");
+    let mut one = worker(dir, "one", port);
+    let mut two = worker(dir, "two", port);
+    assert_eq!(
+        coord.wait(Duration::from_secs(300)),
+        0,
+        "{}",
+        coord.log_text()
+    );
+    assert_eq!(one.wait(Duration::from_secs(60)), 0, "{}", one.log_text());
+    assert_eq!(two.wait(Duration::from_secs(60)), 0, "{}", two.log_text());
+    let journal = journal(dir);
+    for ((kind, unit), count) in &journal {
+        assert_eq!(*count, 1, "{kind} {unit} journaled {count} times");
+    }
+    let commits = journal.keys().filter(|(kind, _)| kind == "commit").count();
+    assert_eq!(commits, 4, "{journal:?}");
+    let sweep = Sweep::parse(RACE, "race").unwrap();
+    let mut rows = read_checked(&dir.join("out"), &sweep);
+    rows.sort_by_key(|r| r.game_index);
+    let scores: Vec<(i64, i32)> = rows.iter().map(|r| (r.game_index, r.score)).collect();
+    // The answers of the whole searches (docs/frontier.md's 7x7 run, and `hammer solve`).
+    assert_eq!(scores, [(3483, 1), (3484, 2), (3485, 1), (3486, 1)]);
+    for row in &rows {
+        assert!(row.exhaustive, "{row:?}");
+        assert_eq!(row.split_parts, Some(2));
+        let stones = row.start.chars().filter(char::is_ascii_uppercase).count();
+        assert_eq!(
+            stones - row.solution.split_whitespace().count(),
+            row.score as usize
+        );
+    }
+}
+
 /// One 8x8 game that takes minutes (game 20 of seed 2013: best two stones after 145
 /// million expansions, docs/frontier.md), searched whole.
 const LONG: &str = r#"

@@ -14,6 +14,13 @@
 //! the told one with that solution, so every part's score has a witness. Nothing below
 //! the score a part ended with exists in its subtrees, so the least score over the parts
 //! is exact whatever each part was told and when.
+//!
+//! In a race ([`SplitMode::Race`]) every part searches all the frontier nodes, under a
+//! random stream of its own: each part alone is a search of the whole game, and the first
+//! to end exhaustive settles it. Dividing the frontier does not divide a Martello game's
+//! work, because its moves commute: nearly every state below one first move is also
+//! reachable below the others, so each part of an unsolvable game costs about as much as
+//! the whole search (docs/frontier.md).
 
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
