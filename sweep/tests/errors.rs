@@ -68,13 +68,13 @@ fn unknown_keys() {
     );
     check(
         &with(7, "gmaes = 10"),
-        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap, max_expansions, max_seconds, max_memo_mb, unknown_games, split",
+        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap, max_expansions, max_seconds, max_memo_mb, unknown_games, split, split_mode",
     );
     // A sub-table is an unknown key too.
     let text = GOOD.to_string() + "[experiment.options]\nfast = true\n";
     check(
         &text,
-        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap, max_expansions, max_seconds, max_memo_mb, unknown_games, split",
+        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap, max_expansions, max_seconds, max_memo_mb, unknown_games, split, split_mode",
     );
 }
 

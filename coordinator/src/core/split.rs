@@ -118,9 +118,7 @@ impl Core {
             cell.get_or_insert(stored);
         }
         let complete = gather.settled();
-        let race = gather.mode == SplitMode::Race;
-        let results: Vec<Stored> = gather.parts.iter().flatten().cloned().collect();
-        if complete && race {
+        if complete && gather.mode == SplitMode::Race {
             self.settle_rest(whole);
         }
         let slot = &mut self.slots[whole as usize];
@@ -128,6 +126,14 @@ impl Core {
             return None;
         }
         slot.state = SlotState::Writing;
+        let results = self
+            .gathers
+            .get(&whole)?
+            .parts
+            .iter()
+            .flatten()
+            .cloned()
+            .collect();
         Some(WriteJob {
             slot: whole,
             unit: slot.unit,
