@@ -556,21 +556,11 @@ impl Core {
         } else {
             self.games_pending = self.games_pending.saturating_sub(entry.games);
         }
-        slot.state = SlotState::Committed;
-        slot.results = Vec::new();
         if let Some(start) = slot.first_leased {
             self.unit_seconds.push(start.elapsed().as_secs_f64());
         }
-        // The lease records stay, so that late batches of a speculative copy are
-        // answered "committed" rather than "unknown lease".
-        let leases = slot.leases.clone();
         let unit = slot.unit;
-        for lease in leases {
-            self.deactivate(lease);
-        }
-        self.available.remove(&slot_index);
-        self.leased.remove(&slot_index);
-        self.units_committed += 1;
+        self.close(slot_index);
         self.games_committed += entry.games;
         let series = self
             .series
@@ -584,8 +574,16 @@ impl Core {
 
     /// A part of a race that another part settled: done without a result of its own.
     fn settle(&mut self, slot_index: u32) {
+        let received = self.slots[slot_index as usize].received;
+        self.games_pending = self.games_pending.saturating_sub(received);
+        self.close(slot_index);
+    }
+
+    /// Marks a slot committed: its leases stop counting and it leaves the queues for good.
+    /// The lease records stay, so that late batches of a speculative copy are answered
+    /// "committed" rather than "unknown lease".
+    fn close(&mut self, slot_index: u32) {
         let slot = &mut self.slots[slot_index as usize];
-        self.games_pending = self.games_pending.saturating_sub(slot.received);
         slot.state = SlotState::Committed;
         slot.results = Vec::new();
         let leases = slot.leases.clone();

@@ -38,14 +38,9 @@ impl Gather {
     /// Whether the parts in settle the game: all of them, or in a race, one that searched
     /// the whole game to the end.
     fn settled(&self) -> bool {
-        let mut parts = self.parts.iter();
-        match self.mode {
-            SplitMode::Subtrees => parts.all(Option::is_some),
-            SplitMode::Race => {
-                parts.all(Option::is_some)
-                    || self.parts.iter().flatten().any(|p| p.result.exhaustive)
-            }
-        }
+        self.parts.iter().all(Option::is_some)
+            || (self.mode == SplitMode::Race
+                && self.parts.iter().flatten().any(|p| p.result.exhaustive))
     }
 
     fn lower(&mut self, score: u32, solution: &str) {
