@@ -138,13 +138,18 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             "--out",
             data.to_str().unwrap(),
         ]));
-        let learn = |radius: &str, games: &str, kb: &str| {
+        let learn_n = |n: &str, radius: &str, games: &str, kb: &str| {
             let kb = format!("{learned}{kb}");
             let data = data.to_str().unwrap();
             ok(&hammer(&[
-                "learn", data, "--radius", radius, "--games", games, "--out", &kb,
+                "learn", data, "--n", n, "--radius", radius, "--games", games, "--out", &kb,
             ]));
         };
+        let learn = |radius: &str, games: &str, kb: &str| learn_n("6", radius, games, kb);
+        if file == "frontier7.toml" {
+            // learned_6_7x7.toml's base, from the 7x7 games the cut-down run solved.
+            learn_n("7", "1", "4000", "kb7-4000.bin");
+        }
         if file == "learned_1_train.toml" {
             learn("8", "10000", "kb8.bin");
         }
