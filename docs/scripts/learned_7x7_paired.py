@@ -13,26 +13,34 @@ row's wall time, measured in whatever run made the row: compare it only between 
 one run. Needs duckdb (.ci/requirements.lock).
 """
 import csv
+import glob
+import os
 import sys
 
 import duckdb
 
 
 def rows(dataset):
+    files = os.path.join(dataset, "**", "*.parquet").replace("'", "''")
     return (
         f"select n, seed, trial, game_index, \"order\" || '/' || schedule as config, "
         f"expansions, min_stones, exhaustive, wall_ns "
-        f"from read_parquet('{dataset}/**/*.parquet', hive_partitioning = true) "
+        f"from read_parquet('{files}', hive_partitioning = true) "
         f"where puzzle = 'martello'"
     )
 
 
 def main():
+    options = [a for a in sys.argv[1:] if a.startswith("--")]
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    if len(args) != 2:
-        sys.exit(__doc__)
+    unknown = [o for o in options if o != "--exact-both"]
+    if unknown or len(args) != 2:
+        sys.exit(f"unknown option {unknown[0]}\n{__doc__}" if unknown else __doc__)
     base, test = args
-    exact_both = "--exact-both" in sys.argv[1:]
+    for dataset in args:
+        if not glob.glob(os.path.join(dataset, "**", "*.parquet"), recursive=True):
+            sys.exit(f"{dataset}: no Parquet files (not a hammer dataset directory?)")
+    exact_both = "--exact-both" in options
     query = f"""
         with b as ({rows(base)}), t as ({rows(test)})
         select t.game_index, b.config, b.expansions, b.min_stones, b.exhaustive, b.wall_ns,
