@@ -1,4 +1,4 @@
-//! [`run_local`]: a whole sweep on this machine, a coordinator and one worker in this
+//! [`run_local`]: a whole sweep on this machine, a coordinator and a worker in this
 //! process.
 
 use std::future::Future;
@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use hammer_coordinator::{Coordinator, CoordinatorConfig, CoordinatorError};
 use hammer_proto::v1::StatusResponse;
-use hammer_worker::{ConnectOptions, SolverPool, Worker, WorkerError, WorkerOptions};
+use hammer_worker::{ConnectOptions, SolverPool, WorkerError, WorkerOptions, run_group};
 use tokio::sync::watch;
 
 /// Errors of a local run.
@@ -55,8 +55,10 @@ pub struct RunOutcome {
     pub seconds: f64,
 }
 
-/// A coordinator and one worker in this process, talking gRPC over loopback: the same
-/// code paths as a cluster, so `hammer run` tests the cluster and vice versa. Resumes
+/// A coordinator and a worker in this process, talking gRPC over loopback: the same
+/// code paths as a cluster, so `hammer run` tests the cluster and vice versa. The worker
+/// holds one lease per thread of `pool` ([`run_group`]), so that units of one game (a
+/// continuation sweep's, a split game's parts) still use every thread. Resumes
 /// whatever the state directory of `config` holds; serves Prometheus metrics at
 /// `metrics` while it runs; stops early, committing what is in flight, when `stop`
 /// resolves (the caller passes its Ctrl-C and SIGTERM handling); tells `on_event` what
@@ -90,7 +92,8 @@ pub async fn run_local(
     options.name = "local".into();
     options.give_up_after = Duration::from_secs(30);
     let (stop_tx, stop_rx) = watch::channel(false);
-    let mut worker = tokio::spawn(Worker::new(options, pool, stop_rx).run());
+    let leases = pool.threads();
+    let mut worker = tokio::spawn(run_group(options, pool, stop_rx, leases));
     let mut tick = tokio::time::interval(Duration::from_millis(200));
     let stop = std::pin::pin!(stop);
     let mut stop = stop;

@@ -26,14 +26,7 @@ pub use search::Counters;
 pub use split::{NODES_PER_PART, SharedBest, SplitMode, SplitPart, SplitShape};
 
 pub use search::FindHook;
-use search::{AttemptEnd, LIVE_EXPANSIONS, Search};
-
-/// Expansions of every search in this process so far, including those of games still
-/// running (added every 16,384 expansions): the progress a worker reports for a unit
-/// whose games take minutes or hours. It only grows.
-pub fn live_expansions() -> u64 {
-    LIVE_EXPANSIONS.load(std::sync::atomic::Ordering::Relaxed)
-}
+use search::{AttemptEnd, Search};
 
 /// What to run on one game.
 #[derive(Clone, Debug, PartialEq)]

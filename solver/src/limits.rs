@@ -9,7 +9,7 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// What one game may spend. The default has no limit.
@@ -62,11 +62,20 @@ impl fmt::Display for Cap {
     }
 }
 
-/// A flag another thread sets to stop a running game (a worker that is told to stop, or
-/// whose unit was taken away): the search looks at it on its slow path, every few
-/// thousand expansions, and stops with [`Cap::Cancelled`].
+/// The caller's handle on the games it runs: a flag another thread sets to stop them (a
+/// worker that is told to stop, or whose unit was taken away), and a count of the
+/// expansions they have spent so far. The search looks at the flag and adds to the
+/// count on its slow path, every few thousand expansions, and stops with
+/// [`Cap::Cancelled`] once the flag is set. The count is per handle, not per process,
+/// so that a process solving several units at once reports each unit's own progress.
 #[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+pub struct Cancel(Arc<CancelState>);
+
+#[derive(Debug, Default)]
+struct CancelState {
+    flag: AtomicBool,
+    expansions: AtomicU64,
+}
 
 /// Two configurations are the same whatever flag they carry: it is not part of their
 /// identity.
@@ -82,10 +91,20 @@ impl Cancel {
     }
 
     pub fn set(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.flag.store(true, Ordering::Relaxed);
     }
 
     pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.flag.load(Ordering::Relaxed)
+    }
+
+    /// Expansions of the games run with this handle, running games included (added
+    /// every 16,384 expansions and in full when an attempt ends). It only grows.
+    pub fn expansions(&self) -> u64 {
+        self.0.expansions.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn add_expansions(&self, n: u64) {
+        self.0.expansions.fetch_add(n, Ordering::Relaxed);
     }
 }

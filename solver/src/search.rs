@@ -12,7 +12,6 @@
 //! The search stops as soon as the best score reaches the start state's lower bound:
 //! nothing can beat that, so the result is proven.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use hammer_engine::seeded::bounded;
@@ -47,13 +46,10 @@ pub struct Counters {
 /// Expansions between two looks at the clock under a time limit: a few milliseconds.
 const TIME_CHECK: u64 = 1024;
 
-/// Expansions between two additions to [`LIVE_EXPANSIONS`]: a fraction of a second.
+/// Expansions between two additions to the caller's [`Cancel`] count: a fraction of a
+/// second. A worker reports that count as the progress of a unit whose games take
+/// minutes or hours.
 const PROGRESS_STEP: u64 = 1 << 14;
-
-/// Expansions of every search in this process so far, added in steps of
-/// [`PROGRESS_STEP`] while an attempt runs and in full when it ends: a worker reports the
-/// growth of this counter as the progress of a unit whose games take minutes or hours.
-pub(crate) static LIVE_EXPANSIONS: AtomicU64 = AtomicU64::new(0);
 
 /// Search state that outlives one game: the memo and the per-depth buffers, so that a
 /// worker solving millions of games allocates nothing per expansion.
@@ -80,7 +76,7 @@ pub(crate) struct Search<P: Puzzle> {
     stop_at: u64,
     /// Expansions the game may still spend when the attempt starts.
     game_left: u64,
-    /// The attempt's expansions already added to [`LIVE_EXPANSIONS`].
+    /// The attempt's expansions already added to the [`Cancel`] count.
     reported: u64,
     limits: Limits,
     deadline: Option<Instant>,
@@ -403,7 +399,9 @@ impl<P: Puzzle> Search<P> {
     fn report_progress(&mut self) {
         let new = self.attempt_expansions - self.reported;
         if new > 0 {
-            LIVE_EXPANSIONS.fetch_add(new, Ordering::Relaxed);
+            if let Some(cancel) = &self.cancel {
+                cancel.add_expansions(new);
+            }
             self.reported = self.attempt_expansions;
         }
     }

@@ -5,6 +5,7 @@
 //! tests and benchmarks compare the cluster's output and speed with.
 
 mod connect;
+mod group;
 mod run;
 mod solve;
 
@@ -12,5 +13,6 @@ pub use connect::{
     Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,
     is_transient_status,
 };
+pub use group::run_group;
 pub use run::{Worker, WorkerError, WorkerOptions, WorkerProgress, WorkerReport, default_name};
 pub use solve::{GameSolvers, HAMMER_VERSION, SolveError, SolverPool, solve_game, to_wire};

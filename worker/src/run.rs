@@ -113,6 +113,8 @@ pub enum WorkerError {
     },
     #[error("stopped")]
     Stopped,
+    #[error("a worker task failed")]
+    Task(#[source] tokio::task::JoinError),
 }
 
 impl From<tonic::Status> for WorkerError {
@@ -168,9 +170,6 @@ struct Current {
     solved_all: bool,
     cancel: Cancel,
     task: Option<JoinHandle<()>>,
-    /// The process's live expansions when the unit started: their growth since is the
-    /// unit's progress (a worker solves one unit at a time).
-    expansions_at_start: u64,
     /// For a part of a split game: the least score other parts proved, as the
     /// coordinator reports it with the lease and in heartbeats.
     told: SharedBest,
@@ -179,7 +178,7 @@ struct Current {
 impl Current {
     /// Expansions spent on this unit so far, running games included.
     fn expansions(&self) -> u64 {
-        hammer_solver::live_expansions().saturating_sub(self.expansions_at_start)
+        self.cancel.expansions()
     }
 }
 
@@ -428,7 +427,6 @@ impl Worker {
         let sweep_for_task = sweep.clone();
         let cancel_for_task = cancel.clone();
         let progress = self.progress.clone();
-        let expansions_at_start = hammer_solver::live_expansions();
         let told = SharedBest::new();
         let told_for_task = told.clone();
         let task = tokio::task::spawn_blocking(move || {
@@ -460,7 +458,6 @@ impl Worker {
             solved_all: false,
             cancel,
             task: Some(task),
-            expansions_at_start,
             told,
         }
     }
@@ -468,7 +465,7 @@ impl Worker {
 
 /// Resolves once `shutdown` is true (or its sender is gone). The guard that `wait_for`
 /// returns is dropped here, because it must not live across an await of a Send future.
-async fn stopped(shutdown: &mut watch::Receiver<bool>) {
+pub(crate) async fn stopped(shutdown: &mut watch::Receiver<bool>) {
     let _ = shutdown.wait_for(|stop| *stop).await;
 }
 

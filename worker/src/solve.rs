@@ -186,42 +186,61 @@ pub fn to_wire(game: GameValues) -> GameResult {
 /// Solvers are indexed by rayon's thread index rather than created per task, because
 /// rayon splits a range into many more tasks than threads and a fresh solver allocates
 /// its memo; the mutexes are never contended (one thread, one solver).
+///
+/// Several units may be solved on one pool at once (`hammer run` and `hammer worker
+/// --leases` run one worker loop per lease over a shared pool, so that units of one game
+/// still fill every core): rayon interleaves their games on the same threads, and the
+/// memory budget is the pool's, shared by all of them.
 pub struct SolverPool {
     pool: rayon::ThreadPool,
     solvers: Vec<Mutex<GameSolvers>>,
-    /// The memory the pool's games may use together (`--memory-limit`), if limited.
-    memory_limit: Option<u64>,
+    budget: MemoryBudget,
 }
 
 /// What one game needs besides its memo: buffers, the stack, the solver itself; a
 /// generous allowance so that `--memory-limit` holds for the process as a whole.
 const GAME_OVERHEAD: u64 = 16 << 20;
 
-/// A counting semaphore: at most `permits` games of a unit at once.
-struct Permits {
-    free: Mutex<usize>,
+/// The memory the pool's running games may claim together (`--memory-limit`): a game
+/// whose memo is limited claims its memo plus [`GAME_OVERHEAD`] before it starts and
+/// waits while that would not fit, unless nothing else runs (one game always may).
+struct MemoryBudget {
+    limit: Option<u64>,
+    claimed: Mutex<u64>,
     freed: std::sync::Condvar,
 }
 
-impl Permits {
-    fn new(permits: usize) -> Permits {
-        Permits {
-            free: Mutex::new(permits),
+impl MemoryBudget {
+    fn new(limit: Option<u64>) -> MemoryBudget {
+        MemoryBudget {
+            limit,
+            claimed: Mutex::new(0),
             freed: std::sync::Condvar::new(),
         }
     }
 
-    fn acquire(&self) {
-        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
-        while *free == 0 {
-            free = self.freed.wait(free).unwrap_or_else(|p| p.into_inner());
+    /// Blocks until `bytes` fit; returns what was claimed (0 without a limit), for
+    /// [`MemoryBudget::release`].
+    fn claim(&self, bytes: u64) -> u64 {
+        let Some(limit) = self.limit.filter(|_| bytes > 0) else {
+            return 0;
+        };
+        let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
+        while *claimed > 0 && *claimed + bytes > limit {
+            claimed = self.freed.wait(claimed).unwrap_or_else(|p| p.into_inner());
         }
-        *free -= 1;
+        *claimed += bytes;
+        bytes
     }
 
-    fn release(&self) {
-        *self.free.lock().unwrap_or_else(|p| p.into_inner()) += 1;
-        self.freed.notify_one();
+    fn release(&self, bytes: u64) {
+        if bytes == 0 {
+            return;
+        }
+        let mut claimed = self.claimed.lock().unwrap_or_else(|p| p.into_inner());
+        *claimed = claimed.saturating_sub(bytes);
+        drop(claimed);
+        self.freed.notify_all();
     }
 }
 
@@ -243,32 +262,37 @@ impl SolverPool {
         Ok(SolverPool {
             pool,
             solvers,
-            memory_limit: None,
+            budget: MemoryBudget::new(None),
         })
     }
 
-    /// Keeps the games solved at once within `bytes` of memory: a unit whose experiment
-    /// limits each game's memo (`max_memo_mb`) runs on as many threads as fit. Games
-    /// without a memo limit cannot be bounded this way (limiting their memo here would
-    /// make expansions depend on the worker), so they run on every thread.
+    /// Keeps the games solved at once within `bytes` of memory: games whose experiment
+    /// limits each game's memo (`max_memo_mb`) run on as many threads as fit, whichever
+    /// units they belong to. Games without a memo limit cannot be bounded this way
+    /// (limiting their memo here would make expansions depend on the worker), so they
+    /// run on every thread.
     pub fn with_memory_limit(mut self, bytes: Option<u64>) -> SolverPool {
-        self.memory_limit = bytes;
+        self.budget = MemoryBudget::new(bytes);
         self
     }
 
-    /// How many games of `unit` may run at once under the memory limit.
+    /// How many games of `unit` may run at once under the memory limit, when nothing
+    /// else runs on the pool.
     pub fn concurrency(&self, sweep: &Sweep, unit: &Unit) -> usize {
         let threads = self.threads();
-        let (Some(limit), Some((_, config))) = (self.memory_limit, sweep.config_of(unit)) else {
-            return threads;
-        };
-        match config.limits.memo_bytes {
-            Some(memo) => {
-                let fit = limit / (memo + GAME_OVERHEAD);
-                (fit as usize).clamp(1, threads)
-            }
-            None => threads,
+        match (self.budget.limit, self.game_bytes(sweep, unit)) {
+            (Some(limit), bytes) if bytes > 0 => ((limit / bytes) as usize).clamp(1, threads),
+            _ => threads,
         }
+    }
+
+    /// What one game of `unit` claims from the memory budget: 0 when its memo is not
+    /// limited.
+    fn game_bytes(&self, sweep: &Sweep, unit: &Unit) -> u64 {
+        sweep
+            .config_of(unit)
+            .and_then(|(_, config)| config.limits.memo_bytes)
+            .map_or(0, |memo| memo + GAME_OVERHEAD)
     }
 
     pub fn threads(&self) -> usize {
@@ -287,16 +311,13 @@ impl SolverPool {
         told: &SharedBest,
         emit: &(dyn Fn(GameValues) + Sync),
     ) -> Result<(), SolveError> {
-        let concurrency = self.concurrency(sweep, unit);
-        let permits = (concurrency < self.threads()).then(|| Permits::new(concurrency));
+        let bytes = self.game_bytes(sweep, unit);
         self.pool.install(|| {
             games.into_par_iter().try_for_each(|index| {
                 if cancel.is_set() {
                     return Err(SolveError::Cancelled);
                 }
-                if let Some(p) = &permits {
-                    p.acquire();
-                }
+                let claimed = self.budget.claim(bytes);
                 let slot = rayon::current_thread_index().unwrap_or(0) % self.solvers.len();
                 // A panic while holding the lock cannot leave the solver inconsistent in
                 // a way that matters: `solve` resets it at the start of every game.
@@ -305,9 +326,7 @@ impl SolverPool {
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
                 let game = solve_game_told(sweep, unit, index, &mut solver, told, Some(cancel));
                 drop(solver);
-                if let Some(p) = &permits {
-                    p.release();
-                }
+                self.budget.release(claimed);
                 emit(game?);
                 Ok(())
             })
@@ -344,5 +363,46 @@ impl SolverPool {
             .iter()
             .map(|g| shared.owned_row(g, worker, HAMMER_VERSION))
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MemoryBudget;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::Duration;
+
+    #[test]
+    fn a_claim_that_does_not_fit_waits_for_a_release() {
+        let budget = Arc::new(MemoryBudget::new(Some(100)));
+        assert_eq!(budget.claim(60), 60);
+        let granted = Arc::new(AtomicBool::new(false));
+        let waiter = {
+            let (budget, granted) = (budget.clone(), granted.clone());
+            std::thread::spawn(move || {
+                let claimed = budget.claim(60);
+                granted.store(true, Ordering::SeqCst);
+                budget.release(claimed);
+            })
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(!granted.load(Ordering::SeqCst), "60 + 60 bytes fit in 100");
+        budget.release(60);
+        waiter.join().unwrap();
+        assert!(granted.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn one_game_always_runs_and_unlimited_games_claim_nothing() {
+        let budget = MemoryBudget::new(Some(10));
+        // Larger than the whole budget: it runs alone rather than never.
+        assert_eq!(budget.claim(50), 50);
+        budget.release(50);
+        let unlimited = MemoryBudget::new(None);
+        assert_eq!(unlimited.claim(50), 0);
+        assert_eq!(unlimited.claim(50), 0);
+        // A game without a memo limit claims nothing even under a limit.
+        assert_eq!(budget.claim(0), 0);
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use hammer_worker::{Worker, WorkerError, WorkerOptions};
+use hammer_worker::{WorkerError, WorkerOptions, run_group};
 use tokio::sync::watch;
 
 use crate::args::{ConnectArgs, MemoryArgs, pool};
@@ -19,6 +19,12 @@ pub struct WorkerArgs {
     /// Solver threads; default: one per core.
     #[arg(long)]
     threads: Option<usize>,
+    /// Units leased and solved at once, sharing the threads. One suits units of many
+    /// games; for units of one game (continuation sweeps, split games) set it to the
+    /// number of threads so that no thread waits. Each lease is a worker of its own to
+    /// the coordinator, named NAME-1, NAME-2, ...
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    leases: u32,
     /// Name in the coordinator's logs and the dataset's `worker` column. Default:
     /// HOST-PID.
     #[arg(long)]
@@ -41,13 +47,13 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     }
     options.give_up_after = Duration::from_secs(args.give_up_after_secs);
     let stay = args.stay_after_complete;
+    let leases = args.leases as usize;
     // Checked before any connection so that flag mistakes fail at once.
     options.connect.endpoint()?;
     let pool = Arc::new(pool(args.threads, &args.memory)?);
     runtime()?.block_on(async move {
         let (stop_tx, stop_rx) = watch::channel(false);
-        let worker = Worker::new(options, pool, stop_rx);
-        let mut run = tokio::spawn(worker.run());
+        let mut run = tokio::spawn(run_group(options, pool, stop_rx, leases));
         let result = tokio::select! {
             result = &mut run => result,
             signal = stop_signal() => {
@@ -57,11 +63,13 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
             }
         };
         match result.context("the worker task failed")? {
-            Ok(report) => {
-                eprintln!(
-                    "hammer worker {}: sweep complete ({} units, {} games solved here)",
-                    report.worker_id, report.units, report.games
-                );
+            Ok(reports) => {
+                for report in reports {
+                    eprintln!(
+                        "hammer worker {}: sweep complete ({} units, {} games solved here)",
+                        report.worker_id, report.units, report.games
+                    );
+                }
                 if stay {
                     eprintln!("waiting for SIGTERM (--stay-after-complete)");
                     stay_until_signal().await;
