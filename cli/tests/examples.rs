@@ -147,8 +147,12 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
         };
         let learn = |radius: &str, games: &str, kb: &str| learn_n("6", radius, games, kb);
         if file == "frontier7.toml" {
-            // learned_6_7x7.toml's base, from the 7x7 games the cut-down run solved.
+            // learned_6_7x7.toml's and learned_7_7x7_curve.toml's bases, from the 7x7
+            // games the cut-down run solved (as few as one: the bases may be alike).
             learn_n("7", "1", "4000", "kb7-4000.bin");
+            learn_n("7", "1", "1000", "kb7-1000.bin");
+            learn_n("7", "1", "2000", "kb7-2000.bin");
+            learn_n("7", "2", "4000", "kb7r2-4000.bin");
         }
         if file == "learned_1_train.toml" {
             learn("8", "10000", "kb8.bin");
