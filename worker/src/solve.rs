@@ -276,16 +276,6 @@ impl SolverPool {
         self
     }
 
-    /// How many games of `unit` may run at once under the memory limit, when nothing
-    /// else runs on the pool.
-    pub fn concurrency(&self, sweep: &Sweep, unit: &Unit) -> usize {
-        let threads = self.threads();
-        match (self.budget.limit, self.game_bytes(sweep, unit)) {
-            (Some(limit), bytes) if bytes > 0 => ((limit / bytes) as usize).clamp(1, threads),
-            _ => threads,
-        }
-    }
-
     /// What one game of `unit` claims from the memory budget: 0 when its memo is not
     /// limited.
     fn game_bytes(&self, sweep: &Sweep, unit: &Unit) -> u64 {
