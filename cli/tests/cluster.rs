@@ -198,14 +198,9 @@ fn three_workers_write_every_key_once_and_match_direct_solving() {
     let mut workers: Vec<Proc> = (0..3)
         .map(|i| cluster.worker(&format!("worker{i}"), &[]))
         .collect();
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(120)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(120));
     for w in &mut workers {
-        assert_eq!(w.wait(Duration::from_secs(30)), 0, "{}", w.log_text());
+        w.wait_ok(Duration::from_secs(30));
     }
     let sweep = Sweep::parse(SMALL, "test").unwrap();
     let rows = read_checked(&cluster.out(), &sweep);
@@ -248,18 +243,8 @@ fn a_worker_killed_mid_unit_loses_nothing() {
     });
     victim.kill9();
     let mut survivor = cluster.worker("survivor", &[]);
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(120)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
-    assert_eq!(
-        survivor.wait(Duration::from_secs(30)),
-        0,
-        "{}",
-        survivor.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(120));
+    survivor.wait_ok(Duration::from_secs(30));
     let sweep = Sweep::parse(SLOW, "test").unwrap();
     let rows = read_checked(&cluster.out(), &sweep);
     assert_eq!(reference_run(SLOW), rows);
@@ -278,12 +263,7 @@ fn coordinator_sigterm_then_sigkill_then_restart_completes_exactly_once() {
     // SIGTERM: drains, commits what is complete, exits 0.
     cluster.wait_status("a first commit", |s| s.units_committed >= 1 && !s.complete);
     coordinator.sigterm();
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(30)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(30));
     let journal = std::fs::read_to_string(cluster.path("state/journal.log")).unwrap();
     let committed = journal.lines().filter(|l| l.starts_with("commit ")).count();
     assert_eq!(
@@ -311,14 +291,9 @@ fn coordinator_sigterm_then_sigkill_then_restart_completes_exactly_once() {
 
     // The workers kept their results and reconnect to the restarted coordinator.
     let mut coordinator = cluster.coordinator(&[], &[]);
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(120)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(120));
     for w in &mut workers {
-        assert_eq!(w.wait(Duration::from_secs(30)), 0, "{}", w.log_text());
+        w.wait_ok(Duration::from_secs(30));
     }
     assert!(coordinator.log_text().contains("torn last journal line"));
     // Each worker process keeps one id through its reconnects to three coordinators, so
@@ -452,12 +427,7 @@ fn a_wrong_or_missing_token_is_refused_on_both_sides() {
         ],
         &[],
     );
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(120)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(120));
     assert_eq!(right.wait(Duration::from_secs(30)), 0);
 
     // Listening beyond loopback without a token is refused before anything starts.

@@ -474,7 +474,7 @@ exit $status
         ],
         dir.path().join("job.log"),
     );
-    assert_eq!(job.wait(Duration::from_secs(120)), 0, "{}", job.log_text());
+    job.wait_ok(Duration::from_secs(120));
     let log = job.log_text();
     assert!(log.contains("2 worker node(s)"), "{log}");
     assert!(log.contains("coordinator exited with 0"), "{log}");

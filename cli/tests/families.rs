@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use hammer_dataset::{Cell, ResultRow};
 use hammer_sweep::Sweep;
-use support::{HAMMER, Proc, free_port, hammer, ok};
+use support::{free_port, hammer, ok};
 
 /// Every family, with enough games that a unit of each takes a moment.
 const MIXED: &str = r#"
@@ -152,48 +152,24 @@ fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill()
     let port = free_port();
     let out = dir.path().join("cluster");
     let state = dir.path().join("state");
-    let url = format!("http://127.0.0.1:{port}");
-    let log = |name: &str| dir.path().join(format!("{name}.log"));
-    let mut coordinator = Proc::spawn(
+    let mut coordinator = support::coordinator(
+        dir.path(),
         "coordinator",
-        HAMMER,
-        &support::s(&[
-            "coordinator",
-            "--sweep",
-            sweep_path.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
+        &sweep_path,
+        &out,
+        port,
+        &[
             "--state",
-            state.to_str().unwrap(),
-            "--listen",
-            &format!("127.0.0.1:{port}"),
+            support::path_str(&state),
             "--lease-secs",
             "2",
             "--heartbeat-secs",
             "0.5",
             "--linger-secs",
             "5",
-        ]),
-        &[],
-        log("coordinator"),
+        ],
     );
-    let worker = |name: &str| {
-        Proc::spawn(
-            name,
-            HAMMER,
-            &support::s(&[
-                "worker",
-                "--coordinator",
-                &url,
-                "--threads",
-                "1",
-                "--give-up-after-secs",
-                "60",
-            ]),
-            &[],
-            log(name),
-        )
-    };
+    let worker = |name: &str| support::worker(dir.path(), name, port, &["--threads", "1"]);
     let mut victim = worker("victim");
     let started = std::time::Instant::now();
     while !state.join("journal.log").exists()
@@ -213,18 +189,8 @@ fn a_mixed_sweep_runs_once_per_key_on_one_machine_and_on_a_cluster_with_a_kill()
     }
     victim.kill9();
     let mut survivor = worker("survivor");
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(180)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
-    assert_eq!(
-        survivor.wait(Duration::from_secs(30)),
-        0,
-        "{}",
-        survivor.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(180));
+    survivor.wait_ok(Duration::from_secs(30));
     let cluster_rows = support::normalized(support::read_checked(&out, &sweep));
     assert_eq!(cluster_rows, rows);
 

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use hammer_dataset::{ResultRow, read_dataset};
 use hammer_sweep::Sweep;
-use support::{HAMMER, Proc, free_port, hammer, http, normalized, ok, read_checked, s};
+use support::{Proc, free_port, hammer, http, normalized, ok, path_str, read_checked, worker};
 
 /// Capped 7x7 games: about half of them need more than the cap.
 const CAPPED: &str = r#"
@@ -42,55 +42,26 @@ schedules = ["luby:256"]
 unknown_games = { dataset = "out", experiment = "capped" }
 "#;
 
-fn path(dir: &Path, name: &str) -> String {
-    dir.join(name).to_str().expect("utf-8 path").to_owned()
-}
-
-fn spawn(dir: &Path, name: &str, args: &[&str]) -> Proc {
-    Proc::spawn(name, HAMMER, &s(args), &[], dir.join(format!("{name}.log")))
-}
-
-/// A coordinator of `sweep` in `dir` with fast heartbeats and leases.
+/// A coordinator of `dir/sweep.toml` with fast heartbeats and leases.
 fn coordinator(dir: &Path, port: u16, metrics: Option<SocketAddr>) -> Proc {
-    let listen = format!("127.0.0.1:{port}");
+    let (sweep, out, state) = (dir.join("sweep.toml"), dir.join("out"), dir.join("state"));
     let metrics = metrics.map(|m| m.to_string());
-    let mut args = vec![
-        "coordinator".to_owned(),
-        "--sweep".to_owned(),
-        path(dir, "sweep.toml"),
-        "--out".to_owned(),
-        path(dir, "out"),
-        "--state".to_owned(),
-        path(dir, "state"),
-        "--listen".to_owned(),
-        listen,
-        "--lease-secs".to_owned(),
-        "3".to_owned(),
-        "--heartbeat-secs".to_owned(),
-        "0.3".to_owned(),
-        "--speculate-after-secs".to_owned(),
-        "2".to_owned(),
-        "--linger-secs".to_owned(),
-        "5".to_owned(),
+    let mut flags = vec![
+        "--state",
+        path_str(&state),
+        "--lease-secs",
+        "3",
+        "--heartbeat-secs",
+        "0.3",
+        "--speculate-after-secs",
+        "2",
+        "--linger-secs",
+        "5",
     ];
     if let Some(m) = &metrics {
-        args.extend(["--metrics".to_owned(), m.clone()]);
+        flags.extend(["--metrics", m]);
     }
-    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-    spawn(dir, "coordinator", &refs)
-}
-
-fn worker(dir: &Path, name: &str, port: u16, extra: &[&str]) -> Proc {
-    let url = format!("http://127.0.0.1:{port}");
-    let mut args = vec![
-        "worker",
-        "--coordinator",
-        &url,
-        "--give-up-after-secs",
-        "60",
-    ];
-    args.extend_from_slice(extra);
-    spawn(dir, name, &args)
+    support::coordinator(dir, "coordinator", &sweep, &out, port, &flags)
 }
 
 #[test]
@@ -107,7 +78,7 @@ fn capped_games_are_unknowns_that_a_second_sweep_continues() {
         port,
         &["--threads", "2", "--memory-limit", "20"],
     );
-    assert_eq!(w.wait(Duration::from_secs(300)), 0, "{}", w.log_text());
+    w.wait_ok(Duration::from_secs(300));
     assert_eq!(coordinator.wait(Duration::from_secs(30)), 0);
 
     let sweep = Sweep::parse(CAPPED, "capped").unwrap();
@@ -136,7 +107,7 @@ fn capped_games_are_unknowns_that_a_second_sweep_continues() {
     let reference = dir.join("reference");
     ok(&hammer(&[
         "run",
-        &path(dir, "sweep.toml"),
+        path_str(&dir.join("sweep.toml")),
         "--out",
         reference.to_str().unwrap(),
         "--threads",
@@ -168,11 +139,11 @@ fn capped_games_are_unknowns_that_a_second_sweep_continues() {
     std::fs::write(dir.join("more.toml"), MORE).unwrap();
     ok(&hammer(&[
         "run",
-        &path(dir, "more.toml"),
+        path_str(&dir.join("more.toml")),
         "--out",
-        &path(dir, "out"),
+        path_str(&dir.join("out")),
         "--state",
-        &path(dir, "more-state"),
+        path_str(&dir.join("more-state")),
     ]));
     let all = read_dataset(&dir.join("out")).unwrap();
     let mut continued: Vec<i64> = all
@@ -241,7 +212,7 @@ max_seconds = 6
     let port = free_port();
     let metrics = SocketAddr::from(([127, 0, 0, 1], free_port()));
     let mut coordinator = coordinator(dir, port, Some(metrics));
-    let mut first = worker(dir, "first", port, &["--threads", "1", "--name", "first"]);
+    let mut first = worker(dir, "first", port, &["--threads", "1"]);
     let url = format!("http://127.0.0.1:{port}");
     // Wait until the unit has reported progress twice.
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -271,13 +242,8 @@ max_seconds = 6
         .expect("hammer_leased_expansions");
     assert!(leased > 0.0, "{scrape}");
     // A worker arriving now finds the unit moving and gets no speculative copy of it.
-    let mut second = worker(dir, "second", port, &["--threads", "1", "--name", "second"]);
-    assert_eq!(
-        first.wait(Duration::from_secs(60)),
-        0,
-        "{}",
-        first.log_text()
-    );
+    let mut second = worker(dir, "second", port, &["--threads", "1"]);
+    first.wait_ok(Duration::from_secs(60));
     assert_eq!(second.wait(Duration::from_secs(30)), 0);
     assert_eq!(coordinator.wait(Duration::from_secs(30)), 0);
     let log = coordinator.log_text();

@@ -241,12 +241,7 @@ fn a_worker_gets_the_knowledge_base_from_its_coordinator() {
         String::from_utf8_lossy(&worker.stderr),
         coordinator.log_text()
     );
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(60)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(60));
     let read = |name: &str| {
         let mut rows = normalized(hammer_dataset::read_dataset(&dir.join(name)).unwrap());
         rows.sort_by_key(|r| r.key());

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use hammer_sweep::Sweep;
-use support::{HAMMER, Proc, free_port, hammer, ok};
+use support::{free_port, hammer, ok};
 
 /// Units of one game each, with a per-game memo limit so that the pool's memory budget
 /// is in play, and an expansion cap so that some games end capped.
@@ -81,55 +81,22 @@ fn one_game_units_fill_every_thread_and_give_the_rows_of_one_thread() {
     // A coordinator and one worker process with two leases.
     let port = free_port();
     let out = dir.path().join("cluster");
-    let log = |name: &str| dir.path().join(format!("{name}.log"));
-    let mut coordinator = Proc::spawn(
+    let mut coordinator = support::coordinator(
+        dir.path(),
         "coordinator",
-        HAMMER,
-        &support::s(&[
-            "coordinator",
-            "--sweep",
-            sweep_path.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--listen",
-            &format!("127.0.0.1:{port}"),
-            "--linger-secs",
-            "5",
-        ]),
-        &[],
-        log("coordinator"),
+        &sweep_path,
+        &out,
+        port,
+        &["--linger-secs", "5"],
     );
-    let mut worker = Proc::spawn(
-        "worker",
-        HAMMER,
-        &support::s(&[
-            "worker",
-            "--coordinator",
-            &format!("http://127.0.0.1:{port}"),
-            "--threads",
-            "2",
-            "--leases",
-            "2",
-            "--name",
-            "pair",
-            "--give-up-after-secs",
-            "60",
-        ]),
-        &[],
-        log("worker"),
+    let mut worker = support::worker(
+        dir.path(),
+        "pair",
+        port,
+        &["--threads", "2", "--leases", "2"],
     );
-    assert_eq!(
-        worker.wait(Duration::from_secs(300)),
-        0,
-        "{}",
-        worker.log_text()
-    );
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(60)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    worker.wait_ok(Duration::from_secs(300));
+    coordinator.wait_ok(Duration::from_secs(60));
     let cluster = rows_of(&out, &sweep);
     let names: BTreeSet<String> = workers_of(&cluster);
     assert_eq!(names.len(), 2, "{names:?}");

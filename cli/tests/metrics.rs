@@ -130,45 +130,24 @@ fn metrics_count_units_results_workers_expiries_and_write_latency() {
     let port = free_port();
     let metrics_port = free_port();
     let metrics: SocketAddr = ([127, 0, 0, 1], metrics_port).into();
-    let path = |p: &std::path::Path| p.to_str().expect("utf-8 path").to_owned();
-    let mut coordinator = Proc::spawn(
+    let metrics_flag = metrics.to_string();
+    let mut coordinator = support::coordinator(
+        dir.path(),
         "coordinator",
-        HAMMER,
+        &sweep_path,
+        &out,
+        port,
         &[
-            s(&["coordinator", "--sweep"]),
-            vec![path(&sweep_path), "--out".into(), path(&out)],
-            s(&["--listen"]),
-            vec![
-                format!("127.0.0.1:{port}"),
-                "--metrics".into(),
-                metrics.to_string(),
-            ],
-            s(&[
-                "--lease-secs",
-                "2",
-                "--heartbeat-secs",
-                "0.5",
-                "--stay-after-complete",
-            ]),
-        ]
-        .concat(),
-        &[],
-        dir.path().join("coordinator.log"),
+            "--metrics",
+            &metrics_flag,
+            "--lease-secs",
+            "2",
+            "--heartbeat-secs",
+            "0.5",
+            "--stay-after-complete",
+        ],
     );
-    let worker = |name: &str| {
-        Proc::spawn(
-            name,
-            HAMMER,
-            &[
-                s(&["worker", "--coordinator"]),
-                vec![format!("http://127.0.0.1:{port}")],
-                s(&["--threads", "1", "--name", name]),
-            ]
-            .concat(),
-            &[],
-            dir.path().join(format!("{name}.log")),
-        )
-    };
+    let worker = |name: &str| support::worker(dir.path(), name, port, &["--threads", "1"]);
 
     // Before any worker: everything pending, nothing received.
     poll(metrics, "the metrics endpoint", |_| true);
@@ -216,12 +195,7 @@ fn metrics_count_units_results_workers_expiries_and_write_latency() {
     });
 
     let mut survivor = worker("survivor");
-    assert_eq!(
-        survivor.wait(Duration::from_secs(120)),
-        0,
-        "{}",
-        survivor.log_text()
-    );
+    survivor.wait_ok(Duration::from_secs(120));
     // The coordinator stays up (--stay-after-complete), so the final state is scraped.
     poll(metrics, "completion", |m| {
         get(m, "hammer_sweep_complete") == 1.0
@@ -283,12 +257,7 @@ fn metrics_count_units_results_workers_expiries_and_write_latency() {
     // SIGTERM stops a coordinator that stays after completion, with exit code 0; then
     // the health check fails.
     coordinator.sigterm();
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(30)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(30));
     let (code, text) = health(port);
     assert_eq!(code, 1, "hammer health without a coordinator: {text}");
     assert!(text.contains("cannot reach"), "{text}");
@@ -337,7 +306,7 @@ fn hammer_run_serves_metrics_while_it_runs() {
         get(&samples, "hammer_sweep_games"),
         Sweep::parse(SWEEP, "test").expect("sweep").total_games() as f64
     );
-    assert_eq!(run.wait(Duration::from_secs(120)), 0, "{}", run.log_text());
+    run.wait_ok(Duration::from_secs(120));
     assert!(
         run.log_text()
             .contains(&format!("metrics at http://{metrics}/metrics"))

@@ -282,14 +282,9 @@ fn three_hosts_with_a_link_cut_mid_run_write_every_key_once() {
         "the sweep finished while the link was down; make it bigger"
     );
 
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(180)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    coordinator.wait_ok(Duration::from_secs(180));
     for w in [&mut w1, &mut w2] {
-        assert_eq!(w.wait(Duration::from_secs(60)), 0, "{}", w.log_text());
+        w.wait_ok(Duration::from_secs(60));
     }
     let sweep = Sweep::parse(SWEEP, "test").expect("sweep");
     let rows = read_checked(&out, &sweep);

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use hammer_sweep::Sweep;
-use support::{HAMMER, Proc, free_port, hammer, ok, read_checked, s};
+use support::{Proc, free_port, hammer, ok, path_str, read_checked};
 
 /// Three 7x7 games, each in four parts: the last one takes a few seconds, so that the
 /// sweep is still running when its coordinator is killed.
@@ -28,29 +28,19 @@ schedules = ["luby:256"]
 split = 4
 "#;
 
-fn path(dir: &Path, name: &str) -> String {
-    dir.join(name).to_str().expect("utf-8 path").to_owned()
-}
-
-fn spawn(dir: &Path, name: &str, args: &[&str]) -> Proc {
-    Proc::spawn(name, HAMMER, &s(args), &[], dir.join(format!("{name}.log")))
-}
-
+/// A coordinator of `dir/sweep.toml` with fast leases and heartbeats, so that a lost
+/// worker's parts are leased again within seconds.
 fn coordinator(dir: &Path, port: u16, name: &str) -> Proc {
-    let listen = format!("127.0.0.1:{port}");
-    spawn(
+    let (sweep, out, state) = (dir.join("sweep.toml"), dir.join("out"), dir.join("state"));
+    support::coordinator(
         dir,
         name,
+        &sweep,
+        &out,
+        port,
         &[
-            "coordinator",
-            "--sweep",
-            &path(dir, "sweep.toml"),
-            "--out",
-            &path(dir, "out"),
             "--state",
-            &path(dir, "state"),
-            "--listen",
-            &listen,
+            path_str(&state),
             "--lease-secs",
             "3",
             "--heartbeat-secs",
@@ -62,22 +52,7 @@ fn coordinator(dir: &Path, port: u16, name: &str) -> Proc {
 }
 
 fn worker(dir: &Path, name: &str, port: u16) -> Proc {
-    let url = format!("http://127.0.0.1:{port}");
-    spawn(
-        dir,
-        name,
-        &[
-            "worker",
-            "--coordinator",
-            &url,
-            "--threads",
-            "1",
-            "--name",
-            name,
-            "--give-up-after-secs",
-            "60",
-        ],
-    )
+    support::worker(dir, name, port, &["--threads", "1"])
 }
 
 /// The journal's lines of each kind, by unit id, counted as written (not deduplicated).
@@ -116,14 +91,9 @@ fn split_games_are_exact_across_workers_and_a_coordinator_crash() {
     // A new coordinator on the same state, and a second worker.
     let mut second = coordinator(dir, port, "coordinator-2");
     let mut two = worker(dir, "two", port);
-    assert_eq!(one.wait(Duration::from_secs(300)), 0, "{}", one.log_text());
-    assert_eq!(two.wait(Duration::from_secs(300)), 0, "{}", two.log_text());
-    assert_eq!(
-        second.wait(Duration::from_secs(30)),
-        0,
-        "{}",
-        second.log_text()
-    );
+    one.wait_ok(Duration::from_secs(300));
+    two.wait_ok(Duration::from_secs(300));
+    second.wait_ok(Duration::from_secs(30));
 
     // Every part journaled once, so none was searched again after the crash, and every
     // game committed once.
@@ -145,7 +115,7 @@ fn split_games_are_exact_across_workers_and_a_coordinator_crash() {
         "run",
         whole.to_str().unwrap(),
         "--out",
-        &path(dir, "whole"),
+        path_str(&dir.join("whole")),
         "--threads",
         "1",
     ]));
@@ -200,14 +170,9 @@ fn raced_games_are_exact_and_the_sweep_ends() {
     let mut coord = coordinator(dir, port, "coordinator");
     let mut one = worker(dir, "one", port);
     let mut two = worker(dir, "two", port);
-    assert_eq!(
-        coord.wait(Duration::from_secs(300)),
-        0,
-        "{}",
-        coord.log_text()
-    );
-    assert_eq!(one.wait(Duration::from_secs(60)), 0, "{}", one.log_text());
-    assert_eq!(two.wait(Duration::from_secs(60)), 0, "{}", two.log_text());
+    coord.wait_ok(Duration::from_secs(300));
+    one.wait_ok(Duration::from_secs(60));
+    two.wait_ok(Duration::from_secs(60));
     let journal = journal(dir);
     for ((kind, unit), count) in &journal {
         assert_eq!(*count, 1, "{kind} {unit} journaled {count} times");
@@ -278,7 +243,7 @@ fn a_stopped_worker_gives_up_its_running_game_and_sends_nothing() {
     }
     w1.sigterm();
     // The game alone takes minutes; a worker that waited for it would not exit here.
-    assert_eq!(w1.wait(Duration::from_secs(30)), 0, "{}", w1.log_text());
+    w1.wait_ok(Duration::from_secs(30));
     let journal = journal(dir);
     assert!(
         !journal.keys().any(|(kind, _)| kind == "commit"),

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use hammer_dataset::read_dataset;
 use hammer_sweep::Sweep;
-use support::{HAMMER, Proc, free_port, hammer, read_checked};
+use support::{Proc, free_port, hammer, read_checked, spawn_hammer as spawn};
 
 const TINY: &str = r#"
 name = "tls-tiny"
@@ -28,12 +28,6 @@ orders = ["standard"]
 schedules = ["exact"]
 unit_games = 10
 "#;
-
-/// Starts `hammer ARGS`, logging to `dir/NAME.log`; killed when the test ends.
-fn spawn(dir: &Path, name: &str, args: &[&str]) -> Proc {
-    let log = dir.join(format!("{name}.log"));
-    Proc::spawn(name, HAMMER, &support::s(args), &[], log)
-}
 
 fn openssl(dir: &Path, args: &[&str]) {
     let output = Command::new("openssl")
@@ -285,18 +279,8 @@ fn tls_coordinator_serves_a_trusting_worker_and_refuses_the_others() {
             "tls-worker",
         ],
     );
-    assert_eq!(
-        worker.wait(Duration::from_secs(120)),
-        0,
-        "{}",
-        worker.log_text()
-    );
-    assert_eq!(
-        coordinator.wait(Duration::from_secs(60)),
-        0,
-        "{}",
-        coordinator.log_text()
-    );
+    worker.wait_ok(Duration::from_secs(120));
+    coordinator.wait_ok(Duration::from_secs(60));
     let sweep = Sweep::parse(TINY, "test").expect("sweep parses");
     let rows = read_checked(&out, &sweep);
     assert!(rows.iter().all(|r| r.worker.starts_with("tls-worker")));

@@ -1,8 +1,9 @@
 //! Helpers shared by the end-to-end tests (`cluster.rs`, `tls.rs`, `deploy.rs`,
-//! `metrics.rs`, `multihost.rs`, `examples.rs`, `tune.rs`, `compose.rs`): running
-//! `hammer` to the end, child processes that die with the test, free ports, reading a
-//! dataset back with the exactly-once checks and with the Python readers, and a raw
-//! HTTP GET.
+//! `metrics.rs`, `multihost.rs`, `examples.rs`, `tune.rs`, `compose.rs`, `split.rs`,
+//! `frontier.rs`, `leases.rs`, `families.rs`): running `hammer` to the end, child
+//! processes that die with the test (a coordinator and its workers among them), free
+//! ports, reading a dataset back with the exactly-once checks and with the Python
+//! readers, and a raw HTTP GET.
 //!
 //! Each test binary uses a different subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
@@ -113,6 +114,20 @@ impl Proc {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// Waits for a successful exit; otherwise fails the test with the exit code and the
+    /// process's log.
+    #[track_caller]
+    pub fn wait_ok(&mut self, limit: Duration) {
+        let code = self.wait(limit);
+        assert_eq!(
+            code,
+            0,
+            "{} exited with {code}; log:\n{}",
+            self.name,
+            self.log_text()
+        );
     }
 
     pub fn log_text(&self) -> String {
@@ -294,4 +309,55 @@ pub fn normalized(mut rows: Vec<hammer_dataset::ResultRow>) -> Vec<hammer_datase
     }
     rows.sort_by_key(hammer_dataset::ResultRow::key);
     rows
+}
+
+/// A path as the `&str` a command line takes.
+pub fn path_str(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+/// Starts `hammer ARGS` as `name`, logging to `dir/NAME.log`; killed when the test ends.
+pub fn spawn_hammer(dir: &Path, name: &str, args: &[&str]) -> Proc {
+    Proc::spawn(name, HAMMER, &s(args), &[], dir.join(format!("{name}.log")))
+}
+
+/// `hammer coordinator` of the sweep file `sweep`, writing `out`, on 127.0.0.1:`port`,
+/// with the test's own `flags` (state directory, lease and heartbeat seconds, linger).
+pub fn coordinator(
+    dir: &Path,
+    name: &str,
+    sweep: &Path,
+    out: &Path,
+    port: u16,
+    flags: &[&str],
+) -> Proc {
+    let listen = format!("127.0.0.1:{port}");
+    let mut args = vec![
+        "coordinator",
+        "--sweep",
+        path_str(sweep),
+        "--out",
+        path_str(out),
+        "--listen",
+        &listen,
+    ];
+    args.extend_from_slice(flags);
+    spawn_hammer(dir, name, &args)
+}
+
+/// `hammer worker` named `name`, of the coordinator on 127.0.0.1:`port`, that gives up
+/// after a minute without one (so that a failed test does not hang), with `flags`.
+pub fn worker(dir: &Path, name: &str, port: u16, flags: &[&str]) -> Proc {
+    let url = format!("http://127.0.0.1:{port}");
+    let mut args = vec![
+        "worker",
+        "--coordinator",
+        &url,
+        "--name",
+        name,
+        "--give-up-after-secs",
+        "60",
+    ];
+    args.extend_from_slice(flags);
+    spawn_hammer(dir, name, &args)
 }
