@@ -12,7 +12,6 @@ use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance};
 use hammer_proto::v1::{Cell as WireCell, GameResult, cell};
 use hammer_solver::{Cancel, Cap, SharedBest, SplitPart};
 use hammer_sweep::{GameValues, Sweep, Unit, UnitRows};
-use rayon::prelude::*;
 
 /// The version written to the dataset's `hammer_version` column.
 pub const HAMMER_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -189,8 +188,9 @@ pub fn to_wire(game: GameValues) -> GameResult {
 ///
 /// Several units may be solved on one pool at once (`hammer run` and `hammer worker
 /// --leases` run one worker loop per lease over a shared pool, so that units of one game
-/// still fill every core): rayon interleaves their games on the same threads, and the
-/// memory budget is the pool's, shared by all of them.
+/// still fill every core): their games share the pool's queue and threads (see
+/// [`SolverPool::solve_range`] for why each game is a job of its own), and the memory
+/// budget is the pool's, shared by all of them.
 pub struct SolverPool {
     pool: rayon::ThreadPool,
     solvers: Vec<Mutex<GameSolvers>>,
@@ -292,6 +292,14 @@ impl SolverPool {
     /// Solves games `games` (a sub-range of `unit`) on all threads of the pool, passing
     /// each game's values to `emit` as soon as it is done (in no particular order). Stops
     /// early with [`SolveError::Cancelled`] once `cancel` is set.
+    ///
+    /// Every game is its own job, spawned from the calling thread (never a pool thread)
+    /// into the pool's queue, and the caller waits without taking part. Not a parallel
+    /// iterator: a pool thread waiting in a `join` of one unit steals the games of
+    /// another unit solved on the same pool and runs them nested on its stack, so the
+    /// first unit's call could not return, nor its worker loop lease the next unit,
+    /// until an unrelated game of the other unit ended, while the other thread idled.
+    /// Here a pool thread only ever runs one game at a time, from start to end.
     pub fn solve_range(
         &self,
         sweep: &Sweep,
@@ -302,25 +310,67 @@ impl SolverPool {
         emit: &(dyn Fn(GameValues) + Sync),
     ) -> Result<(), SolveError> {
         let bytes = self.game_bytes(sweep, unit);
-        self.pool.install(|| {
-            games.into_par_iter().try_for_each(|index| {
-                if cancel.is_set() {
-                    return Err(SolveError::Cancelled);
-                }
-                let claimed = self.budget.claim(bytes);
-                let slot = rayon::current_thread_index().unwrap_or(0) % self.solvers.len();
-                // A panic while holding the lock cannot leave the solver inconsistent in
-                // a way that matters: `solve` resets it at the start of every game.
-                let mut solver = self.solvers[slot]
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let game = solve_game_told(sweep, unit, index, &mut solver, told, Some(cancel));
-                drop(solver);
-                self.budget.release(claimed);
-                emit(game?);
-                Ok(())
-            })
-        })
+        let failure: Mutex<Option<SolveError>> = Mutex::new(None);
+        let failed = || {
+            failure
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .is_some()
+        };
+        let fail = |e: SolveError| {
+            failure
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .get_or_insert(e);
+        };
+        self.pool.in_place_scope(|scope| {
+            for index in games {
+                let (failed, fail) = (&failed, &fail);
+                scope.spawn(move |_| {
+                    if cancel.is_set() {
+                        return fail(SolveError::Cancelled);
+                    }
+                    if failed() {
+                        return;
+                    }
+                    match self.solve_one(sweep, unit, index, bytes, cancel, told) {
+                        Ok(game) => emit(game),
+                        Err(e) => fail(e),
+                    }
+                });
+            }
+        });
+        match failure
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// Solves one game on the current pool thread with that thread's solver, within the
+    /// memory budget.
+    fn solve_one(
+        &self,
+        sweep: &Sweep,
+        unit: &Unit,
+        index: u64,
+        bytes: u64,
+        cancel: &Cancel,
+        told: &SharedBest,
+    ) -> Result<GameValues, SolveError> {
+        let claimed = self.budget.claim(bytes);
+        let slot = rayon::current_thread_index().unwrap_or(0) % self.solvers.len();
+        // A panic while holding the lock cannot leave the solver inconsistent in a way
+        // that matters: `solve` resets it at the start of every game.
+        let mut solver = self.solvers[slot]
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let game = solve_game_told(sweep, unit, index, &mut solver, told, Some(cancel));
+        drop(solver);
+        self.budget.release(claimed);
+        game
     }
 
     /// Solves a whole unit and returns its rows sorted by game index: the direct path
@@ -358,10 +408,101 @@ impl SolverPool {
 
 #[cfg(test)]
 mod tests {
-    use super::MemoryBudget;
+    use super::{MemoryBudget, SolveError, SolverPool};
+    use hammer_solver::{Cancel, SharedBest};
+    use hammer_sweep::{Sweep, Unit};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::Duration;
+
+    /// Two units on one pool of two threads: the first of two quick 8x8 games (29 and 30
+    /// of seed 2013, about a second in all), then, while they run, one of a game that
+    /// runs until it is cancelled (game 27: open after 10 million expansions, capped here
+    /// at a billion). The quick unit's call must return once its own games are done. With
+    /// a parallel iterator it did not: the thread that finished game 29 waited in the
+    /// unit's `join` for game 30, stole the other unit's game and ran it nested on its
+    /// stack, so the call returned only when that game ended (the worker loop then could
+    /// not lease its next unit, as seen in a 7x7 sweep's `hammer status`).
+    #[test]
+    fn a_unit_is_done_when_its_games_are_whatever_another_unit_runs() {
+        let sweep = Sweep::parse(
+            r#"
+name = "two-units"
+seed = 2013
+
+[[experiment]]
+name = "frontier"
+sizes = [8]
+games = 40
+orders = ["random"]
+schedules = ["luby:256"]
+max_expansions = 1_000_000_000
+max_memo_mb = 64
+"#,
+            "test",
+        )
+        .expect("the test's sweep parses");
+        let first = sweep.units()[0];
+        let (quick_games, long_games) = (
+            Unit {
+                start: 29,
+                end: 31,
+                ..first
+            },
+            Unit {
+                start: 27,
+                end: 28,
+                ..first
+            },
+        );
+        let pool = Arc::new(SolverPool::new(2).expect("a pool of two threads"));
+        let endless = Cancel::new();
+        let (done_tx, done_rx) = std::sync::mpsc::channel();
+        let quick = {
+            let (pool, sweep, done_tx) = (pool.clone(), sweep.clone(), done_tx.clone());
+            std::thread::spawn(move || {
+                let solved = pool.solve_range(
+                    &sweep,
+                    &quick_games,
+                    29..31,
+                    &Cancel::new(),
+                    &SharedBest::new(),
+                    &|_| {},
+                );
+                let _ = done_tx.send("quick");
+                solved
+            })
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        let long = {
+            let (pool, sweep, endless) = (pool.clone(), sweep.clone(), endless.clone());
+            std::thread::spawn(move || {
+                let solved = pool.solve_range(
+                    &sweep,
+                    &long_games,
+                    27..28,
+                    &endless,
+                    &SharedBest::new(),
+                    &|_| {},
+                );
+                let _ = done_tx.send("long");
+                solved
+            })
+        };
+        let first_done = done_rx.recv_timeout(Duration::from_secs(120));
+        endless.set();
+        assert!(quick.join().expect("no panic").is_ok());
+        let long = long.join().expect("no panic");
+        assert_eq!(
+            first_done,
+            Ok("quick"),
+            "the quick unit's call waited for the other unit's game"
+        );
+        assert!(
+            matches!(long, Err(SolveError::Cancelled)),
+            "game 27 ran until cancelled: {long:?}"
+        );
+    }
 
     #[test]
     fn a_claim_that_does_not_fit_waits_for_a_release() {
