@@ -78,14 +78,29 @@ pub fn progress_line(status: &StatusResponse) -> String {
         "unknown".to_owned()
     };
     format!(
-        "progress: {done}/{total} games ({percent:.1}%), {committed} committed, {rate:.0} games/s, ETA {eta}, {workers} workers, units {uc}/{ut} committed, {ul} leased",
+        "progress: {done}/{total} games ({percent:.1}%), {committed} committed, {rate}, ETA {eta}, {workers} workers, units {uc}/{ut} committed, {ul} leased",
         total = status.games_total,
         committed = status.games_committed,
         workers = status.workers,
         uc = status.units_committed,
         ut = status.units_total,
         ul = status.units_leased,
+        rate = format_rate(rate),
     )
+}
+
+/// A rate of games in the unit that shows it with two or three digits: a sweep of
+/// 8x8 games makes a few games a minute, a 5x5 sweep thousands a second.
+fn format_rate(per_second: f64) -> String {
+    if per_second >= 100.0 || per_second == 0.0 {
+        format!("{per_second:.0} games/s")
+    } else if per_second >= 1.0 {
+        format!("{per_second:.1} games/s")
+    } else if per_second * 60.0 >= 1.0 {
+        format!("{:.1} games/min", per_second * 60.0)
+    } else {
+        format!("{:.1} games/h", per_second * 3600.0)
+    }
 }
 
 fn format_duration(d: Duration) -> String {
@@ -179,7 +194,16 @@ pub fn summary(status: &StatusResponse) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::wilson;
+    use super::{format_rate, wilson};
+
+    #[test]
+    fn rates_show_in_a_unit_that_keeps_their_digits() {
+        assert_eq!(format_rate(0.0), "0 games/s");
+        assert_eq!(format_rate(5_432.1), "5432 games/s");
+        assert_eq!(format_rate(2.25), "2.2 games/s");
+        assert_eq!(format_rate(2.0 / 60.0), "2.0 games/min");
+        assert_eq!(format_rate(3.0 / 3600.0), "3.0 games/h");
+    }
 
     #[test]
     fn wilson_matches_known_values() {

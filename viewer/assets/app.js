@@ -53,6 +53,15 @@ function fmtSecs(s) {
   return (s / 3600).toFixed(1) + ' h';
 }
 
+// A rate as [value element, unit]: per second, minute or hour, whichever keeps its digits
+// (8x8 sweeps make a few games a minute). The same units as `hammer status`.
+function fmtRate(perSecond) {
+  let [value, unit] = [perSecond, 'games/s'];
+  if (perSecond > 0 && perSecond < 1 / 60) [value, unit] = [perSecond * 3600, 'games/h'];
+  else if (perSecond > 0 && perSecond < 1) [value, unit] = [perSecond * 60, 'games/min'];
+  return [el('b', { id: 'live-rate' }, value.toFixed(1)), unit];
+}
+
 function route() {
   const hash = location.hash || '#/browse';
   const [path, query] = hash.slice(1).split('?');
@@ -563,7 +572,7 @@ function liveBody(v) {
   body.append(el('div', { class: 'stats' },
     el('div', {}, el('b', { id: 'live-committed', 'data-value': v.games_committed }, fmtInt(v.games_committed)), `of ${fmtInt(v.games_total)} games committed`),
     el('div', {}, el('b', {}, pct.toFixed(1) + ' %'), v.complete ? 'complete' : 'done'),
-    el('div', {}, el('b', { id: 'live-rate' }, v.games_per_second.toFixed(1)), 'games/s (last 10 s)'),
+    el('div', {}, ...fmtRate(v.games_per_second)),
     el('div', {}, el('b', { id: 'live-eta' }, v.complete ? 'done' : fmtSecs(v.eta_seconds)), 'ETA'),
     el('div', {}, el('b', {}, `${v.units_committed}/${v.units_total}`), `units committed, ${v.units_leased} leased`),
     el('div', {}, el('b', { id: 'live-workers' }, v.workers_active), 'workers active')));

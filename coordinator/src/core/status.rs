@@ -1,11 +1,20 @@
 //! What `hammer status` and the metrics see: the rate of results and the per-series
 //! progress.
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use hammer_proto::v1::{ExperimentStatus, LeasedUnit, StatusResponse, WorkerStatus};
 
 use super::Core;
+
+/// How far back the rate looks at most: a sweep of hour-long games still gets a rate and
+/// an ETA from its last results, and a sweep that stalls for this long shows none.
+const RATE_HORIZON: Duration = Duration::from_secs(30 * 60);
+/// The rate's window is the shortest one ending now that is at least this long and
+/// holds [`RATE_RESULTS`] results, so that fast sweeps show the recent rate.
+const RATE_WINDOW: Duration = Duration::from_secs(10);
+const RATE_RESULTS: u64 = 20;
 
 impl Core {
     pub(super) fn sample(&mut self, now: Instant) {
@@ -15,33 +24,24 @@ impl Core {
             .is_none_or(|&(t, _)| now.duration_since(t) >= Duration::from_millis(250))
         {
             self.samples.push_back((now, self.received_total));
-            while self
-                .samples
-                .front()
-                .is_some_and(|&(t, _)| now.duration_since(t) > Duration::from_secs(10))
-            {
-                self.samples.pop_front();
-            }
+        } else if let Some(last) = self.samples.back_mut() {
+            last.1 = self.received_total;
+        }
+        while self
+            .samples
+            .front()
+            .is_some_and(|&(t, _)| now.duration_since(t) > RATE_HORIZON)
+        {
+            self.samples.pop_front();
         }
     }
 
-    /// Results per second over the last ten seconds.
+    /// Results per second, over the last ten seconds when they hold twenty results or
+    /// more, else over as long as it takes to hold twenty (at most half an hour): so a
+    /// sweep of long games shows a rate and an ETA, not zero between its results.
     fn rate(&self) -> f64 {
-        let (Some(&(t0, g0)), Some(&(t1, g1))) = (self.samples.front(), self.samples.back()) else {
-            return 0.0;
-        };
-        let now = Instant::now();
-        if now.duration_since(t1) > Duration::from_secs(10) {
-            return 0.0;
-        }
-        let span = now.duration_since(t0).as_secs_f64();
-        if span <= 0.0 {
-            0.0
-        } else {
-            (g1 - g0) as f64 / span
-        }
+        rate_at(&self.samples, self.received_total, Instant::now())
     }
-
     pub fn status(&self) -> StatusResponse {
         let experiments = self
             .series
@@ -135,5 +135,78 @@ impl Core {
             expansions: lease.expansions,
             progress_ms: now.duration_since(lease.progressed).as_millis() as u64,
         }
+    }
+}
+
+/// The rate of `samples` (time, results received so far) at `now`, with `total` results
+/// received by then: see [`Core::rate`].
+fn rate_at(samples: &VecDeque<(Instant, u64)>, total: u64, now: Instant) -> f64 {
+    let recent = samples
+        .iter()
+        .rev()
+        .take_while(|&&(t, _)| now.duration_since(t) <= RATE_HORIZON);
+    let mut from = None;
+    for &(t, received) in recent {
+        from = Some((t, received));
+        if now.duration_since(t) >= RATE_WINDOW && total.saturating_sub(received) >= RATE_RESULTS {
+            break;
+        }
+    }
+    match from {
+        Some((t, received)) => {
+            let span = now
+                .duration_since(t)
+                .as_secs_f64()
+                .max(RATE_WINDOW.as_secs_f64());
+            total.saturating_sub(received) as f64 / span
+        }
+        None => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{RATE_HORIZON, rate_at};
+    use std::collections::VecDeque;
+    use std::time::{Duration, Instant};
+
+    /// Samples of one result every `every`, the last `ago` before `now`.
+    fn every(every: Duration, count: u64, ago: Duration, now: Instant) -> VecDeque<(Instant, u64)> {
+        (1..=count)
+            .map(|i| (now - ago - every * (count - i) as u32, i))
+            .collect()
+    }
+
+    #[test]
+    fn a_fast_sweep_shows_its_last_ten_seconds() {
+        let now = Instant::now() + Duration::from_secs(3600);
+        let at = |ago: u64| now - Duration::from_secs(ago);
+        // 100 results a second for a minute, then 10 a second for the last 20 s.
+        let mut samples: VecDeque<(Instant, u64)> =
+            (0..60).map(|i| (at(80 - i), 100 * i)).collect();
+        samples.extend((1..=20).map(|j| (at(20 - j), 5_900 + 10 * j)));
+        assert_eq!(rate_at(&samples, 6_100, now), 10.0);
+    }
+
+    #[test]
+    fn a_sweep_of_long_games_has_a_rate_between_its_results() {
+        let now = Instant::now() + Duration::from_secs(7200);
+        // One result every 30 s, the last 20 s ago: 2 a minute.
+        let samples = every(Duration::from_secs(30), 50, Duration::from_secs(20), now);
+        let rate = rate_at(&samples, 50, now);
+        assert!((rate * 60.0 - 2.0).abs() < 0.2, "{rate}");
+    }
+
+    #[test]
+    fn no_result_within_the_horizon_is_no_rate() {
+        let now = Instant::now() + Duration::from_secs(7200);
+        let samples = every(
+            Duration::from_secs(30),
+            50,
+            RATE_HORIZON + Duration::from_secs(1),
+            now,
+        );
+        assert_eq!(rate_at(&samples, 50, now), 0.0);
+        assert_eq!(rate_at(&VecDeque::new(), 0, now), 0.0);
     }
 }
