@@ -4,7 +4,7 @@
 //! Tests and benchmarks call these to know what the cluster must produce, so the cluster
 //! and the direct path share this single piece of code.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use hammer_dataset::ResultRow;
@@ -310,40 +310,29 @@ impl SolverPool {
         emit: &(dyn Fn(GameValues) + Sync),
     ) -> Result<(), SolveError> {
         let bytes = self.game_bytes(sweep, unit);
-        let failure: Mutex<Option<SolveError>> = Mutex::new(None);
-        let failed = || {
-            failure
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .is_some()
-        };
-        let fail = |e: SolveError| {
-            failure
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .get_or_insert(e);
-        };
+        // The first error ends the range: later games are skipped, the error returned.
+        let failure: OnceLock<SolveError> = OnceLock::new();
         self.pool.in_place_scope(|scope| {
             for index in games {
-                let (failed, fail) = (&failed, &fail);
+                let failure = &failure;
                 scope.spawn(move |_| {
                     if cancel.is_set() {
-                        return fail(SolveError::Cancelled);
+                        let _ = failure.set(SolveError::Cancelled);
+                        return;
                     }
-                    if failed() {
+                    if failure.get().is_some() {
                         return;
                     }
                     match self.solve_one(sweep, unit, index, bytes, cancel, told) {
                         Ok(game) => emit(game),
-                        Err(e) => fail(e),
+                        Err(e) => {
+                            let _ = failure.set(e);
+                        }
                     }
                 });
             }
         });
-        match failure
-            .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-        {
+        match failure.into_inner() {
             Some(e) => Err(e),
             None => Ok(()),
         }
