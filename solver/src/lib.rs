@@ -28,6 +28,9 @@ pub use split::{NODES_PER_PART, SharedBest, SplitMode, SplitPart, SplitShape};
 pub use search::FindHook;
 use search::{AttemptEnd, Search};
 
+/// The label of the stream a game's search draws from (the first racer of a race too).
+const SEARCH_STREAM: &str = "hammer/search";
+
 /// What to run on one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -124,7 +127,7 @@ impl<P: Puzzle> Solver<P> {
         }
         let (prefix_moves, start) = self.prefix(board, config, seed);
         let puzzle = &self.puzzle;
-        let mut rng = fast_stream(seed, "hammer/search", 0);
+        let mut rng = fast_stream(seed, SEARCH_STREAM, 0);
         let search = &mut self.search;
         search.reset(puzzle, &start, config.limits);
         search.cancel = config.cancel.clone();

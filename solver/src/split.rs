@@ -15,9 +15,11 @@
 //! the score a part ended with exists in its subtrees, so the least score over the parts
 //! is exact whatever each part was told and when.
 //!
-//! In a race ([`SplitMode::Race`]) every part searches all the frontier nodes, under a
-//! random stream of its own: each part alone is a search of the whole game, and the first
-//! to end exhaustive settles it. Dividing the frontier does not divide a Martello game's
+//! In a race ([`SplitMode::Race`]) every part searches the whole game under a random
+//! stream of its own, and the first to end exhaustive settles it. Part 0 is exactly the
+//! search of the game unsplit (same stream, same start), so a race never needs more
+//! expansions than one worker's search of the same run seed, save for what the parts'
+//! told scores change; the other parts search all the frontier nodes as one forest. Dividing the frontier does not divide a Martello game's
 //! work, because its moves commute: nearly every state below one first move is also
 //! reachable below the others, so each part of an unsolvable game costs about as much as
 //! the whole search (docs/frontier.md).
@@ -144,8 +146,9 @@ pub enum SplitMode {
     /// searched by both.
     #[default]
     Subtrees,
-    /// Every part searches the whole frontier, under its own random stream: a race in
-    /// which the first part to prove the game's answer settles it (a portfolio). Under a
+    /// Every part searches the whole game, under its own random stream (part 0 as the
+    /// unsplit search): a race in which the first part to prove the game's answer
+    /// settles it (a portfolio). Under a
     /// random order the parts sample the tree independently, so the first of `k` to find
     /// a finish that proves itself comes early.
     Race,
@@ -281,8 +284,14 @@ impl<P: Puzzle> crate::Solver<P> {
         search.reset(puzzle, &start, config.limits);
         search.cancel = config.cancel.clone();
         let frontier = frontier(puzzle, &start, part.count);
-        search.counters.expansions += frontier.expansions;
         search.shared = Some(part.shared.clone());
+        if part.mode == SplitMode::Race && part.index == 0 {
+            let exhaustive = whole_racer(search, puzzle, &start, config, seed);
+            search.shared = None;
+            let shape = Some(frontier.shape);
+            return crate::finish(search, config, prefix_moves, start, exhaustive, shape);
+        }
+        search.counters.expansions += frontier.expansions;
         if frontier.best < search.best {
             search.best = frontier.best;
             search.own_best = frontier.best;
@@ -292,13 +301,9 @@ impl<P: Puzzle> crate::Solver<P> {
             hook(search.own_best, &search.best_path);
         }
         search.best = search.best.min(part.shared.get());
-        let count = match part.mode {
-            SplitMode::Subtrees => part.count.max(1) as usize,
-            SplitMode::Race => 1,
-        };
-        let first = match part.mode {
-            SplitMode::Subtrees => part.index as usize,
-            SplitMode::Race => 0,
+        let (first, count) = match part.mode {
+            SplitMode::Subtrees => (part.index as usize, part.count.max(1) as usize),
+            SplitMode::Race => (0, 1),
         };
         let mine: Vec<&Node<P>> = frontier.nodes.iter().skip(first).step_by(count).collect();
         let mut rng =
@@ -316,4 +321,26 @@ impl<P: Puzzle> crate::Solver<P> {
             Some(frontier.shape),
         )
     }
+}
+
+/// The first racer of a race: the search of the game unsplit, from the same stream as
+/// [`crate::Solver::solve`] (so that, alone, it is that search expansion for expansion),
+/// pruning against the scores the other racers reached.
+fn whole_racer<P: Puzzle>(
+    search: &mut crate::search::Search<P>,
+    puzzle: &P,
+    start: &P::State,
+    config: &crate::Config,
+    seed: u64,
+) -> bool {
+    if let Some(hook) = &mut search.on_find {
+        hook(search.own_best, &search.best_path);
+    }
+    search.best = search
+        .best
+        .min(search.shared.as_ref().map_or(u32::MAX, SharedBest::get));
+    let mut rng = hammer_engine::seeded::fast_stream(seed, crate::SEARCH_STREAM, 0);
+    crate::run_schedule(search, config, |search, order, budget| {
+        search.attempt(puzzle, start, order, &mut rng, budget)
+    })
 }

@@ -163,6 +163,43 @@ proptest! {
     }
 }
 
+/// The first racer is the search of the game unsplit, expansion for expansion, capped or
+/// not: so a race of K costs no more than one worker's search of the same run seed (but
+/// for what the racers tell each other), and the two can be compared seed by seed.
+#[test]
+fn the_first_racer_is_the_whole_search() {
+    let mut solver = Solver::new(Martello);
+    for (n, index, cap) in [
+        (5, 3, None),
+        (6, 7, None),
+        (6, 11, Some(5_000)),
+        (7, 2, None),
+    ] {
+        let board = seeded::game(37, n, index).unwrap();
+        let seed = seeded::run_seed(37, n, index, 1);
+        let limits = Limits {
+            max_expansions: cap,
+            ..Limits::default()
+        };
+        let whole = solver.solve(&board, &config(true, limits, None), seed);
+        let first = solver.solve(
+            &board,
+            &config(true, limits, racer(0, 2, &SharedBest::new())),
+            seed,
+        );
+        let case = format!("{n}x{n} game {index}, cap {cap:?}");
+        assert_eq!(first.counters, whole.counters, "{case}");
+        assert_eq!(first.min_score, whole.min_score, "{case}");
+        assert_eq!(first.solution, whole.solution, "{case}");
+        assert_eq!(first.exhaustive, whole.exhaustive, "{case}");
+        assert_eq!(first.lower_bound, whole.lower_bound, "{case}");
+        assert!(
+            first.split.is_some(),
+            "{case}: the row says how the game was split"
+        );
+    }
+}
+
 /// The racers of one game draw from streams of their own, so that they sample the tree
 /// differently: over a few hard 6x6 games, two racers do not repeat each other's work.
 #[test]

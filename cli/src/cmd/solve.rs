@@ -65,6 +65,10 @@ pub struct SolveArgs {
     /// split game's part unit, but alone: no other part tells it a score.
     #[arg(long, value_parser = part_arg, value_name = "I/K")]
     part: Option<(u32, u32)>,
+    /// With `--part`: search it as a racer of a race (`split_mode = "race"`), which
+    /// searches the whole game under a stream of its own (part 0 is the unsplit search).
+    #[arg(long, requires = "part")]
+    race: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -222,7 +226,11 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         split: args.part.map(|(index, count)| hammer_solver::SplitPart {
             index,
             count,
-            mode: hammer_solver::SplitMode::Subtrees,
+            mode: if args.race {
+                hammer_solver::SplitMode::Race
+            } else {
+                hammer_solver::SplitMode::Subtrees
+            },
             shared: hammer_solver::SharedBest::new(),
         }),
         cancel: None,
