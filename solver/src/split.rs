@@ -19,10 +19,11 @@
 //! stream of its own, and the first to end exhaustive settles it. Part 0 is exactly the
 //! search of the game unsplit (same stream, same start), so a race never needs more
 //! expansions than one worker's search of the same run seed, save for what the parts'
-//! told scores change; the other parts search all the frontier nodes as one forest. Dividing the frontier does not divide a Martello game's
-//! work, because its moves commute: nearly every state below one first move is also
-//! reachable below the others, so each part of an unsolvable game costs about as much as
-//! the whole search (docs/frontier.md).
+//! told scores change; the other parts search all the frontier nodes as one forest.
+//! Dividing the frontier does not divide a Martello game's work, because its moves
+//! commute: nearly every state below one first move is also reachable below the others,
+//! so each part of an unsolvable game costs about as much as the whole search
+//! (docs/frontier.md).
 
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -148,9 +149,9 @@ pub enum SplitMode {
     Subtrees,
     /// Every part searches the whole game, under its own random stream (part 0 as the
     /// unsplit search): a race in which the first part to prove the game's answer
-    /// settles it (a portfolio). Under a
-    /// random order the parts sample the tree independently, so the first of `k` to find
-    /// a finish that proves itself comes early.
+    /// settles it (a portfolio). Under a random order the parts sample the tree
+    /// independently, so the first of `k` to find a finish that proves itself comes
+    /// early.
     Race,
 }
 
