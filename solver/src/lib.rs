@@ -28,9 +28,6 @@ pub use split::{NODES_PER_PART, SharedBest, SplitMode, SplitPart, SplitShape};
 pub use search::FindHook;
 use search::{AttemptEnd, Search};
 
-/// The label of the stream a game's search draws from (the first racer of a race too).
-const SEARCH_STREAM: &str = "hammer/search";
-
 /// What to run on one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -127,13 +124,10 @@ impl<P: Puzzle> Solver<P> {
         }
         let (prefix_moves, start) = self.prefix(board, config, seed);
         let puzzle = &self.puzzle;
-        let mut rng = fast_stream(seed, SEARCH_STREAM, 0);
         let search = &mut self.search;
         search.reset(puzzle, &start, config.limits);
         search.cancel = config.cancel.clone();
-        let exhaustive = run_schedule(search, config, |search, order, budget| {
-            search.attempt(puzzle, &start, order, &mut rng, budget)
-        });
+        let exhaustive = run_unsplit(search, puzzle, &start, config, seed);
         finish(search, config, prefix_moves, start, exhaustive, None)
     }
 
@@ -155,6 +149,22 @@ impl<P: Puzzle> Solver<P> {
         }
         (prefix_moves, start)
     }
+}
+
+/// The search of a game unsplit from `start`: `config`'s schedule over attempts from the
+/// start, drawing from the run seed's search stream. The first racer of a race runs
+/// exactly this, so that alone it is the unsplit search expansion for expansion.
+fn run_unsplit<P: Puzzle>(
+    search: &mut Search<P>,
+    puzzle: &P,
+    start: &P::State,
+    config: &Config,
+    seed: u64,
+) -> bool {
+    let mut rng = fast_stream(seed, "hammer/search", 0);
+    run_schedule(search, config, |search, order, budget| {
+        search.attempt(puzzle, start, order, &mut rng, budget)
+    })
 }
 
 /// Runs `config`'s schedule, one `attempt` per budget, until an attempt proves or

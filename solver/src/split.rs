@@ -286,32 +286,35 @@ impl<P: Puzzle> crate::Solver<P> {
         search.cancel = config.cancel.clone();
         let frontier = frontier(puzzle, &start, part.count);
         search.shared = Some(part.shared.clone());
-        if part.mode == SplitMode::Race && part.index == 0 {
-            let exhaustive = whole_racer(search, puzzle, &start, config, seed);
-            search.shared = None;
-            let shape = Some(frontier.shape);
-            return crate::finish(search, config, prefix_moves, start, exhaustive, shape);
-        }
-        search.counters.expansions += frontier.expansions;
-        if frontier.best < search.best {
-            search.best = frontier.best;
-            search.own_best = frontier.best;
-            search.best_path.clone_from(&frontier.best_path);
+        // The first racer is the unsplit search: it neither counts the frontier's
+        // expansions nor starts from the scores found above it.
+        let unsplit = part.mode == SplitMode::Race && part.index == 0;
+        if !unsplit {
+            search.counters.expansions += frontier.expansions;
+            if frontier.best < search.best {
+                search.best = frontier.best;
+                search.own_best = frontier.best;
+                search.best_path.clone_from(&frontier.best_path);
+            }
         }
         if let Some(hook) = &mut search.on_find {
             hook(search.own_best, &search.best_path);
         }
         search.best = search.best.min(part.shared.get());
-        let (first, count) = match part.mode {
-            SplitMode::Subtrees => (part.index as usize, part.count.max(1) as usize),
-            SplitMode::Race => (0, 1),
+        let exhaustive = if unsplit {
+            crate::run_unsplit(search, puzzle, &start, config, seed)
+        } else {
+            let (first, count) = match part.mode {
+                SplitMode::Subtrees => (part.index as usize, part.count.max(1) as usize),
+                SplitMode::Race => (0, 1),
+            };
+            let mine: Vec<&Node<P>> = frontier.nodes.iter().skip(first).step_by(count).collect();
+            let mut rng =
+                hammer_engine::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
+            crate::run_schedule(search, config, |search, order, budget| {
+                search.attempt_forest(puzzle, &mine, order, &mut rng, budget)
+            })
         };
-        let mine: Vec<&Node<P>> = frontier.nodes.iter().skip(first).step_by(count).collect();
-        let mut rng =
-            hammer_engine::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
-        let exhaustive = crate::run_schedule(search, config, |search, order, budget| {
-            search.attempt_forest(puzzle, &mine, order, &mut rng, budget)
-        });
         search.shared = None;
         crate::finish(
             search,
@@ -322,26 +325,4 @@ impl<P: Puzzle> crate::Solver<P> {
             Some(frontier.shape),
         )
     }
-}
-
-/// The first racer of a race: the search of the game unsplit, from the same stream as
-/// [`crate::Solver::solve`] (so that, alone, it is that search expansion for expansion),
-/// pruning against the scores the other racers reached.
-fn whole_racer<P: Puzzle>(
-    search: &mut crate::search::Search<P>,
-    puzzle: &P,
-    start: &P::State,
-    config: &crate::Config,
-    seed: u64,
-) -> bool {
-    if let Some(hook) = &mut search.on_find {
-        hook(search.own_best, &search.best_path);
-    }
-    search.best = search
-        .best
-        .min(search.shared.as_ref().map_or(u32::MAX, SharedBest::get));
-    let mut rng = hammer_engine::seeded::fast_stream(seed, crate::SEARCH_STREAM, 0);
-    crate::run_schedule(search, config, |search, order, budget| {
-        search.attempt(puzzle, start, order, &mut rng, budget)
-    })
 }
