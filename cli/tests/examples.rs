@@ -7,6 +7,11 @@
 //! tests. This test guards the wiring between the example files and the analysis, which
 //! a renamed experiment or a changed configuration would break. What the full-size runs
 //! gave is in docs/analysis.md.
+//!
+//! With `HAMMER_KEEP_EXAMPLES=DIR` the cut-down datasets and reports are kept in `DIR`
+//! (made if missing, refused if not empty) instead of a temporary directory:
+//! `docs/scripts/compare_datasets.py` then compares two such directories, made before and
+//! after a change that must not change results.
 
 mod support;
 
@@ -104,9 +109,40 @@ fn continue_from(text: &str, data: &str) -> String {
         + "\n"
 }
 
+/// Where the cut-down runs go: a temporary directory, or `HAMMER_KEEP_EXAMPLES`.
+enum WorkDir {
+    Temporary(tempfile::TempDir),
+    Kept(PathBuf),
+}
+
+impl WorkDir {
+    fn new() -> WorkDir {
+        match std::env::var_os("HAMMER_KEEP_EXAMPLES") {
+            Some(dir) => {
+                let dir = PathBuf::from(dir);
+                std::fs::create_dir_all(&dir).unwrap();
+                assert!(
+                    std::fs::read_dir(&dir).unwrap().next().is_none(),
+                    "HAMMER_KEEP_EXAMPLES={} is not empty",
+                    dir.display()
+                );
+                WorkDir::Kept(dir)
+            }
+            None => WorkDir::Temporary(tempfile::tempdir().unwrap()),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        match self {
+            WorkDir::Temporary(dir) => dir.path(),
+            WorkDir::Kept(dir) => dir,
+        }
+    }
+}
+
 #[test]
 fn every_example_sweep_feeds_the_figures_that_name_it() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = WorkDir::new();
     let mut claimed = Vec::new();
     for path in examples() {
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -171,6 +207,7 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             "--format",
             "json",
         ]));
+        std::fs::write(dir.path().join(format!("{file}.report.json")), &json).unwrap();
         let report: serde_json::Value = serde_json::from_str(&json).unwrap();
         let figures = report["figures"].as_array().unwrap();
         for f in figures.iter().filter(|f| f["example"] == name.as_str()) {
