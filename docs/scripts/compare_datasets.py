@@ -8,9 +8,11 @@ BEFORE and AFTER are directories holding hammer datasets (for example two runs o
 a change and one after). Every Parquet part file is found by its path relative to the
 directory; the two sides must hold the same part files, each with the same columns in
 the same order and the same rows, every value equal except in the columns that measure
-time or name the machine (`wall_ns`, `worker`, `hammer_version`). With `--reports`,
-the `*.report.json` files beside the datasets (the analysis's JSON output) must be equal
-too, apart from keys that hold timings.
+time or name the machine (`wall_ns`, `worker`, `hammer_version`). A value that names
+its directory (a knowledge base's path in a learned order's `config`) is compared with
+the directory's own path cut out. With `--reports`, the `*.report.json` files beside
+the datasets (the analysis's JSON output) must be equal too, apart from keys that hold
+timings.
 
 Prints one line per difference and exits 1 when there is any, else prints the counts
 and exits 0. Needs pyarrow (the tests' venv has it).
@@ -29,7 +31,13 @@ def parts(root: Path) -> dict:
     return {p.relative_to(root).as_posix(): p for p in sorted(root.rglob("*.parquet"))}
 
 
-def compare_part(rel: str, a: Path, b: Path, problems: list) -> int:
+def rooted(values: list, root: Path) -> list:
+    """The values with `root`'s path replaced by a placeholder."""
+    prefix = str(root.resolve())
+    return [v.replace(prefix, "<ROOT>") if isinstance(v, str) else v for v in values]
+
+
+def compare_part(rel: str, a: Path, b: Path, problems: list, roots: tuple) -> int:
     ta = pq.read_table(a, partitioning=None)
     tb = pq.read_table(b, partitioning=None)
     if ta.schema.names != tb.schema.names:
@@ -45,18 +53,25 @@ def compare_part(rel: str, a: Path, b: Path, problems: list) -> int:
     for name in ta.schema.names:
         if name in TIMING:
             continue
-        ca, cb = ta.column(name).to_pylist(), tb.column(name).to_pylist()
+        ca = rooted(ta.column(name).to_pylist(), roots[0])
+        cb = rooted(tb.column(name).to_pylist(), roots[1])
         if ca != cb:
             row = next(i for i, (x, y) in enumerate(zip(ca, cb)) if x != y)
             problems.append(f"{rel}: column {name}, row {row}: {ca[row]!r} against {cb[row]!r}")
     return ta.num_rows
 
 
-def without_timings(value):
+def without_timings(value, root: Path):
     if isinstance(value, dict):
-        return {k: without_timings(v) for k, v in value.items() if "seconds" not in k and not k.endswith("_ms")}
+        return {
+            k: without_timings(v, root)
+            for k, v in value.items()
+            if "seconds" not in k and not k.endswith("_ms")
+        }
     if isinstance(value, list):
-        return [without_timings(v) for v in value]
+        return [without_timings(v, root) for v in value]
+    if isinstance(value, str):
+        return value.replace(str(root.resolve()), "<ROOT>")
     return value
 
 
@@ -83,7 +98,7 @@ def main(argv: list) -> int:
     rows = 0
     common = sorted(pa.keys() & pb.keys())
     for rel in common:
-        rows += compare_part(rel, pa[rel], pb[rel], problems)
+        rows += compare_part(rel, pa[rel], pb[rel], problems, (before, after))
     reports = 0
     if "--reports" in flags:
         for ra in sorted(before.glob("*.report.json")):
@@ -92,7 +107,9 @@ def main(argv: list) -> int:
                 problems.append(f"{ra.name}: only in {before}")
                 continue
             reports += 1
-            if without_timings(json.loads(ra.read_text())) != without_timings(json.loads(rb.read_text())):
+            ja = without_timings(json.loads(ra.read_text()), before)
+            jb = without_timings(json.loads(rb.read_text()), after)
+            if ja != jb:
                 problems.append(f"{ra.name}: the reports differ")
     for p in problems:
         print(p)
