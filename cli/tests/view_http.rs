@@ -18,8 +18,8 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     let out = hammer(&[
         "view",
         dir.path().join("missing").to_str().unwrap(),
-        "--port",
-        "0",
+        "--listen",
+        "127.0.0.1:0",
     ]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
@@ -141,7 +141,7 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     let (_view3, url3) = start_view(
         dir.path(),
         "view3",
-        &[data.to_str().unwrap(), "--addr", "0.0.0.0"],
+        &[data.to_str().unwrap(), "--listen", "0.0.0.0:0"],
     );
     let (base, token) = url3.split_once("?token=").expect("a token in the URL");
     assert_eq!(token.len(), 32);
@@ -158,6 +158,56 @@ fn bad_input_gets_clear_answers_and_the_server_goes_on() {
     let page = http("GET", local, &format!("/?token={token}")).unwrap();
     assert_eq!(page.code, 200);
     assert!(page.header("set-cookie").is_some_and(|c| c.contains(token)));
+}
+
+/// `--listen ADDR:PORT`, the one form every listening flag takes, and the hidden
+/// `--addr`/`--port` of earlier versions: each alone still works, and either with
+/// `--listen` is refused by name.
+#[test]
+fn view_listens_where_listen_says_and_keeps_addr_and_port_as_hidden_aliases() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_view, url) = start_view(dir.path(), "listen", &["--listen", "127.0.0.1:0"]);
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert_eq!(http("GET", addr_of(&url), "/").unwrap().code, 200);
+
+    // The aliases: --port alone keeps the loopback default, --addr takes the IP part.
+    let (_alias, url) = start_view(dir.path(), "port", &["--port", "0"]);
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    assert_eq!(http("GET", addr_of(&url), "/").unwrap().code, 200);
+    let (_alias2, url) = start_view(dir.path(), "addr", &["--addr", "0.0.0.0", "--port", "0"]);
+    assert!(
+        url.starts_with("http://0.0.0.0:") && url.contains("?token="),
+        "{url}"
+    );
+
+    for alias in [["--port", "0"], ["--addr", "127.0.0.1"]] {
+        let out = hammer(&["view", "--listen", "127.0.0.1:0", alias[0], alias[1]]);
+        assert!(!out.status.success(), "{alias:?} with --listen was taken");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("--listen") && err.contains(alias[0]) && err.contains("cannot be used"),
+            "{err}"
+        );
+    }
+
+    // Every listening flag of the binary says ADDR:PORT, and the aliases stay hidden.
+    for (command, flags) in [
+        ("view", &["--listen"][..]),
+        ("coordinator", &["--listen", "--metrics"]),
+        ("run", &["--metrics"]),
+    ] {
+        let help = ok(&hammer(&[command, "--help"]));
+        for flag in flags {
+            assert!(
+                help.contains(&format!("{flag} <ADDR:PORT>")),
+                "hammer {command} --help:\n{help}"
+            );
+        }
+        assert!(
+            !help.contains("--addr") && !help.contains("--port"),
+            "hammer {command} --help:\n{help}"
+        );
+    }
 }
 
 const FAMILIES: &str = r#"

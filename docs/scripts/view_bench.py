@@ -59,7 +59,7 @@ def main():
     if not os.path.isdir(data):
         subprocess.run([args.hammer, "bench-ingest", "--games", str(args.rows), "--out", data], check=True)
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(data) for f in fs)
-    view = subprocess.Popen([args.hammer, "view", data, "--port", str(args.port)],
+    view = subprocess.Popen([args.hammer, "view", data, "--listen", f"127.0.0.1:{args.port}"],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     base = f"http://127.0.0.1:{args.port}"
     try:

@@ -25,7 +25,7 @@ pub struct CoordinatorArgs {
     #[arg(long)]
     state: Option<PathBuf>,
     /// Address to listen on, IP:PORT. Anything but a loopback address needs a token.
-    #[arg(long, default_value = "127.0.0.1:7070")]
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:7070")]
     listen: SocketAddr,
     #[command(flatten)]
     token: TokenArgs,
@@ -41,9 +41,9 @@ pub struct CoordinatorArgs {
     /// long (seconds) so that they exit instead of retrying.
     #[arg(long, default_value_t = 10.0)]
     linger_secs: f64,
-    /// Serve Prometheus metrics over HTTP at http://ADDR/metrics (IP:PORT; no token, so
-    /// keep it on a network you trust). Off by default.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve Prometheus metrics over HTTP at http://ADDR:PORT/metrics (no token, so keep
+    /// it on a network you trust). Off by default.
+    #[arg(long, value_name = "ADDR:PORT")]
     metrics: Option<SocketAddr>,
     /// After the sweep completes, keep serving (status, health, metrics, "complete" to
     /// workers) until SIGTERM instead of exiting. For supervisors that restart a process

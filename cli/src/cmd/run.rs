@@ -31,8 +31,8 @@ pub struct RunArgs {
     /// Solver threads; default: one per core.
     #[arg(long)]
     threads: Option<usize>,
-    /// Serve Prometheus metrics over HTTP at http://ADDR/metrics while running.
-    #[arg(long, value_name = "ADDR")]
+    /// Serve Prometheus metrics over HTTP at http://ADDR:PORT/metrics while running.
+    #[arg(long, value_name = "ADDR:PORT")]
     metrics: Option<SocketAddr>,
     #[command(flatten)]
     memory: MemoryArgs,

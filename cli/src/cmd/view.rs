@@ -19,13 +19,19 @@ pub struct ViewArgs {
     /// The dataset to browse (a directory of experiment=NAME/n=N/part-ID.parquet).
     /// Without it the page still plays pasted boards and watches --coordinator.
     dataset: Option<PathBuf>,
-    /// Address to listen on. Any address other than loopback needs a token: the one in
-    /// --token-file, or a random one printed in the URL.
-    #[arg(long, default_value = "127.0.0.1")]
-    addr: IpAddr,
-    /// Port to listen on; 0 picks a free one (the URL printed says which).
-    #[arg(long, default_value_t = 7080)]
-    port: u16,
+    /// Address to listen on, IP:PORT; port 0 picks a free one (the URL printed says
+    /// which). Any address other than loopback needs a token: the one in --token-file,
+    /// or a random one printed in the URL.
+    #[arg(long, value_name = "ADDR:PORT", default_value = DEFAULT_LISTEN,
+          conflicts_with_all = ["addr", "port"])]
+    listen: SocketAddr,
+    /// The IP part of --listen alone, for command lines written before --listen (the
+    /// port stays the default unless --port gives it).
+    #[arg(long, hide = true, value_name = "IP")]
+    addr: Option<IpAddr>,
+    /// The port part of --listen alone, for command lines written before --listen.
+    #[arg(long, hide = true, value_name = "PORT")]
+    port: Option<u16>,
     /// File holding the token every request must carry (as `?token=` in the first URL,
     /// then a cookie). Required in spirit for any address other than loopback.
     #[arg(long)]
@@ -45,6 +51,22 @@ pub struct ViewArgs {
     /// Expansions each hint's search may use before it answers "at most".
     #[arg(long, default_value_t = DEFAULT_HINT_BUDGET)]
     hint_budget: u64,
+}
+
+/// Where `hammer view` listens unless told otherwise: loopback only, so that the page
+/// needs no token.
+const DEFAULT_LISTEN: &str = "127.0.0.1:7080";
+
+impl ViewArgs {
+    /// The address to listen on: --listen, with the hidden --addr or --port in place of
+    /// its parts. Clap refuses --listen together with either, so when they are given,
+    /// `listen` holds the default.
+    fn listen(&self) -> SocketAddr {
+        SocketAddr::new(
+            self.addr.unwrap_or(self.listen.ip()),
+            self.port.unwrap_or(self.listen.port()),
+        )
+    }
 }
 
 /// A token for a non-loopback address when the user gave none: 128 bits from the OS.
@@ -104,6 +126,7 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
             }
         );
     }
+    let addr = args.listen();
     let token = match &args.token_file {
         Some(path) => {
             // Read and checked as the coordinator's token file is; the page's URL carries
@@ -123,7 +146,7 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
             }
             Some(token)
         }
-        None if !args.addr.is_loopback() => Some(random_token()?),
+        None if !addr.ip().is_loopback() => Some(random_token()?),
         None => None,
     };
     let coordinator = match &args.coordinator {
@@ -147,7 +170,6 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
         token: token.clone(),
         hint_budget: args.hint_budget,
     };
-    let addr = SocketAddr::new(args.addr, args.port);
     runtime()?.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
             .await

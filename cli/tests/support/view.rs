@@ -33,9 +33,16 @@ pub fn make_dataset(dir: &Path) -> PathBuf {
     out
 }
 
-/// Starts `hammer view ARGS --port 0` and returns it with the URL it printed.
+/// Starts `hammer view ARGS` and returns it with the URL it printed. Unless ARGS say
+/// where to listen, it listens on a free loopback port (`--listen 127.0.0.1:0`).
 pub fn start_view(dir: &Path, name: &str, args: &[&str]) -> (Proc, String) {
-    let mut all = s(&["view", "--port", "0"]);
+    let mut all = s(&["view"]);
+    if !args
+        .iter()
+        .any(|a| ["--listen", "--addr", "--port"].contains(a))
+    {
+        all.extend(s(&["--listen", "127.0.0.1:0"]));
+    }
     all.extend(s(args));
     let proc = Proc::spawn(name, HAMMER, &all, &[], dir.join(format!("{name}.log")));
     let deadline = Instant::now() + Duration::from_secs(20);
