@@ -309,6 +309,25 @@ async fn browse_replay_and_play_in_chromium() {
         first.as_str().unwrap().replace(',', ""),
         top.expansions.to_string()
     );
+    // The wall-time column's heading names the unit its cells show: milliseconds.
+    let headings = js(
+        c,
+        "[...document.querySelectorAll('#games th')].map(th => th.textContent)",
+    )
+    .await;
+    assert!(
+        headings.as_array().unwrap().contains(&json!("wall ms")),
+        "{headings}"
+    );
+    let wall = js(
+        c,
+        "document.querySelector('#games tr.game td.wall').textContent",
+    )
+    .await;
+    assert_eq!(
+        wall.as_str().unwrap(),
+        format!("{:.2}", top.wall_ns as f64 / 1e6)
+    );
     shot(c, "browse").await;
 
     // Replay: the first game of the sorted page, step by step against `hammer replay`.

@@ -106,10 +106,12 @@ async function render() {
 
 // ---------------------------------------------------------------- browse
 
+// [sort key or null, heading, numeric]. A heading names the unit its cells show: the
+// API's wall_ns is shown in milliseconds.
 const COLUMNS = [
   ['experiment', 'experiment', false], ['config', 'config', false], ['n', 'n', true],
-  ['game_index', 'game', true], ['score', 'score', true], ['solvable', null, false],
-  ['exhaustive', null, false], ['expansions', 'expansions', true], ['wall_ns', 'wall ms', true],
+  ['game_index', 'game_index', true], ['score', 'score', true], [null, 'solvable', false],
+  [null, 'exhaustive', false], ['expansions', 'expansions', true], ['wall_ns', 'wall ms', true],
 ];
 
 function distinct(key) {
@@ -189,8 +191,8 @@ async function renderBrowse(params) {
     el('span', { id: 'total', 'data-total': result.total }, `games ${fmtInt(first)}–${fmtInt(last)} of ${fmtInt(result.total)}`),
     el('button', { onclick: () => go(1), disabled: last >= result.total, id: 'next' }, 'next ▶'),
     el('span', { class: 'muted', id: 'took' }, `answered in ${result.took_ms.toFixed(1)} ms`));
-  const head = el('tr', {}, COLUMNS.map(([k, sortKey, num]) =>
-    el('th', { class: num ? 'num' : null, onclick: sortKey ? () => sortBy(k === 'wall_ns' ? 'wall_ns' : k) : null, title: sortKey ? 'sort' : null }, k)));
+  const head = el('tr', {}, COLUMNS.map(([sortKey, heading, num]) =>
+    el('th', { class: num ? 'num' : null, onclick: sortKey ? () => sortBy(sortKey) : null, title: sortKey ? 'sort' : null }, heading)));
   const body = result.rows.map(r => {
     const q = new URLSearchParams({ sweep: r.key.sweep, experiment: r.key.experiment, config: r.key.config, params: r.key.params, index: r.key.index });
     return el('tr', { class: 'game', 'data-key': q.toString(), onclick: () => { location.hash = '#/game?' + q; } },
@@ -198,7 +200,7 @@ async function renderBrowse(params) {
       el('td', { class: 'num' }, r.n), el('td', { class: 'num' }, r.key.index),
       el('td', { class: 'num score' }, r.score), el('td', { class: 'solvable' }, r.solvable ? 'yes' : 'no'),
       el('td', {}, r.exhaustive ? 'exact' : 'at most'), el('td', { class: 'num expansions' }, fmtInt(r.expansions)),
-      el('td', { class: 'num' }, (r.wall_ns / 1e6).toFixed(2)));
+      el('td', { class: 'num wall' }, (r.wall_ns / 1e6).toFixed(2)));
   });
   main().append(pager, el('table', { id: 'games', 'data-query': params.toString() }, el('thead', {}, head), el('tbody', {}, body)));
 }
