@@ -2,14 +2,19 @@
 //! CA (made with the `openssl` command line), a worker that trusts the CA and completes
 //! a tiny sweep, and clients that must be refused with an error a person understands:
 //! a plaintext client, a worker that trusts another CA, and one given no CA at all.
+//! The other side of the plaintext client's hint: a registered worker whose connection
+//! breaks mid-frame retries without being told about TLS.
 //!
-//! Skipped (with a message) when `openssl` is not installed, unless
+//! The TLS tests are skipped (with a message) when `openssl` is not installed, unless
 //! `HAMMER_REQUIRE_OPENSSL=1`.
 
 mod support;
 
+use std::io::{Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hammer_dataset::read_dataset;
@@ -311,4 +316,133 @@ fn tls_status_works_by_ip_address() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// The worker's end of the first connection through [`BreakingProxy`], once made.
+type FirstConnection = Arc<Mutex<Option<Arc<Mutex<TcpStream>>>>>;
+
+/// A TCP proxy to a plaintext coordinator that passes the coordinator's HTTP/2 frames
+/// whole, so that [`BreakingProxy::break_first`] can put a frame between two of them.
+struct BreakingProxy {
+    port: u16,
+    first: FirstConnection,
+}
+
+impl BreakingProxy {
+    fn start(coordinator_port: u16) -> BreakingProxy {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("proxy port");
+        let port = listener.local_addr().expect("proxy address").port();
+        let first: FirstConnection = Arc::default();
+        let slot = first.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { return };
+                let Ok(server) = TcpStream::connect(("127.0.0.1", coordinator_port)) else {
+                    continue;
+                };
+                let (Ok(mut from_client), Ok(mut to_server)) =
+                    (client.try_clone(), server.try_clone())
+                else {
+                    continue;
+                };
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut from_client, &mut to_server);
+                    let _ = to_server.shutdown(Shutdown::Write);
+                });
+                let to_client = Arc::new(Mutex::new(client));
+                slot.lock().unwrap().get_or_insert_with(|| to_client.clone());
+                std::thread::spawn(move || forward_frames(server, &to_client));
+            }
+        });
+        BreakingProxy { port, first }
+    }
+
+    /// Writes a DATA frame on stream 0, which HTTP/2 forbids, to the worker on the first
+    /// connection: its HTTP/2 client fails the connection with a protocol error, as on a
+    /// connection a coordinator dropped while the worker was paused.
+    fn break_first(&self) -> bool {
+        let Some(to_client) = self.first.lock().unwrap().clone() else {
+            return false;
+        };
+        let mut stream = to_client.lock().unwrap();
+        stream.write_all(&[0, 0, 0, 0, 0, 0, 0, 0, 0]).is_ok()
+    }
+}
+
+/// Copies HTTP/2 frames (a 9-byte header, then as many bytes as the header's length says)
+/// from the coordinator to the worker, each frame under the lock.
+fn forward_frames(mut from: TcpStream, to: &Mutex<TcpStream>) {
+    let mut header = [0u8; 9];
+    let mut payload = Vec::new();
+    while from.read_exact(&mut header).is_ok() {
+        let len = usize::from(header[0]) << 16 | usize::from(header[1]) << 8 | usize::from(header[2]);
+        payload.resize(len, 0);
+        if from.read_exact(&mut payload).is_err() {
+            break;
+        }
+        let mut to = to.lock().unwrap();
+        if to.write_all(&header).is_err() || to.write_all(&payload).is_err() {
+            break;
+        }
+    }
+    let _ = to.lock().unwrap().shutdown(Shutdown::Both);
+}
+
+/// A registered worker whose connection breaks mid-frame reconnects, and its retry log
+/// says the connection broke: the hint for a plaintext URL to a TLS coordinator belongs
+/// to a first connection only.
+#[test]
+fn a_registered_worker_whose_connection_breaks_retries_without_the_tls_hint() {
+    const SWEEP: &str = r#"
+name = "broken-connection"
+seed = 8
+
+[[experiment]]
+name = "six"
+sizes = [6]
+games = 300
+orders = ["standard"]
+schedules = ["exact"]
+unit_games = 100
+"#;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    std::fs::write(d.join("sweep.toml"), SWEEP).expect("write sweep");
+    let port = free_port();
+    let out = d.join("out");
+    let mut coordinator = support::coordinator(
+        d,
+        "coordinator",
+        &d.join("sweep.toml"),
+        &out,
+        port,
+        &["--linger-secs", "3"],
+    );
+    let proxy = BreakingProxy::start(port);
+    let mut worker = support::worker(d, "worker", proxy.port, &["--threads", "1"]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !worker.log_text().contains("registered") {
+        assert!(
+            Instant::now() < deadline,
+            "the worker did not register: {}",
+            worker.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // Into the first unit, with its results stream open.
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(proxy.break_first(), "the first connection is gone");
+    worker.wait_ok(Duration::from_secs(120));
+    coordinator.wait_ok(Duration::from_secs(60));
+    let log = worker.log_text();
+    assert!(
+        log.contains("retrying") && log.contains("h2 protocol error"),
+        "the worker met no protocol error:\n{log}"
+    );
+    assert!(
+        log.contains("the connection to the coordinator broke") && !log.contains("https://"),
+        "a broken connection is not a TLS problem:\n{log}"
+    );
+    let sweep = Sweep::parse(SWEEP, "test").expect("sweep parses");
+    assert_eq!(read_checked(&out, &sweep).len(), 300);
 }

@@ -211,6 +211,20 @@ impl ClientError {
         matches!(self, ClientError::Rpc(status) if is_plaintext_to_tls(status))
     }
 
+    /// The error as a user reads it. `answered` says whether this coordinator has
+    /// already answered on this URL (the worker registered): then an HTTP/2 protocol
+    /// error is a connection broken mid-frame, and the TLS hint that
+    /// [`describe_status`] gives a first connection would mislead.
+    pub fn describe(&self, answered: bool) -> String {
+        match self {
+            ClientError::Rpc(status) if answered && is_plaintext_to_tls(status) => format!(
+                "the connection to the coordinator broke: {}",
+                status.message()
+            ),
+            other => error_chain(other),
+        }
+    }
+
     /// Whether waiting and trying again may help: the coordinator is down, restarting,
     /// shutting down or overloaded. Everything else (refused token, protocol mismatch,
     /// refused results) needs a person.

@@ -135,6 +135,15 @@ impl WorkerError {
             _ => false,
         }
     }
+
+    /// The error as the retry log and [`WorkerError::GaveUp`] tell it; see
+    /// [`ClientError::describe`].
+    fn describe(&self, registered: bool) -> String {
+        match self {
+            WorkerError::Client(e) => e.describe(registered),
+            other => error_chain(other),
+        }
+    }
 }
 
 /// What a finished worker did.
@@ -247,14 +256,15 @@ impl Worker {
                     if e.is_transient(!self.worker_id.is_empty()) && !*self.shutdown.borrow() =>
                 {
                     let since = *unreachable_since.get_or_insert_with(Instant::now);
+                    let last = e.describe(!self.worker_id.is_empty());
                     if since.elapsed() > self.options.give_up_after {
                         break Err(WorkerError::GaveUp {
                             url: self.options.connect.url.clone(),
                             secs: since.elapsed().as_secs(),
-                            last: error_chain(&e),
+                            last,
                         });
                     }
-                    warn!(error = %error_chain(&e), retry_in_ms = backoff.as_millis() as u64, "coordinator unavailable, retrying");
+                    warn!(error = %last, retry_in_ms = backoff.as_millis() as u64, "coordinator unavailable, retrying");
                     let mut shutdown = self.shutdown.clone();
                     tokio::select! {
                         _ = sleep(jitter(backoff)) => {}
@@ -673,5 +683,22 @@ mod tests {
         assert!(!token.is_transient(true));
         let down = WorkerError::from(tonic::Status::unavailable(""));
         assert!(down.is_transient(false) && down.is_transient(true));
+    }
+
+    #[test]
+    fn the_tls_hint_of_a_protocol_error_is_given_only_before_the_coordinator_answered() {
+        let h2 = WorkerError::from(tonic::Status::internal("h2 protocol error: http2 error"));
+        let first = h2.describe(false);
+        assert!(first.contains("https://"), "{first}");
+        let broken = h2.describe(true);
+        assert!(
+            broken.contains("connection to the coordinator broke")
+                && broken.contains("h2 protocol error")
+                && !broken.contains("TLS")
+                && !broken.contains("https://"),
+            "{broken}"
+        );
+        let token = WorkerError::from(tonic::Status::unauthenticated("bad token"));
+        assert_eq!(token.describe(true), token.describe(false));
     }
 }
