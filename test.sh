@@ -25,5 +25,9 @@ fi
 export HAMMER_PYTHON="$venv/bin/python"
 export HAMMER_REQUIRE_PYTHON=1
 
+# Which engine tests (Compose, Slurm, browsers...) run here and which skip, and why:
+# a skipped one still reports `ok` below.
+bash .ci/engines.sh
+
 echo "== cargo test --workspace"
 cargo test --workspace --no-fail-fast "$@"
