@@ -350,7 +350,9 @@ impl BreakingProxy {
                     let _ = to_server.shutdown(Shutdown::Write);
                 });
                 let to_client = Arc::new(Mutex::new(client));
-                slot.lock().unwrap().get_or_insert_with(|| to_client.clone());
+                slot.lock()
+                    .unwrap()
+                    .get_or_insert_with(|| to_client.clone());
                 std::thread::spawn(move || forward_frames(server, &to_client));
             }
         });
@@ -375,7 +377,8 @@ fn forward_frames(mut from: TcpStream, to: &Mutex<TcpStream>) {
     let mut header = [0u8; 9];
     let mut payload = Vec::new();
     while from.read_exact(&mut header).is_ok() {
-        let len = usize::from(header[0]) << 16 | usize::from(header[1]) << 8 | usize::from(header[2]);
+        let len =
+            usize::from(header[0]) << 16 | usize::from(header[1]) << 8 | usize::from(header[2]);
         payload.resize(len, 0);
         if from.read_exact(&mut payload).is_err() {
             break;
