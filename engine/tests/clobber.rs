@@ -167,10 +167,14 @@ fn the_small_anchors() {
     );
 }
 
+/// A full checkerboard `m x n` under a rule with a first colour.
+type Checkerboard = (u64, u64, Rule, Option<Colour>);
+/// States, min stones, max stones, ends, optimal plays.
+type Counts = (u64, u32, u32, u64, u128);
+
 #[test]
 fn the_larger_anchors() {
-    // (m, n, rule, turn): states, min, max, ends, optimal plays.
-    let anchors: [((u64, u64, Rule, Option<Colour>), (u64, u32, u32, u64, u128)); 7] = [
+    let anchors: [(Checkerboard, Counts); 7] = [
         (
             (1, 16, Rule::Partisan, None),
             (74_439, 4, 11, 5_772, 102_384),

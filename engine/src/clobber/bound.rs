@@ -28,7 +28,7 @@ fn part_bound(pos: &Position, clashing: Cells, part: Cells) -> u32 {
         return s;
     }
     let k = (clashing & part).count_ones();
-    if (s + k) % 3 == 0 { 2 } else { 1 }
+    if (s + k).is_multiple_of(3) { 2 } else { 1 }
 }
 
 /// A lower bound on the stones of every state reachable from `state` under `rule`.
@@ -112,7 +112,7 @@ pub fn mod3_bound(board: &Board, pos: &Position) -> u32 {
     let k = pos.clashing(board).count_ones();
     match s {
         0 => 0,
-        _ if (s + k) % 3 == 0 => 2,
+        _ if (s + k).is_multiple_of(3) => 2,
         _ => 1,
     }
 }

@@ -118,7 +118,7 @@ impl Gen {
             let bit = 1u64 << i;
             let black = match self.colours {
                 Colours::Checker => self.board.black_squares() & bit != 0,
-                Colours::Random => rng.next_u64() % 2 == 0,
+                Colours::Random => rng.next_u64().is_multiple_of(2),
             };
             if black {
                 pos.black |= bit;
