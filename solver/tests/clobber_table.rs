@@ -2,14 +2,15 @@
 //! Solitaire Clobber rules: full checkerboards (black in the top-left corner) under the
 //! impartial rule and the partisan rule with each first colour.
 //!
-//! `cargo test --release -p hammer-solver --test clobber_table -- --ignored --nocapture`
-//! runs the measuring test, which prints how far the solver gets within a minute.
+//! `cargo test --release -p hammer-solver --test clobber_table -- --ignored --nocapture
+//! --test-threads 1` runs the measuring tests, which print how far the solver gets
+//! within a minute a game.
 
 use std::time::{Duration, Instant};
 
 use hammer_engine::Puzzle;
 use hammer_engine::clobber::{Clobber, Colour, Colours, Gen, Rule, State};
-use hammer_solver::{Config, Limits, Order, Outcome, Solver};
+use hammer_solver::{Config, Limits, Order, Outcome, Reduction, Solver, count};
 
 /// The impartial rule and the partisan rule with `any`, `x` and `o` first.
 const VARIANTS: [(Rule, Option<Colour>); 4] = [
@@ -135,6 +136,24 @@ fn larger_boards_settle_with_the_most_options_order() {
     assert_min(8, 8, &VARIANTS[..3], Order::MostOptions);
 }
 
+/// The solver's level-by-level count over the rules' [`hammer_engine::Countable`]
+/// agrees with the spec's anchors for `analyse` (states, min stones, optimal plays).
+#[test]
+fn the_count_agrees_with_the_anchors() {
+    let anchors = [
+        (1, 16, Rule::Partisan, None, 74_439, 4, 102_384),
+        (1, 16, Rule::Impartial, None, 111_625, 4, 94_617_600),
+        (3, 4, Rule::Partisan, Some(Colour::Black), 13_343, 2, 44_684),
+    ];
+    for (m, n, rule, turn, states, min, plays) in anchors {
+        let (game, start) = checkerboard(m, n, rule, turn);
+        let counts = count(&game, &start, Reduction::None);
+        let optimal: u128 = counts.lowest.iter().map(|&(_, p)| p).sum();
+        let got = (counts.states(), counts.min_score, optimal);
+        assert_eq!(got, (states, min, plays), "{m} x {n} {rule:?} {turn:?}");
+    }
+}
+
 /// Solves `m x n` within `limit` under each variant that `run` marks, printing a line
 /// for each; returns which were settled.
 fn measure(m: u64, n: u64, order: Order, limit: Duration, run: [bool; 4]) -> [bool; 4] {
@@ -164,30 +183,33 @@ fn measure(m: u64, n: u64, order: Order, limit: Duration, run: [bool; 4]) -> [bo
     settled
 }
 
-/// How far the solver gets within a minute a game: single rows with the standard
-/// order up to the first row it does not settle, then rectangles by size under each
-/// order, each variant until two boards in a row are not settled.
+/// A minute a game, for the measuring tests.
+const MEASURE_LIMIT: Duration = Duration::from_secs(60);
+
+/// How far the standard order gets on single rows within a minute a game: every
+/// variant, up to the first row one of them does not settle.
 #[test]
 #[ignore = "measures the solver's reach; run in release with --nocapture"]
-fn measure_reach() {
-    let limit = Duration::from_secs(60);
+fn measure_rows() {
     for n in 1..=64 {
-        if measure(1, n, Order::Standard, limit, [true; 4]) != [true; 4] {
+        if measure(1, n, Order::Standard, MEASURE_LIMIT, [true; 4]) != [true; 4] {
             break;
         }
     }
-    let mut boards: Vec<(u64, u64)> = (2..=8u64)
-        .flat_map(|m| (m..=64 / m).map(move |n| (m, n)))
-        .collect();
-    boards.sort_by_key(|&(m, n)| (m * n, m));
-    for order in [Order::Standard, Order::MostOptions] {
+}
+
+/// How far `order` gets on rectangles within a minute a game: for each number of rows
+/// `m` from 2 to 8, the boards `m x n` with `n >= m` by growing `n`, each variant until
+/// two boards in a row are not settled.
+fn measure_rectangles(order: Order) {
+    for m in 2..=8u64 {
         let mut misses = [0; 4];
-        for &(m, n) in &boards {
+        for n in m..=64 / m {
             let run = misses.map(|k| k < 2);
             if run == [false; 4] {
                 break;
             }
-            let settled = measure(m, n, order, limit, run);
+            let settled = measure(m, n, order, MEASURE_LIMIT, run);
             for i in 0..4 {
                 if run[i] {
                     misses[i] = if settled[i] { 0 } else { misses[i] + 1 };
@@ -195,4 +217,16 @@ fn measure_reach() {
             }
         }
     }
+}
+
+#[test]
+#[ignore = "measures the solver's reach; run in release with --nocapture"]
+fn measure_rectangles_standard_order() {
+    measure_rectangles(Order::Standard);
+}
+
+#[test]
+#[ignore = "measures the solver's reach; run in release with --nocapture"]
+fn measure_rectangles_most_options_order() {
+    measure_rectangles(Order::MostOptions);
 }
