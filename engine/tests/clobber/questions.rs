@@ -158,17 +158,19 @@ fn setup(q: &Map<String, Value>) -> Result<Setup, QuestionError> {
         .and_then(Value::as_str)
         .and_then(Rule::from_name)
         .ok_or_else(|| QuestionError::Rule(shown(q.get("rule"))))?;
+    // A missing turn is `any`; the impartial rule takes none at all.
     let turn = match (rule, q.get("turn")) {
-        (Rule::Impartial, None) | (Rule::Partisan, None) => None,
+        (_, None) => None,
         (Rule::Impartial, Some(turn)) => {
             return Err(QuestionError::ImpartialTurn(turn.to_string()));
         }
         (Rule::Partisan, Some(turn)) => match turn.as_str() {
             Some("any") => None,
-            Some(letter) => Some(
-                Colour::from_letter(letter).ok_or_else(|| QuestionError::Turn(turn.to_string()))?,
+            letter => Some(
+                letter
+                    .and_then(Colour::from_letter)
+                    .ok_or_else(|| QuestionError::Turn(turn.to_string()))?,
             ),
-            None => return Err(QuestionError::Turn(turn.to_string())),
         },
     };
     let game = Clobber::new(board, rule);
