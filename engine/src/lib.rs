@@ -9,6 +9,7 @@
 //! ([`tours`], contract `shared/spec/machinarium.md`, described in `docs/tours.md`) is
 //! another.
 
+pub mod clobber;
 pub mod fasthash;
 pub mod mancala;
 pub mod martello;
