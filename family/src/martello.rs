@@ -1,6 +1,7 @@
 //! Martello solo as a family: the board side `n` is its one parameter, a seeded random
 //! permutation of the stones its instance, stones left its score.
 
+use hammer_engine::martello::signature::FEATURE_VERSION;
 use hammer_engine::seeded::{self, MAX_INDEX};
 use hammer_engine::{MAX_N, Martello, Move, ParseError, State};
 use hammer_solver::{Config, Solver};
@@ -225,10 +226,11 @@ impl GameSolver for MartelloSolver {
     ) -> Result<Solved, FamilyError> {
         let board = start(point, instance)?;
         let n = board.n();
-        // A learned order's knowledge base must have been learned on this board size.
+        // A learned order's knowledge base must have been learned with Martello's
+        // features, on this board size.
         config
             .order
-            .check_size(n)
+            .check_learned(FEATURE_VERSION, Some(n))
             .map_err(|e| FamilyError::BadParam {
                 key: "order".to_string(),
                 reason: e.to_string(),

@@ -644,12 +644,7 @@ fn install_knowledge_bases(
                 base.digest
             )),
         })?;
-        install(
-            &base.path,
-            &base.data,
-            announced,
-            hammer_engine::martello::signature::FEATURE_VERSION,
-        )?;
+        install(&base.path, &base.data, announced)?;
     }
     Ok(())
 }
