@@ -185,10 +185,15 @@ fn bad_knowledge_bases_are_refused_with_the_file_and_the_problem() {
         dir,
         &["learn", "train", "--puzzle", "peg", "--out", "x.kb"],
     ));
-    assert!(err.contains("puzzle peg") && err.contains("none to learn from"), "{err}");
+    assert!(
+        err.contains("puzzle peg") && err.contains("none to learn from"),
+        "{err}"
+    );
     let err = fails(hammer(
         dir,
-        &["learn", "train", "--n", "4", "--radius", "13", "--out", "x.kb"],
+        &[
+            "learn", "train", "--n", "4", "--radius", "13", "--out", "x.kb",
+        ],
     ));
     assert!(err.contains("radius 12 at most"), "{err}");
 }

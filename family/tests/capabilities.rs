@@ -90,9 +90,7 @@ fn martello_learns_a_solved_game_and_names_a_bad_move() {
         Err(FamilyError::BadMove { index, .. }) => assert_eq!(index, Some(1)),
         other => panic!("{other:?}"),
     }
-    let err = learning
-        .learn_game(&mut learner, "Z9", &[])
-        .unwrap_err();
+    let err = learning.learn_game(&mut learner, "Z9", &[]).unwrap_err();
     assert!(matches!(err, FamilyError::BadState { .. }), "{err}");
     assert_eq!(family.score_unit(), Some("stone"));
     assert!(family.page_draws_board());
@@ -100,7 +98,11 @@ fn martello_learns_a_solved_game_and_names_a_bad_move() {
 
 #[test]
 fn families_without_a_capability_say_so() {
-    for (name, pairs) in [("peg", vec![]), ("mancala", vec![]), ("tours", vec![("n", 4)])] {
+    for (name, pairs) in [
+        ("peg", vec![]),
+        ("mancala", vec![]),
+        ("tours", vec![("n", 4)]),
+    ] {
         let family = FamilyRef::named(name).unwrap();
         let pairs: Vec<(String, ParamValue)> = pairs
             .into_iter()

@@ -80,8 +80,10 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     let point = match (n, family.default_point()) {
         (None, Some(point)) if args.puzzle.params.is_empty() => point,
         (n, _) => {
-            let extra: Vec<(String, String)> =
-                n.map(|n| ("n".to_string(), n.to_string())).into_iter().collect();
+            let extra: Vec<(String, String)> = n
+                .map(|n| ("n".to_string(), n.to_string()))
+                .into_iter()
+                .collect();
             args.puzzle.point(&extra, None)?.1
         }
     };
