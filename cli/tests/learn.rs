@@ -180,6 +180,22 @@ fn bad_knowledge_bases_are_refused_with_the_file_and_the_problem() {
         &["learn", "train", "--n", "5", "--out", "x.kb"],
     ));
     assert!(err.contains("no exact 5x5"), "{err}");
+    // A family without transition features, and a radius past Martello's features.
+    let err = fails(hammer(
+        dir,
+        &["learn", "train", "--puzzle", "peg", "--out", "x.kb"],
+    ));
+    assert!(
+        err.contains("puzzle peg") && err.contains("none to learn from"),
+        "{err}"
+    );
+    let err = fails(hammer(
+        dir,
+        &[
+            "learn", "train", "--n", "4", "--radius", "13", "--out", "x.kb",
+        ],
+    ));
+    assert!(err.contains("radius 12 at most"), "{err}");
 }
 
 /// A worker with no copy of the knowledge base (and a junk file under its name in its

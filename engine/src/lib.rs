@@ -19,4 +19,4 @@ pub mod seeded;
 pub mod tours;
 
 pub use martello::{MAX_N, Martello, Move, ParseError, State, Stone};
-pub use puzzle::{Countable, Puzzle, Successor};
+pub use puzzle::{Countable, MoveFeatures, NoFeatures, Puzzle, Successor};

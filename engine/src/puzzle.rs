@@ -18,6 +18,9 @@ pub struct Successor<M> {
 pub trait Puzzle {
     type State: Copy + Eq + std::fmt::Debug;
     type Move: Copy + Eq + std::fmt::Debug;
+    /// What the learned move order knows of the puzzle's moves; [`NoFeatures`] for a
+    /// puzzle without transition features.
+    type Features: MoveFeatures<Self>;
 
     /// Clears `out` and pushes the legal moves of `state`, each at most once, in the
     /// puzzle's standard order.
@@ -45,22 +48,6 @@ pub trait Puzzle {
     ) -> u32 {
         let _ = (parent, parent_bound, mv);
         self.lower_bound(child)
-    }
-
-    /// Appends to `out` (after clearing it), for each successor of `state` in turn,
-    /// `radius` hashes of its move's transition cut at radius 1 ..= `radius`: the
-    /// similarity keys of the learned move order (Martello's are in
-    /// `martello::signature`). A puzzle without them returns false and the learned
-    /// order keeps the standard order.
-    fn transition_keys(
-        &self,
-        state: &Self::State,
-        succ: &[Successor<Self::Move>],
-        radius: usize,
-        out: &mut Vec<u64>,
-    ) -> bool {
-        let _ = (state, succ, radius, out);
-        false
     }
 
     /// A 128-bit fingerprint of the state for memo tables. Equal states must give
@@ -109,6 +96,83 @@ pub trait Puzzle {
                 fp: self.child_fingerprint(state, fp, mv, &child),
             });
         }
+    }
+}
+
+/// The learned move order's view of a puzzle's moves (`hammer_solver::learned`): for each
+/// move of a state, hashes of its transition cut at radius 1 ..= R, which say how alike
+/// two moves are, so that moves like those taken on solution paths can be tried first.
+///
+/// A value holds what the moves of one state share (its pieces' signatures, say), so
+/// that the search can keep one per depth and reuse it. [`MoveFeatures::of_child`] lets
+/// a puzzle compute a child's features from its parent's and the move instead of from
+/// scratch; the solver is monomorphised on the type, so none of this costs a virtual
+/// call or an allocation per expansion.
+pub trait MoveFeatures<P: Puzzle + ?Sized>: Default {
+    /// The version of the features: a knowledge base records the version it was learned
+    /// with, and is refused by a build whose version differs. `None`: the puzzle has no
+    /// features, and the learned order keeps the standard order.
+    const VERSION: Option<u32>;
+
+    /// The longest radius [`MoveFeatures::transition_keys`] hashes to.
+    const MAX_RADIUS: usize;
+
+    /// Makes this the features of `state`.
+    fn of_state(&mut self, puzzle: &P, state: &P::State);
+
+    /// Makes this the features of `child`, the state after `mv` from `parent`, whose
+    /// features are `from`. It must agree with `of_state(child)`, which is what the
+    /// default does; a puzzle whose features change little from move to move overrides
+    /// it with an incremental version.
+    #[inline]
+    fn of_child(
+        &mut self,
+        puzzle: &P,
+        from: &Self,
+        parent: &P::State,
+        mv: P::Move,
+        child: &P::State,
+    ) {
+        let _ = (from, parent, mv);
+        self.of_state(puzzle, child);
+    }
+
+    /// Clears `out` and appends, for each successor of `state` in turn, `radius` hashes
+    /// of its move's transition cut at radius 1 ..= `radius` (at most
+    /// [`MoveFeatures::MAX_RADIUS`]). These must be the features of `state`
+    /// ([`MoveFeatures::of_state`]). Returns false, leaving the order alone, when the
+    /// puzzle has no features.
+    fn transition_keys(
+        &mut self,
+        puzzle: &P,
+        state: &P::State,
+        succ: &[Successor<P::Move>],
+        radius: usize,
+        out: &mut Vec<u64>,
+    ) -> bool;
+}
+
+/// The features of a puzzle without any: a learned order keeps the standard order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoFeatures;
+
+impl<P: Puzzle + ?Sized> MoveFeatures<P> for NoFeatures {
+    const VERSION: Option<u32> = None;
+    const MAX_RADIUS: usize = 0;
+
+    #[inline]
+    fn of_state(&mut self, _puzzle: &P, _state: &P::State) {}
+
+    #[inline]
+    fn transition_keys(
+        &mut self,
+        _puzzle: &P,
+        _state: &P::State,
+        _succ: &[Successor<P::Move>],
+        _radius: usize,
+        _out: &mut Vec<u64>,
+    ) -> bool {
+        false
     }
 }
 

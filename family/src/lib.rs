@@ -32,6 +32,7 @@ pub use registry::{DEFAULT_FAMILY, by_name, families, names};
 pub use solved::{Cell, ColumnKind, ColumnSpec, Solved};
 
 use hammer_solver::Config;
+use hammer_solver::learned::Learner;
 
 /// Which instance of a parameter point to solve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,6 +139,41 @@ pub trait Family: Send + Sync + 'static {
     /// colours when `colour`.
     fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError>;
 
+    /// What the score counts, in the singular, when it counts pieces left on the board
+    /// (Martello: `stone`). The command line's text then speaks of them ("min stones 1",
+    /// "(4 stones)") rather than of a score.
+    fn score_unit(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The point the command line takes when the user gives no parameter and no position
+    /// tells one (`hammer bench` with no `--param`), when that is not every parameter's
+    /// default: Martello's `n` has no default, because a sweep must name its sizes.
+    fn default_point(&self) -> Option<Point> {
+        None
+    }
+
+    /// Other spellings of move `mv` of `state` that lead to the same state `after`
+    /// (Martello: the eaten stone's other row neighbour eating it), so that a page can
+    /// take the player's move in any of them.
+    fn move_aliases(&self, point: &Point, state: &str, mv: &str, after: &str) -> Vec<String> {
+        let _ = (point, state, mv, after);
+        Vec::new()
+    }
+
+    /// Whether the viewer's page draws this family's positions itself from the state
+    /// text (Martello: a board of stones the player clicks). Otherwise the viewer sends
+    /// [`Family::draw`]'s text picture with each state.
+    fn page_draws_board(&self) -> bool {
+        false
+    }
+
+    /// The learned move order's side of the family (docs/learned-order.md), if the
+    /// family's rules have transition features: `None` refuses `learned:` orders.
+    fn learning(&self) -> Option<&dyn Learning> {
+        None
+    }
+
     /// Answers one question of the family's spec (`shared/spec/FAMILY.md`, "Questions"):
     /// a JSON object with a `kind` and its inputs, answered with the JSON the spec gives.
     /// The conformance cases and `hammer ask` come through here; a question the spec
@@ -151,6 +187,28 @@ pub trait Family: Send + Sync + 'static {
     fn run_seed(&self, point: &Point, sweep_seed: u64, index: u64, trial: u32) -> u64 {
         keyed_run_seed(self.name(), point, sweep_seed, index, trial)
     }
+}
+
+/// What the learned move order needs of a family that supports it: the version of its
+/// features, which a knowledge base records and a `learned:` order is checked against,
+/// and how `hammer learn` counts a solved game into a knowledge base.
+pub trait Learning: Send + Sync {
+    /// The version of the family's transition features (its
+    /// `hammer_engine::MoveFeatures::VERSION`).
+    fn feature_version(&self) -> u32;
+
+    /// The longest radius the features hash a transition to.
+    fn max_radius(&self) -> usize;
+
+    /// Counts the solved game from `start` (a position in the family's notation) along
+    /// `solution` (its moves) into `learner`: at each state, the move taken as taken and
+    /// the other legal moves as not taken.
+    fn learn_game(
+        &self,
+        learner: &mut Learner,
+        start: &str,
+        solution: &[&str],
+    ) -> Result<(), FamilyError>;
 }
 
 /// Solves instances of one family; one per thread.

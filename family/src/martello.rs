@@ -1,13 +1,15 @@
 //! Martello solo as a family: the board side `n` is its one parameter, a seeded random
 //! permutation of the stones its instance, stones left its score.
 
+use hammer_engine::martello::signature::{FEATURE_VERSION, MAX_RADIUS};
 use hammer_engine::seeded::{self, MAX_INDEX};
 use hammer_engine::{MAX_N, Martello, Move, ParseError, State};
+use hammer_solver::learned::Learner;
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec, ParamValue, Point,
-    Solved,
+    ColumnSpec, Family, FamilyError, GameSolver, Instance, Learning, ParamKind, ParamSpec,
+    ParamValue, Point, Solved,
 };
 
 /// The Martello family.
@@ -168,12 +170,85 @@ impl Family for MartelloFamily {
         Ok(crate::martello_view::draw(&parse(point, state)?, colour))
     }
 
+    fn score_unit(&self) -> Option<&'static str> {
+        Some("stone")
+    }
+
+    /// 6x6, the board the 2013 report studies most and `hammer bench` has always timed.
+    fn default_point(&self) -> Option<Point> {
+        Some(Point::new("martello", vec![("n", ParamValue::Int(6))]))
+    }
+
+    /// Another stone eating the same stone can leave the same state (its other row
+    /// neighbour, say): every other stone of the board is tried as the eater.
+    fn move_aliases(&self, point: &Point, state: &str, mv: &str, after: &str) -> Vec<String> {
+        let Some((eater, eaten)) = mv.split_once('x') else {
+            return Vec::new();
+        };
+        state
+            .split('/')
+            .flat_map(|row| row.as_bytes().chunks(2))
+            .map(String::from_utf8_lossy)
+            .filter(|t| t != eater && t != eaten)
+            .map(|t| format!("{t}x{eaten}"))
+            .filter(|alias| {
+                self.replay(point, state, &[alias.as_str()])
+                    .is_ok_and(|s| s.first().is_some_and(|s| s == after))
+            })
+            .collect()
+    }
+
+    fn page_draws_board(&self) -> bool {
+        true
+    }
+
+    fn learning(&self) -> Option<&dyn Learning> {
+        Some(self)
+    }
+
     fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
         crate::martello_questions::answer(question)
     }
 
     fn run_seed(&self, point: &Point, sweep_seed: u64, index: u64, trial: u32) -> u64 {
         seeded::run_seed(sweep_seed, side(point), index, trial)
+    }
+}
+
+impl Learning for MartelloFamily {
+    fn feature_version(&self) -> u32 {
+        FEATURE_VERSION
+    }
+
+    fn max_radius(&self) -> usize {
+        MAX_RADIUS
+    }
+
+    fn learn_game(
+        &self,
+        learner: &mut Learner,
+        start: &str,
+        solution: &[&str],
+    ) -> Result<(), FamilyError> {
+        let first = State::parse(start).map_err(|e| bad_state(start, e))?;
+        let mut state = first;
+        let mut moves = Vec::with_capacity(solution.len());
+        for (i, text) in solution.iter().enumerate() {
+            let mv = state.parse_move(text).map_err(|e| FamilyError::BadMove {
+                text: text.to_string(),
+                index: Some(i),
+                reason: e.to_string(),
+            })?;
+            state = state.apply(mv);
+            moves.push(mv);
+        }
+        learner
+            .game(&Martello, &first, &moves)
+            .map_err(|e| FamilyError::BadMove {
+                text: solution[e.index].to_string(),
+                index: Some(e.index),
+                reason: "not legal there".to_string(),
+            })
     }
 }
 
@@ -225,10 +300,11 @@ impl GameSolver for MartelloSolver {
     ) -> Result<Solved, FamilyError> {
         let board = start(point, instance)?;
         let n = board.n();
-        // A learned order's knowledge base must have been learned on this board size.
+        // A learned order's knowledge base must have been learned with Martello's
+        // features, on this board size.
         config
             .order
-            .check_size(n)
+            .check_learned(FEATURE_VERSION, Some(n))
             .map_err(|e| FamilyError::BadParam {
                 key: "order".to_string(),
                 reason: e.to_string(),

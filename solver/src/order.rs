@@ -30,12 +30,26 @@ pub enum Order {
 }
 
 impl Order {
-    /// Checks that the order can solve boards of side `n`: a learned order's knowledge
-    /// base must have been learned on that side.
-    pub fn check_size(&self, n: u8) -> Result<(), OrderError> {
+    /// Checks that the order can order a puzzle whose features have version `features`
+    /// (its [`hammer_engine::MoveFeatures::VERSION`]) and, when `size` is given, boards
+    /// of that size (the family's size: Martello's side): a learned order's knowledge
+    /// base must have been learned with those features, on that size. Every other order
+    /// fits every puzzle.
+    pub fn check_learned(&self, features: u32, size: Option<u8>) -> Result<(), OrderError> {
         if let Order::Learned { kb, .. } = *self {
             let loaded = crate::learned::get(kb).ok_or(OrderError::Unloaded(kb))?;
-            if loaded.kb.n != n {
+            loaded
+                .kb
+                .check_features(features)
+                .map_err(|problem| OrderError::Learned {
+                    text: format!("learned:{}", loaded.path),
+                    problem: crate::learned::KbError {
+                        path: loaded.path.clone(),
+                        problem,
+                    }
+                    .to_string(),
+                })?;
+            if let Some(n) = size.filter(|&n| n != loaded.kb.n) {
                 return Err(OrderError::Size {
                     path: loaded.path.clone(),
                     kb: loaded.kb.n,
@@ -93,7 +107,8 @@ impl FromStr for Order {
 
 /// `PATH[,R[,T]][#DIGEST]`: loads the knowledge base and, when a digest is given (as
 /// `Display` writes it, so that a configuration names the very file it used), checks
-/// it.
+/// it. Which puzzle it can order is checked where the two meet
+/// ([`Order::check_learned`]).
 fn parse_learned(text: &str, spec: &str) -> Result<Order, OrderError> {
     let bad = |problem: String| OrderError::Learned {
         text: text.to_string(),
@@ -130,8 +145,7 @@ fn parse_learned(text: &str, spec: &str) -> Result<Order, OrderError> {
     if parts.next().is_some() {
         return Err(bad("expected learned:KB[,R[,T]]".into()));
     }
-    let features = hammer_engine::martello::signature::FEATURE_VERSION;
-    let kb = crate::learned::load(path, features).map_err(|e| bad(e.to_string() + &cause(&e)))?;
+    let kb = crate::learned::load(path).map_err(|e| bad(e.to_string() + &cause(&e)))?;
     let loaded = crate::learned::get(kb).ok_or(OrderError::Unloaded(kb))?;
     if let Some(d) = digest
         && d != format!("{:032x}", loaded.digest)

@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use hammer_engine::seeded::bounded;
-use hammer_engine::{Puzzle, Successor};
+use hammer_engine::{MoveFeatures, Puzzle, Successor};
 use rand_chacha::ChaCha8Rng;
 
 use crate::learned::Loaded;
@@ -60,8 +60,10 @@ pub(crate) struct Search<P: Puzzle> {
     scratch: Vec<P::Move>,
     reordered: Vec<Child<P>>,
     keys: Vec<(i64, u32)>,
-    /// The learned order's knowledge base for this attempt, and its transition hashes.
+    /// The learned order's knowledge base for this attempt, the features of the state
+    /// being ordered, and its successors' transition hashes.
     learned: Option<std::sync::Arc<Loaded>>,
+    features: P::Features,
     transitions: Vec<u64>,
     pub path: Vec<P::Move>,
     pub best_path: Vec<P::Move>,
@@ -122,6 +124,7 @@ impl<P: Puzzle> Search<P> {
             reordered: Vec::new(),
             keys: Vec::new(),
             learned: None,
+            features: P::Features::default(),
             transitions: Vec::new(),
             path: Vec::new(),
             best_path: Vec::new(),
@@ -487,7 +490,7 @@ impl<P: Puzzle> Search<P> {
             .extend(moves.iter().filter(|c| c.bound >= best));
         moves.copy_from_slice(&self.reordered);
         let moves = &mut moves[..live];
-        if live > 1 && puzzle.transition_keys(state, moves, radius, &mut self.transitions) {
+        if live > 1 && self.transition_keys(puzzle, state, moves, radius) {
             let temp = temp_milli as f64 / 1000.0;
             self.keys.clear();
             for (i, keys) in self.transitions.chunks_exact(radius).enumerate() {
@@ -500,6 +503,21 @@ impl<P: Puzzle> Search<P> {
             self.apply_keys(moves);
         }
         self.learned = Some(kb);
+    }
+
+    /// The transition hashes of `moves`, successors of `state`, into `self.transitions`;
+    /// false when the puzzle has no features.
+    #[inline]
+    fn transition_keys(
+        &mut self,
+        puzzle: &P,
+        state: &P::State,
+        moves: &[Child<P>],
+        radius: usize,
+    ) -> bool {
+        self.features.of_state(puzzle, state);
+        self.features
+            .transition_keys(puzzle, state, moves, radius, &mut self.transitions)
     }
 
     /// Reorders `moves` by `self.keys` (key, original index), ties in original order.

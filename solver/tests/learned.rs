@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use hammer_engine::martello::signature::FEATURE_VERSION;
-use hammer_engine::{Martello, seeded};
+use hammer_engine::{Martello, Move, State, seeded};
 use hammer_solver::learned::Learner;
 use hammer_solver::{Config, Order, Schedule, Solver};
 use proptest::prelude::*;
@@ -118,7 +118,63 @@ fn bad_specs_and_files_are_refused_with_the_file_named() {
     let message = err(format!("learned:{}", corrupt.display()));
     assert!(message.contains("digest mismatch"), "{message}");
     // Learned on 5x5, refused on 6x6.
-    let size = order("").check_size(6).unwrap_err().to_string();
+    let size = order("")
+        .check_learned(FEATURE_VERSION, Some(6))
+        .unwrap_err()
+        .to_string();
     assert!(size.contains("5x5") && size.contains("6x6"), "{size}");
-    assert!(order("").check_size(5).is_ok());
+    assert!(order("").check_learned(FEATURE_VERSION, Some(5)).is_ok());
+    assert!(order("").check_learned(FEATURE_VERSION, None).is_ok());
+    // Learned with other features: refused for any size.
+    let features = order("")
+        .check_learned(FEATURE_VERSION + 1, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        features.contains(&path) && features.contains("feature version"),
+        "{features}"
+    );
+    // Other orders fit every puzzle.
+    assert!(Order::Standard.check_learned(0, Some(3)).is_ok());
+}
+
+fn solved(board: &str) -> (State, Vec<Move>) {
+    let state = State::parse(board).unwrap();
+    let out = Solver::new(Martello).solve(&state, &Config::default(), 0);
+    (state, out.solution)
+}
+
+const BOARDS: &[&str] = &["C2A1B3/A3B1C1/B2C3A2", "A1B2C3/C1A3B1/B3A2C2"];
+
+#[test]
+fn learning_counts_one_taken_move_per_step() {
+    let mut learner = Learner::new(3, 3, FEATURE_VERSION);
+    for b in BOARDS {
+        let (start, solution) = solved(b);
+        learner.game(&Martello, &start, &solution).unwrap();
+    }
+    let kb = learner.finish();
+    assert_eq!(kb.games, 2);
+    let steps: usize = BOARDS.iter().map(|b| solved(b).1.len()).sum();
+    for r in 1..=3 {
+        let (_, taken, untaken) = kb.stats(r);
+        assert_eq!(taken as usize, steps, "radius {r}");
+        assert!(untaken > 0);
+    }
+    // The same games give the same bytes.
+    let mut again = Learner::new(3, 3, FEATURE_VERSION);
+    for b in BOARDS {
+        let (start, solution) = solved(b);
+        again.game(&Martello, &start, &solution).unwrap();
+    }
+    assert_eq!(again.finish().to_bytes(), kb.to_bytes());
+}
+
+#[test]
+fn a_replay_error_names_the_move() {
+    let (start, mut solution) = solved(BOARDS[0]);
+    solution.swap(0, 1);
+    let mut learner = Learner::new(3, 2, FEATURE_VERSION);
+    let err = learner.game(&Martello, &start, &solution);
+    assert!(err.is_err());
 }

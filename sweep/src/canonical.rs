@@ -173,9 +173,7 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
     for e in &sweep.experiments {
         let _ = writeln!(out, "\n[[experiment]]");
         let _ = writeln!(out, "name = {}", quote(&e.name));
-        if e.family.name() != hammer_family::DEFAULT_FAMILY {
-            let _ = writeln!(out, "puzzle = {}", quote(e.family.name()));
-        }
+        let _ = writeln!(out, "puzzle = {}", quote(e.family.name()));
         for (spec, values) in e.family.params().iter().zip(&e.param_lists) {
             let _ = writeln!(
                 out,

@@ -210,6 +210,28 @@ fn the_learned_order_is_martello_only() {
     );
 }
 
+/// A knowledge base learned with other features than the family's is refused at the
+/// order, where the sweep names it.
+#[test]
+fn a_knowledge_base_of_other_features_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.kb");
+    hammer_solver::learned::Kb::new(4, 2, 999)
+        .write(&path)
+        .unwrap();
+    let text = format!(
+        "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"m\"\nsizes = [4]\ngames = 2\norders = [\"learned:{}\"]\n",
+        path.display()
+    );
+    let err = error(&text);
+    assert!(
+        err.starts_with("examples/bad.toml:8:11: experiment[0].orders: ")
+            && err.contains("feature version 999")
+            && err.contains("other.kb"),
+        "{err}"
+    );
+}
+
 #[test]
 fn unknown_orders_and_schedules() {
     check(

@@ -161,7 +161,7 @@ pub fn replay(row: &ResultRow) -> Result<Vec<Step>, ViewError> {
     let moves: Vec<&str> = prefix.iter().chain(&solution).map(String::as_str).collect();
     let after = family.replay(&point, &row.board, &moves)?;
     let draw = |state: &str| -> Result<Option<String>, ViewError> {
-        Ok(if family.name() == hammer_family::DEFAULT_FAMILY {
+        Ok(if family.page_draws_board() {
             None
         } else {
             Some(family.draw(&point, state, false)?)

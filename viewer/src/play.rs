@@ -39,8 +39,8 @@ pub struct MoveInfo {
     pub mv: String,
     pub after: String,
     pub score: u32,
-    /// Other ways to write the same move (Martello: the stone's other row neighbour
-    /// eating it leaves the same state); the board accepts a click on any of them.
+    /// Other ways to write the same move ([`hammer_family::Family::move_aliases`]); the
+    /// board accepts a click on any of them.
     pub same_as: Vec<String>,
 }
 
@@ -86,32 +86,13 @@ pub fn position(position: &Position) -> Result<PositionInfo, ViewError> {
     // Scoring first also checks the notation, with the parser's own message.
     let score = family.score(&point, state)?;
     let listed = family.moves(&point, state)?;
-    let martello = family.name() == hammer_family::DEFAULT_FAMILY;
-    let tokens: Vec<String> = if martello {
-        state
-            .split('/')
-            .flat_map(|row| {
-                row.as_bytes()
-                    .chunks(2)
-                    .map(|c| String::from_utf8_lossy(c).into_owned())
-                    .collect::<Vec<_>>()
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
     let mut moves = Vec::with_capacity(listed.len());
     for (mv, after) in listed {
-        let same_as = if martello {
-            martello_aliases(family, &point, state, &mv, &after, &tokens)
-        } else {
-            Vec::new()
-        };
         moves.push(MoveInfo {
             score: family.score(&point, &after)?,
+            same_as: family.move_aliases(&point, state, &mv, &after),
             mv,
             after,
-            same_as,
         });
     }
     Ok(PositionInfo {
@@ -121,36 +102,12 @@ pub fn position(position: &Position) -> Result<PositionInfo, ViewError> {
         score,
         goal: family.goal(&point),
         moves,
-        drawing: if martello {
+        drawing: if family.page_draws_board() {
             None
         } else {
             Some(family.draw(&point, state, false)?)
         },
     })
-}
-
-/// The other eaters of a Martello move's stone that leave the same state.
-fn martello_aliases(
-    family: FamilyRef,
-    point: &Point,
-    state: &str,
-    mv: &str,
-    after: &str,
-    tokens: &[String],
-) -> Vec<String> {
-    let Some((eater, eaten)) = mv.split_once('x') else {
-        return Vec::new();
-    };
-    tokens
-        .iter()
-        .filter(|t| t.as_str() != eater && t.as_str() != eaten)
-        .map(|t| format!("{t}x{eaten}"))
-        .filter(|alias| {
-            family
-                .replay(point, state, &[alias.as_str()])
-                .is_ok_and(|s| s.first().is_some_and(|s| s == after))
-        })
-        .collect()
 }
 
 /// The state after the player's move, or why the move is refused.

@@ -654,12 +654,7 @@ fn install_knowledge_bases(
                 base.digest
             )),
         })?;
-        install(
-            &base.path,
-            &base.data,
-            announced,
-            hammer_engine::martello::signature::FEATURE_VERSION,
-        )?;
+        install(&base.path, &base.data, announced)?;
     }
     Ok(())
 }

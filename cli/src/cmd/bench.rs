@@ -21,9 +21,10 @@ pub struct BenchArgs {
     games: u64,
     #[command(flatten)]
     puzzle: PuzzleArgs,
-    /// Martello's board size; the same as `--param n=N`.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
-    n: u8,
+    /// Martello's board size; the same as `--param n=N`. With neither, the puzzle's
+    /// default point (Martello: 6x6).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=8))]
+    n: Option<u8>,
     /// Sweep seed of the games.
     #[arg(long, default_value_t = 2013)]
     seed: u64,
@@ -73,13 +74,19 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let martello = args.puzzle.puzzle == hammer_family::DEFAULT_FAMILY;
-    let extra: Vec<(String, String)> = if martello && args.puzzle.params.is_empty() {
-        vec![("n".to_string(), args.n.to_string())]
-    } else {
-        Vec::new()
+    // `--n` counts only where no `--param` is given.
+    let n = args.n.filter(|_| args.puzzle.params.is_empty());
+    let family = args.puzzle.family()?;
+    let point = match (n, family.default_point()) {
+        (None, Some(point)) if args.puzzle.params.is_empty() => point,
+        (n, _) => {
+            let extra: Vec<(String, String)> = n
+                .map(|n| ("n".to_string(), n.to_string()))
+                .into_iter()
+                .collect();
+            args.puzzle.point(&extra, None)?.1
+        }
     };
-    let (family, point) = args.puzzle.point(&extra, None)?;
     let games = family
         .instance_count(&point)
         .map_or(args.games, |c| c.min(args.games));

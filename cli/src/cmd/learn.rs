@@ -6,19 +6,23 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_engine::martello::signature::{FEATURE_VERSION, MAX_RADIUS};
-use hammer_engine::{Martello, State};
+use hammer_family::FamilyRef;
 use hammer_solver::learned::Learner;
 
 #[derive(Args)]
 pub struct LearnArgs {
     /// A result dataset (a `hammer run` output directory).
     dataset: PathBuf,
-    /// The longest radius to count transitions at (1 to 12); every shorter one is
-    /// counted too.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=MAX_RADIUS as i64))]
+    /// The puzzle family whose games to learn from; its rules must have transition
+    /// features (Martello's do).
+    #[arg(long, default_value = hammer_family::DEFAULT_FAMILY)]
+    puzzle: String,
+    /// The longest radius to count transitions at (1 to the family's longest: 12 for
+    /// Martello); every shorter one is counted too.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..))]
     radius: u8,
-    /// The board size to learn from (Martello's n); rows of other sizes are skipped.
+    /// The size to learn from (the dataset's `n`: Martello's board side); rows of other
+    /// sizes are skipped.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=8))]
     n: u8,
     /// Use at most this many solved games (in the dataset's order of parts and rows,
@@ -31,17 +35,36 @@ pub struct LearnArgs {
 }
 
 pub fn learn(args: LearnArgs) -> Result<ExitCode> {
+    let family = FamilyRef::named(&args.puzzle)?;
+    let Some(learning) = family.learning() else {
+        bail!(
+            "puzzle {}: the learned order ranks moves by their transitions, and this puzzle has none to learn from",
+            family.name()
+        );
+    };
+    if usize::from(args.radius) > learning.max_radius() {
+        bail!(
+            "--radius {}: {}'s transitions are hashed to radius {} at most",
+            args.radius,
+            family.name(),
+            learning.max_radius()
+        );
+    }
     let rows = hammer_dataset::read_dataset(&args.dataset)
         .with_context(|| format!("cannot read the dataset {}", args.dataset.display()))?;
-    let mut learner = Learner::new(args.n, args.radius as usize, FEATURE_VERSION);
+    let mut learner = Learner::new(args.n, args.radius as usize, learning.feature_version());
     let mut seen = std::collections::HashSet::new();
     let (mut games, mut skipped) = (0u64, 0u64);
     for row in &rows {
         if args.games.is_some_and(|g| games >= g) {
             break;
         }
-        let martello = row.puzzle.is_empty() || row.puzzle == hammer_family::DEFAULT_FAMILY;
-        if !martello || row.n != i32::from(args.n) || !row.exhaustive {
+        // A row that names no puzzle is the default family's, as its file predates them.
+        let puzzle = match row.puzzle.as_str() {
+            "" => hammer_family::DEFAULT_FAMILY,
+            p => p,
+        };
+        if puzzle != family.name() || row.n != i32::from(args.n) || !row.exhaustive {
             skipped += 1;
             continue;
         }
@@ -49,26 +72,24 @@ pub fn learn(args: LearnArgs) -> Result<ExitCode> {
         if !seen.insert(row.start.clone()) {
             continue;
         }
-        let start = State::parse(&row.start)
-            .with_context(|| format!("game {} of {}: bad start", row.game_index, row.sweep))?;
         let solution: Vec<&str> = row.solution.split_whitespace().collect();
-        let moves = replay(&start, &solution).with_context(|| {
-            format!(
-                "game {} of sweep {} (experiment {}): bad solution",
-                row.game_index, row.sweep, row.experiment
-            )
-        })?;
-        learner
-            .game(&Martello, &start, &moves)
-            .with_context(|| format!("game {} of sweep {}", row.game_index, row.sweep))?;
+        learning
+            .learn_game(&mut learner, &row.start, &solution)
+            .with_context(|| {
+                format!(
+                    "game {} of sweep {} (experiment {})",
+                    row.game_index, row.sweep, row.experiment
+                )
+            })?;
         games += 1;
     }
     if games == 0 {
         bail!(
-            "{}: no exact {}x{} Martello game with a solution ({} rows skipped)",
+            "{}: no exact {}x{} {} game with a solution ({} rows skipped)",
             args.dataset.display(),
             args.n,
             args.n,
+            family.name(),
             skipped
         );
     }
@@ -88,18 +109,4 @@ pub fn learn(args: LearnArgs) -> Result<ExitCode> {
         println!("| {r} | {distinct} | {taken} | {untaken} |");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Parses each move in the state it is played from.
-fn replay(start: &State, moves: &[&str]) -> Result<Vec<hammer_engine::Move>> {
-    let mut state = *start;
-    let mut out = Vec::with_capacity(moves.len());
-    for (i, text) in moves.iter().enumerate() {
-        let mv = state
-            .parse_move(text)
-            .with_context(|| format!("move {} '{text}'", i + 1))?;
-        state = state.apply(mv);
-        out.push(mv);
-    }
-    Ok(out)
 }

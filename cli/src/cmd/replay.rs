@@ -89,10 +89,10 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     // reported without a half-drawn replay above it.
     let states = replay_states(family, &point, &args.board, &args.moves).with_context(context)?;
     let colour = use_colour();
-    let unit = if family.name() == hammer_family::DEFAULT_FAMILY {
-        "stones"
-    } else {
-        "score"
+    // "(4 stones)" where the score counts pieces, else "(4 score)".
+    let (unit, units) = match family.score_unit() {
+        Some(unit) => (format!("{unit}s"), format!("{unit}(s)")),
+        None => ("score".to_string(), "score".to_string()),
     };
     for (i, state) in states.iter().enumerate() {
         let score = family.score(&point, state)?;
@@ -110,23 +110,9 @@ pub fn replay(args: ReplayArgs) -> Result<ExitCode> {
     let left = family.moves(&point, &last)?.len();
     let score = family.score(&point, &last)?;
     if left == 0 {
-        println!(
-            "\nno legal move left: {score} {}",
-            if unit == "stones" {
-                "stone(s)"
-            } else {
-                "score"
-            }
-        );
+        println!("\nno legal move left: {score} {units}");
     } else {
-        println!(
-            "\n{left} legal move(s) left, {score} {}",
-            if unit == "stones" {
-                "stone(s)"
-            } else {
-                "score"
-            }
-        );
+        println!("\n{left} legal move(s) left, {score} {units}");
     }
     Ok(ExitCode::SUCCESS)
 }

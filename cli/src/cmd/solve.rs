@@ -152,7 +152,7 @@ fn solve_one(
     }))
 }
 
-fn print_solve(v: &Value) {
+fn print_solve(family: FamilyRef, v: &Value) {
     let list = |key: &str| -> String {
         let moves: Vec<&str> = v[key]
             .as_array()
@@ -166,13 +166,11 @@ fn print_solve(v: &Value) {
             moves.join(" ")
         }
     };
-    if v["puzzle"] != hammer_family::DEFAULT_FAMILY {
-        println!(
-            "puzzle      {} ({})",
-            v["puzzle"].as_str().unwrap_or(""),
-            v["params"].as_str().unwrap_or("")
-        );
-    }
+    println!(
+        "puzzle      {} ({})",
+        v["puzzle"].as_str().unwrap_or(""),
+        v["params"].as_str().unwrap_or("")
+    );
     println!("board       {}", v["board"].as_str().unwrap_or(""));
     if v["prefix"].as_u64().unwrap_or(0) > 0 {
         println!("prefix      {}", list("prefix_moves"));
@@ -188,12 +186,11 @@ fn print_solve(v: &Value) {
     } else {
         "upper bound: the budget ran out".to_string()
     };
-    let label = if v["puzzle"] == hammer_family::DEFAULT_FAMILY {
-        "min stones"
-    } else {
-        "score     "
+    let label = match family.score_unit() {
+        Some(unit) => format!("min {unit}s"),
+        None => "score".to_string(),
     };
-    println!("{label}  {} ({exact})", v["score"]);
+    println!("{label:<10}  {} ({exact})", v["score"]);
     println!("solution    {}", list("solution"));
     println!(
         "expansions  {} in {} attempt(s)",
@@ -201,9 +198,7 @@ fn print_solve(v: &Value) {
     );
     let ns = v["wall_ns"].as_u64().unwrap_or(0);
     println!("time        {:.3} ms", ns as f64 / 1e6);
-    if v["puzzle"] != hammer_family::DEFAULT_FAMILY
-        && let Some(columns) = v["columns"].as_object()
-    {
+    if let Some(columns) = v["columns"].as_object() {
         for (name, value) in columns.iter().filter(|(_, value)| !value.is_null()) {
             match value.as_str() {
                 Some(text) => println!("{name:<11} {text}"),
@@ -241,8 +236,7 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         .into_iter()
         .collect();
     let family = args.puzzle.family()?;
-    if matches!(args.order, Order::Learned { .. }) && family.name() != hammer_family::DEFAULT_FAMILY
-    {
+    if matches!(args.order, Order::Learned { .. }) && family.learning().is_none() {
         bail!(
             "--order {}: the learned order ranks Martello moves by their transitions, and puzzle {} has none to learn from",
             args.order,
@@ -294,7 +288,7 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
     if args.json {
         println!("{value}");
     } else {
-        print_solve(&value);
+        print_solve(family, &value);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -158,6 +158,7 @@ impl Clobber {
 impl Puzzle for Clobber {
     type State = State;
     type Move = Move;
+    type Features = crate::NoFeatures;
 
     /// By the moving stone's cell, then the clobbered stone's.
     #[inline]

@@ -26,6 +26,7 @@ pub struct Mancala;
 impl Puzzle for Mancala {
     type State = State;
     type Move = u8;
+    type Features = crate::NoFeatures;
 
     #[inline]
     fn moves(&self, state: &State, out: &mut Vec<u8>) {

@@ -24,6 +24,7 @@ pub struct Martello;
 impl Puzzle for Martello {
     type State = State;
     type Move = Move;
+    type Features = signature::Features;
 
     #[inline]
     fn moves(&self, state: &State, out: &mut Vec<Move>) {
@@ -65,29 +66,6 @@ impl Puzzle for Martello {
             7 => successors::<7>(state, bound, fp, cutoff, out),
             _ => successors::<8>(state, bound, fp, cutoff, out),
         }
-    }
-
-    fn transition_keys(
-        &self,
-        state: &State,
-        succ: &[Successor<Move>],
-        radius: usize,
-        out: &mut Vec<u64>,
-    ) -> bool {
-        let radius = radius.min(signature::MAX_RADIUS);
-        out.clear();
-        if radius == 1 {
-            // The same keys as below, without the neighbourhood graphs.
-            let mut t = signature::Radius1::new(state);
-            out.extend(succ.iter().map(|s| t.key(s.mv)));
-            return true;
-        }
-        let t = signature::Transitions::new(state);
-        out.resize(succ.len() * radius, 0);
-        for (s, keys) in succ.iter().zip(out.chunks_exact_mut(radius.max(1))) {
-            t.keys(s.mv, keys);
-        }
-        true
     }
 
     #[inline]

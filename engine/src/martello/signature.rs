@@ -1,4 +1,4 @@
-//! Stone signatures and move transitions for the learned move order (issue 14).
+//! Stone signatures and move transitions for the learned move order.
 //!
 //! After the "piece data" of the Arimaa study (seed 004): a stone's signature lists, for
 //! each distance `d = 1 ..= R`, what stands at that distance, so that it can be cut at
@@ -17,9 +17,11 @@
 //! radius `r`. Everything works on 64-bit stone masks: one adjacency table per state,
 //! then a breadth-first walk of at most `R` levels per stone.
 
+use super::Martello;
 use super::moves::Move;
 use super::state::{MAX_N, State, byte_at, row_len};
 use crate::fasthash::mix64;
+use crate::{MoveFeatures, Successor};
 
 /// The version of the features: a knowledge base records it and is refused by a build
 /// whose features differ. Bump it whenever a signature or a transition hash changes.
@@ -188,72 +190,100 @@ impl<'a> Transitions<'a> {
     /// `r = 1 ..= keys.len()` (at most [`MAX_RADIUS`]). `mv` must be a move of the
     /// state this was built from.
     pub fn keys(&self, mv: Move, keys: &mut [u64]) {
-        let radius = keys.len().min(MAX_RADIUS);
-        let mut eater = [0u64; MAX_RADIUS];
-        let mut eaten = [0u64; MAX_RADIUS];
-        let mut after = [0u64; MAX_RADIUS];
-        let child = self.state.apply(mv);
-        let after_nb = Neighbourhood::new(&child);
-        let heads = [
-            self.before.signature(mv.eater.0, &mut eater[..radius]),
-            self.before.signature(mv.eaten.0, &mut eaten[..radius]),
-            after_nb.signature(mv.eater.0, &mut after[..radius]),
-        ];
-        let rings = [&eater[..radius], &eaten[..radius], &after[..radius]];
-        hash(self.state.n, mv, heads, rings, &mut keys[..radius]);
+        graph_keys(&self.before, self.state, mv, keys);
     }
 }
 
-/// The transitions of a state's moves cut at radius 1: `keys[0]` of
-/// [`Transitions::keys`], computed from the three stones' own neighbours instead of two
-/// whole neighbourhood graphs (radius 1 is the radius that paid, and the order computes
-/// it for every successor of every expansion).
-pub struct Radius1<'a> {
-    state: &'a State,
+/// [`Transitions::keys`] of `mv`, a move of `state`, whose graph is `before`.
+fn graph_keys(before: &Neighbourhood, state: &State, mv: Move, keys: &mut [u64]) {
+    let radius = keys.len().min(MAX_RADIUS);
+    let mut eater = [0u64; MAX_RADIUS];
+    let mut eaten = [0u64; MAX_RADIUS];
+    let mut after = [0u64; MAX_RADIUS];
+    let child = state.apply(mv);
+    let after_nb = Neighbourhood::new(&child);
+    let heads = [
+        before.signature(mv.eater.0, &mut eater[..radius]),
+        before.signature(mv.eaten.0, &mut eaten[..radius]),
+        after_nb.signature(mv.eater.0, &mut after[..radius]),
+    ];
+    let rings = [&eater[..radius], &eaten[..radius], &after[..radius]];
+    hash(state.n, mv, heads, rings, &mut keys[..radius]);
+}
+
+/// The features of one state's moves, Martello's [`MoveFeatures`]: its row lengths, each
+/// stone's radius-1 signature once a move asks for it (a stone takes part in several
+/// moves, as eater and as eaten), and, for longer radii, its move-neighbourhood graph
+/// once built.
+///
+/// The radius-1 keys ([`Features::key1`]) are `keys[0]` of [`Transitions::keys`],
+/// computed from the three stones' own neighbours instead of two whole neighbourhood
+/// graphs: radius 1 is the radius that paid, and the order computes it for every
+/// successor of every expansion.
+pub struct Features {
     lens: Lens,
-    /// Each stone's signature in the state, once computed (`known` has its bit): a stone
-    /// takes part in several moves, as eater and as eaten.
+    /// Each stone's radius-1 signature (its distance-0 features and ring), valid where
+    /// `known` has its bit.
     before: [(u64, u64); 64],
     known: u64,
+    /// The state's graph, valid when `graph_built`.
+    graph: Neighbourhood,
+    graph_built: bool,
 }
 
 /// Stones per row.
 type Lens = [u8; MAX_N as usize];
 
-impl<'a> Radius1<'a> {
-    pub fn new(state: &'a State) -> Radius1<'a> {
-        let mut lens = [0u8; MAX_N as usize];
-        for (len, &word) in lens.iter_mut().zip(&state.rows[..state.n as usize]) {
-            *len = row_len(word) as u8;
-        }
-        Radius1 {
-            state,
-            lens,
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            lens: [0; MAX_N as usize],
             before: [(0, 0); 64],
             known: 0,
+            graph: Neighbourhood {
+                adj: [0; 64],
+                cell: [(0, 0); 64],
+                len: [0; MAX_N as usize],
+                n: 0,
+            },
+            graph_built: false,
         }
+    }
+}
+
+impl Features {
+    /// Makes these the features of `state`; signatures are computed when a key needs
+    /// them.
+    pub fn reset(&mut self, state: &State) {
+        self.lens = [0; MAX_N as usize];
+        for (len, &word) in self.lens.iter_mut().zip(&state.rows[..state.n as usize]) {
+            *len = row_len(word) as u8;
+        }
+        self.known = 0;
+        self.graph_built = false;
     }
 
     /// Stone `s`'s signature in the state; it stands at (`row`, `pos`).
     #[inline]
-    fn before(&mut self, s: u8, row: u8, pos: u8) -> (u64, u64) {
+    fn before(&mut self, state: &State, s: u8, row: u8, pos: u8) -> (u64, u64) {
         let bit = 1u64 << (s & 63);
         if self.known & bit == 0 {
-            self.before[s as usize & 63] = signature1(self.state, &self.lens, s, row, pos);
+            self.before[s as usize & 63] = signature1(state, &self.lens, s, row, pos);
             self.known |= bit;
         }
         self.before[s as usize & 63]
     }
 
-    /// The key of `mv`, a move of the state.
-    pub fn key(&mut self, mv: Move) -> u64 {
+    /// The radius-1 key of `mv`, a move of `state` (the state these are the features
+    /// of).
+    pub fn key1(&mut self, state: &State, mv: Move) -> u64 {
         let (xr, xp) = (mv.eater_row, mv.eater_pos);
         let (yr, yp) = (mv.eaten_row, mv.eaten_pos);
-        let (h_eater, eater) = self.before(mv.eater.0, xr, xp);
-        let (h_eaten, eaten) = self.before(mv.eaten.0, yr, yp);
+        let (h_eater, eater) = self.before(state, mv.eater.0, xr, xp);
+        let (h_eaten, eaten) = self.before(state, mv.eaten.0, yr, yp);
         // After the move (`State::apply`), the eater stands in the eaten stone's cell,
         // and the row it left closes up.
-        let child = self.state.apply(mv);
+        let child = state.apply(mv);
         let mut lens = self.lens;
         lens[xr as usize & 7] -= 1;
         let at = if xr == yr && xp > yp {
@@ -266,13 +296,54 @@ impl<'a> Radius1<'a> {
         let (h_after, after) = signature1(&child, &lens, mv.eater.0, yr, at);
         let mut key = [0u64];
         hash(
-            self.state.n,
+            state.n,
             mv,
             [h_eater, h_eaten, h_after],
             [&[eater], &[eaten], &[after]],
             &mut key,
         );
         key[0]
+    }
+
+    /// [`Transitions::keys`] of `mv`, a move of `state` (the state these are the
+    /// features of), with the state's graph built on the first call.
+    pub fn keys(&mut self, state: &State, mv: Move, keys: &mut [u64]) {
+        if !self.graph_built {
+            self.graph = Neighbourhood::new(state);
+            self.graph_built = true;
+        }
+        graph_keys(&self.graph, state, mv, keys);
+    }
+}
+
+impl MoveFeatures<Martello> for Features {
+    const VERSION: Option<u32> = Some(FEATURE_VERSION);
+    const MAX_RADIUS: usize = MAX_RADIUS;
+
+    #[inline]
+    fn of_state(&mut self, _puzzle: &Martello, state: &State) {
+        self.reset(state);
+    }
+
+    fn transition_keys(
+        &mut self,
+        _puzzle: &Martello,
+        state: &State,
+        succ: &[Successor<Move>],
+        radius: usize,
+        out: &mut Vec<u64>,
+    ) -> bool {
+        let radius = radius.min(MAX_RADIUS);
+        out.clear();
+        if radius == 1 {
+            out.extend(succ.iter().map(|s| self.key1(state, s.mv)));
+            return true;
+        }
+        out.resize(succ.len() * radius, 0);
+        for (s, keys) in succ.iter().zip(out.chunks_exact_mut(radius.max(1))) {
+            self.keys(state, s.mv, keys);
+        }
+        true
     }
 }
 
@@ -420,20 +491,24 @@ mod tests {
     }
 
     #[test]
-    fn the_radius_1_key_is_the_whole_graphs() {
+    fn the_features_keys_are_the_whole_graphs() {
         let all = states_and_moves();
         assert!(all.len() > 10_000, "{}", all.len());
+        // One set of features reused from state to state, as the search keeps it.
+        let mut fast = Features::default();
         let mut at = 0;
         while at < all.len() {
-            // One `Radius1` per state for all its moves, as the order uses it.
             let state = all[at].0;
-            let mut fast = Radius1::new(&state);
+            fast.reset(&state);
             let whole = Transitions::new(&state);
             while at < all.len() && all[at].0 == state {
                 let mv = all[at].1;
-                let mut key = [0u64; 1];
+                let mut key = [0u64; 4];
                 whole.keys(mv, &mut key);
-                assert_eq!(fast.key(mv), key[0], "{state:?} {mv:?}");
+                assert_eq!(fast.key1(&state, mv), key[0], "{state:?} {mv:?}");
+                let mut cached = [0u64; 4];
+                fast.keys(&state, mv, &mut cached);
+                assert_eq!(cached, key, "{state:?} {mv:?}");
                 at += 1;
             }
         }

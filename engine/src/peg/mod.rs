@@ -128,6 +128,7 @@ impl Peg {
 impl Puzzle for Peg {
     type State = Bits;
     type Move = u8;
+    type Features = crate::NoFeatures;
 
     #[inline]
     fn moves(&self, state: &Bits, out: &mut Vec<u8>) {

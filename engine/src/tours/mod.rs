@@ -103,6 +103,7 @@ pub struct Tours;
 impl Puzzle for Tours {
     type State = State;
     type Move = Step;
+    type Features = crate::NoFeatures;
 
     /// Before the first move every free cell in increasing order (so start cells
     /// ascend); then the slides up, left, right, down whose first cell is open. A

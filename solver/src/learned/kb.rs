@@ -102,6 +102,18 @@ impl Kb {
         }
     }
 
+    /// Checks that it was learned with feature version `expected`, the version of the
+    /// puzzle's features (`hammer_engine::MoveFeatures::VERSION`) it is to order.
+    pub fn check_features(&self, expected: u32) -> Result<(), KbProblem> {
+        if self.feature_version != expected {
+            return Err(KbProblem::Features {
+                found: self.feature_version,
+                expected,
+            });
+        }
+        Ok(())
+    }
+
     /// The longest radius it holds.
     pub fn radius(&self) -> usize {
         self.tables.len()
@@ -170,14 +182,15 @@ impl Kb {
         write().map_err(|e| KbError::new(path, KbProblem::Write(e)))
     }
 
-    /// Reads and checks a file; `expected_features` is the puzzle's feature version.
-    pub fn read(path: &Path, expected_features: u32) -> Result<(Kb, u128), KbError> {
+    /// Reads and checks a file. Its feature version is checked where it meets a puzzle
+    /// ([`Kb::check_features`]).
+    pub fn read(path: &Path) -> Result<(Kb, u128), KbError> {
         let bytes = std::fs::read(path).map_err(|e| KbError::new(path, KbProblem::Read(e)))?;
-        Kb::from_bytes(&bytes, expected_features).map_err(|p| KbError::new(path, p))
+        Kb::from_bytes(&bytes).map_err(|p| KbError::new(path, p))
     }
 
     /// Parses and checks a file's bytes; returns the knowledge base and its digest.
-    pub fn from_bytes(bytes: &[u8], expected_features: u32) -> Result<(Kb, u128), KbProblem> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<(Kb, u128), KbProblem> {
         if bytes.len() < 8 || &bytes[..8] != MAGIC {
             return Err(KbProblem::Magic);
         }
@@ -195,12 +208,6 @@ impl Kb {
             return Err(KbProblem::Digest);
         }
         let feature_version = reader.u32()?;
-        if feature_version != expected_features {
-            return Err(KbProblem::Features {
-                found: feature_version,
-                expected: expected_features,
-            });
-        }
         let head = reader.take(4)?;
         let (n, radius) = (head[0], head[1] as usize);
         if n == 0 || radius == 0 {

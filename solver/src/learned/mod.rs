@@ -1,9 +1,9 @@
-//! The learned move order (issue 14): successors ranked by how often moves with the same
-//! transition were taken on solution paths, from a knowledge base learned on solved
-//! games.
+//! The learned move order: successors ranked by how often moves with the same transition
+//! were taken on solution paths, from a knowledge base learned on solved games.
 //!
-//! The transition hashes come from [`Puzzle::transition_keys`] (Martello's in
-//! `hammer_engine::martello::signature`). A move's score is the smoothed rate
+//! The transition hashes come from the puzzle's [`MoveFeatures`] ([`Puzzle::Features`]);
+//! a knowledge base records their version, and an order whose knowledge base was learned
+//! with other features is refused ([`crate::Order::check_learned`]). A move's score is the smoothed rate
 //! `(taken + M * p) / (taken + untaken + M)` at the longest radius the knowledge base
 //! knows the transition, where `p` is the rate of all transitions at that radius and
 //! `M` is [`PRIOR_WEIGHT`]; a move the knowledge base never saw at any radius gets the
@@ -19,7 +19,7 @@ mod kb;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 
-use hammer_engine::{Puzzle, Successor};
+use hammer_engine::{MoveFeatures, Puzzle, Successor};
 
 pub use kb::{Counts, FORMAT_VERSION, Kb, KbError, KbProblem};
 
@@ -57,10 +57,10 @@ impl Loaded {
 
 static REGISTRY: RwLock<Vec<Arc<Loaded>>> = RwLock::new(Vec::new());
 
-/// Loads `path` (checked against the puzzle's feature version) into the registry and
-/// returns its index; a file already loaded with the same digest reuses its entry.
-/// A knowledge base received from a coordinator under `path` takes the place of the file.
-pub fn load(path: &str, feature_version: u32) -> Result<u32, KbError> {
+/// Loads `path` into the registry and returns its index; a file already loaded with the
+/// same digest reuses its entry. A knowledge base received from a coordinator under
+/// `path` takes the place of the file.
+pub fn load(path: &str) -> Result<u32, KbError> {
     if let Some(i) = REGISTRY
         .read()
         .unwrap_or_else(|e| e.into_inner())
@@ -69,24 +69,19 @@ pub fn load(path: &str, feature_version: u32) -> Result<u32, KbError> {
     {
         return Ok(i as u32);
     }
-    let (kb, digest) = Kb::read(Path::new(path), feature_version)?;
+    let (kb, digest) = Kb::read(Path::new(path))?;
     Ok(register(path, kb, digest, false))
 }
 
 /// Installs a knowledge base that a coordinator sent, under the path its sweep names,
 /// after checking that the bytes have the digest the coordinator announced. Workers call
 /// it before parsing the sweep, so that they need no copy of the file on their disk.
-pub fn install(
-    path: &str,
-    bytes: &[u8],
-    announced: u128,
-    feature_version: u32,
-) -> Result<u32, KbError> {
+pub fn install(path: &str, bytes: &[u8], announced: u128) -> Result<u32, KbError> {
     let problem = |problem| KbError {
         path: path.to_owned(),
         problem,
     };
-    let (kb, digest) = Kb::from_bytes(bytes, feature_version).map_err(problem)?;
+    let (kb, digest) = Kb::from_bytes(bytes).map_err(problem)?;
     if digest != announced {
         return Err(problem(KbProblem::Received {
             found: digest,
@@ -170,6 +165,7 @@ impl Learner {
         let mut state = *start;
         let mut list = Vec::new();
         let mut succ = Vec::new();
+        let mut features = P::Features::default();
         for (index, &mv) in solution.iter().enumerate() {
             puzzle.moves(&state, &mut list);
             let next = puzzle.apply(&state, mv);
@@ -183,7 +179,8 @@ impl Learner {
                 bound: 0,
                 fp: 0,
             }));
-            if !puzzle.transition_keys(&state, &succ, radius, &mut self.keys) {
+            features.of_state(puzzle, &state);
+            if !features.transition_keys(puzzle, &state, &succ, radius, &mut self.keys) {
                 return Ok(());
             }
             for (i, keys) in self.keys.chunks_exact(radius).enumerate() {

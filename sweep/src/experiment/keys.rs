@@ -243,7 +243,8 @@ fn orders(
     for v in items(loc, value, k)? {
         let s = string(loc, v, k)?;
         // Checked before the file is read: no knowledge base can serve another family.
-        if s.trim_start().starts_with("learned:") && family.name() != DEFAULT_FAMILY {
+        let learning = family.learning();
+        if s.trim_start().starts_with("learned:") && learning.is_none() {
             return Err(loc.error(
                 &v.span(),
                 k,
@@ -256,6 +257,11 @@ fn orders(
         let o: Order = s
             .parse()
             .map_err(|e: hammer_solver::OrderError| loc.error(&v.span(), k, e.to_string()))?;
+        // A knowledge base learned with other features cannot order this family's moves.
+        if let Some(learning) = learning {
+            o.check_learned(learning.feature_version(), None)
+                .map_err(|e| loc.error(&v.span(), k, e.to_string()))?;
+        }
         seen.check(o.to_string(), &format!("\"{s}\""), &v.span())?;
         out.push(o);
     }
