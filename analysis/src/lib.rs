@@ -26,9 +26,7 @@ mod prepare;
 mod report;
 mod runs;
 mod scan;
-pub mod stats;
 mod stream;
-pub mod tune;
 
 use std::collections::BTreeSet;
 use std::path::Path;

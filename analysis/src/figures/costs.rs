@@ -9,7 +9,7 @@ use crate::fasthash::FastMap;
 use crate::paper;
 use crate::prepare::Prepared;
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
-use crate::stats::{Mean, TwoPassMean, quantile_of_counts, wilson};
+use hammer_stats::{Mean, TwoPassMean, quantile_of_counts, wilson};
 
 use super::*;
 
