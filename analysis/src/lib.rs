@@ -15,7 +15,6 @@ mod chart;
 mod completeness;
 mod error;
 mod families;
-mod fasthash;
 mod figures;
 mod load;
 mod output;

@@ -9,9 +9,9 @@
 //! ([`tours`], contract `shared/spec/machinarium.md`, described in `docs/tours.md`) is
 //! another.
 
-pub mod fasthash;
 pub mod mancala;
 pub mod martello;
+pub mod mix;
 pub mod peg;
 mod puzzle;
 pub mod seeded;

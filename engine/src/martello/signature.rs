@@ -19,7 +19,7 @@
 
 use super::moves::Move;
 use super::state::{MAX_N, State, byte_at, row_len};
-use crate::fasthash::mix64;
+use crate::mix::mix64;
 
 /// The version of the features: a knowledge base records it and is refused by a build
 /// whose features differ. Bump it whenever a signature or a transition hash changes.
