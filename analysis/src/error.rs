@@ -32,10 +32,6 @@ pub enum Error {
     #[error("{}: cannot draw chart: {message}", .path.display())]
     Chart { path: PathBuf, message: String },
 
-    /// The dataset lacks what the tuner needs (a run-time experiment, exact costs).
-    #[error("{}: cannot tune: {reason}", .path.display())]
-    Tune { path: PathBuf, reason: String },
-
     /// The dataset has more rows than the analysis can hold within `--memory-limit`; said
     /// before reading any row, from the part files' footers, or after the first pass when
     /// the rows of the figures that pair games would not fit.

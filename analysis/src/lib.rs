@@ -15,7 +15,6 @@ mod chart;
 mod completeness;
 mod error;
 mod families;
-mod fasthash;
 mod figures;
 mod load;
 mod output;
@@ -26,9 +25,7 @@ mod prepare;
 mod report;
 mod runs;
 mod scan;
-pub mod stats;
 mod stream;
-pub mod tune;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -39,14 +36,15 @@ pub use error::{Error, Result};
 pub use figures::{
     EXAMPLE_BUDGETS, EXAMPLE_META, EXAMPLE_ORDERS, EXAMPLE_PREFIX, EXAMPLE_SOLVABILITY,
 };
-pub use load::{Data, Names, READ_COLUMNS, Row, load};
+pub use load::{Data, Names, READ_COLUMNS, Row};
 pub use output::{MARKER, csv, html, markdown};
 pub use report::{
-    Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, SweepState, Table,
+    Cell, Chart, Completeness, Figure, Point, ReadStats, Report, Scale, Series, SeriesKind,
+    SweepState, Table,
 };
 pub use scan::{
-    BYTES_PER_FAMILY_COUNTED_ROW, BYTES_PER_FAMILY_ROW, LoadOptions, ReadStats, RowSource,
-    estimated_bytes, load_with, loaded_bytes, parse_size,
+    BYTES_PER_FAMILY_COUNTED_ROW, BYTES_PER_FAMILY_ROW, LoadOptions, RowSource, estimated_bytes,
+    load, load_with, loaded_bytes, parse_size,
 };
 
 /// The heading of `hammer analyze`'s page.

@@ -124,15 +124,7 @@ pub struct Data {
     /// about Martello, so these rows are left to the family sections (`families.rs`).
     pub family_parts: Vec<PathBuf>,
     /// What reading took; stages are added as the analysis goes.
-    pub stats: crate::scan::ReadStats,
-}
-
-/// Reads every part of the dataset at `dir`, with no memory limit and no progress report.
-///
-/// A missing directory or one without any part file is refused: an empty report would look
-/// like a successful analysis of a sweep that produced nothing.
-pub fn load(dir: &Path) -> Result<Data> {
-    crate::scan::load_with(dir, &crate::scan::LoadOptions::default())
+    pub stats: crate::report::ReadStats,
 }
 
 /// The dataset's part files, after checking that `dir` is a dataset with at least one.

@@ -131,7 +131,7 @@ fn summary_lines(report: &Report) -> Vec<String> {
 }
 
 /// How many rows were read and where the time went, so a slow analysis says why.
-fn reading_line(r: &crate::scan::ReadStats) -> String {
+fn reading_line(r: &crate::report::ReadStats) -> String {
     let stages: Vec<String> = r
         .stages
         .iter()

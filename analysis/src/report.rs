@@ -3,6 +3,8 @@
 //! Analysis builds this value once; the HTML page, the Markdown file, the CSV files, the
 //! charts and `--format json` are all renderings of it, so they can never disagree.
 
+use std::time::Duration;
+
 use serde::Serialize;
 
 /// One value of a table.
@@ -283,7 +285,7 @@ pub struct Report {
     pub completeness: Completeness,
     pub figures: Vec<Figure>,
     /// Rows read and the time of reading and of each figure; differs from run to run.
-    pub reading: crate::scan::ReadStats,
+    pub reading: ReadStats,
 }
 
 impl Report {
@@ -302,5 +304,31 @@ impl Report {
 
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables().find(|t| t.name == name)
+    }
+}
+
+/// What reading the dataset took: the report says it, so that a slow analysis shows
+/// whether the time went into reading or into a figure.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ReadStats {
+    /// Rows in the part files (every family).
+    pub rows_read: u64,
+    pub parts: u64,
+    /// Wall time of reading the parts, in seconds.
+    pub read_seconds: f64,
+    /// Rows fed to the figures that pair games, in the second pass.
+    pub rows_kept: u64,
+    /// Part files read in the second pass (a part is read once per window it meets).
+    pub parts_reread: u64,
+    /// Windows of games the second pass fed, and the most rows one of them held.
+    pub paired_windows: u64,
+    pub largest_window: u64,
+    /// Wall time of each stage (deduplication, each figure), in seconds.
+    pub stages: Vec<(String, f64)>,
+}
+
+impl ReadStats {
+    pub(crate) fn stage(&mut self, name: &str, took: Duration) {
+        self.stages.push((name.to_owned(), took.as_secs_f64()));
     }
 }

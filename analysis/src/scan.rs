@@ -16,7 +16,7 @@
 //! every row to a callback and keeps none (the tuner).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -25,6 +25,7 @@ use crate::load::{Data, Names, PartRows, Row, dataset_parts, footer_rows, read_p
 use crate::paired::{self, Paired, WINDOW_ROWS, Window};
 use crate::prepare::GameKey;
 use crate::prepare::Prepared;
+use crate::report::ReadStats;
 use crate::stream::{PartNeed, Plan, Stream};
 use hammer_dataset::PartInfo;
 
@@ -88,32 +89,6 @@ pub struct LoadOptions<'a> {
     pub window_rows: Option<u64>,
 }
 
-/// What reading the dataset took: the report says it, so that a slow analysis shows
-/// whether the time went into reading or into a figure.
-#[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct ReadStats {
-    /// Rows in the part files (every family).
-    pub rows_read: u64,
-    pub parts: u64,
-    /// Wall time of reading the parts, in seconds.
-    pub read_seconds: f64,
-    /// Rows fed to the figures that pair games, in the second pass.
-    pub rows_kept: u64,
-    /// Part files read in the second pass (a part is read once per window it meets).
-    pub parts_reread: u64,
-    /// Windows of games the second pass fed, and the most rows one of them held.
-    pub paired_windows: u64,
-    pub largest_window: u64,
-    /// Wall time of each stage (deduplication, each figure), in seconds.
-    pub stages: Vec<(String, f64)>,
-}
-
-impl ReadStats {
-    pub(crate) fn stage(&mut self, name: &str, took: Duration) {
-        self.stages.push((name.to_owned(), took.as_secs_f64()));
-    }
-}
-
 /// The memory an analysis of `rows` rows needs at its peak, by the measured estimate,
 /// before the rows of the figures that pair games (known after the first pass).
 pub fn estimated_bytes(rows: u64) -> u64 {
@@ -147,8 +122,15 @@ fn footers(dir: &Path) -> Result<(Vec<PartInfo>, Vec<u64>)> {
     Ok((parts, counts))
 }
 
-/// Reads the dataset at `dir` (see [`crate::load::load`]) as `options` say, keeping every
-/// row.
+/// Reads every part of the dataset at `dir`, with no memory limit and no progress report.
+///
+/// A missing directory or one without any part file is refused: an empty report would look
+/// like a successful analysis of a sweep that produced nothing.
+pub fn load(dir: &Path) -> Result<Data> {
+    load_with(dir, &LoadOptions::default())
+}
+
+/// Reads the dataset at `dir` (see [`load`]) as `options` say, keeping every row.
 pub fn load_with(dir: &Path, options: &LoadOptions) -> Result<Data> {
     let started = Instant::now();
     let (parts, counts) = footers(dir)?;

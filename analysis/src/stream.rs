@@ -12,7 +12,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
-use crate::fasthash::FastMap;
+use rustc_hash::FxHashMap;
+
 use crate::load::{Names, Row};
 use crate::pages::GamePages;
 use crate::prepare::{
@@ -55,7 +56,7 @@ pub struct OverviewGroup {
 /// key (a part is one experiment and one n).
 #[derive(Debug)]
 struct Keyed<K, V> {
-    index: FastMap<K, usize>,
+    index: FxHashMap<K, usize>,
     values: Vec<(K, V)>,
     last: Option<(K, usize)>,
 }
@@ -63,7 +64,7 @@ struct Keyed<K, V> {
 impl<K, V> Default for Keyed<K, V> {
     fn default() -> Self {
         Keyed {
-            index: FastMap::default(),
+            index: FxHashMap::default(),
             values: Vec::new(),
             last: None,
         }

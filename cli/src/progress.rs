@@ -121,7 +121,7 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
-    let p = hammer_analysis::stats::wilson(k, n);
+    let p = hammer_stats::wilson(k, n);
     (p.low, p.high)
 }
 

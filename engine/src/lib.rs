@@ -10,9 +10,9 @@
 //! another.
 
 pub mod clobber;
-pub mod fasthash;
 pub mod mancala;
 pub mod martello;
+pub mod mix;
 pub mod peg;
 mod puzzle;
 pub mod seeded;

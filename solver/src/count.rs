@@ -12,10 +12,8 @@
 //! are the sum over classes `C` of (paths into `C`) x (moves of `C`'s representative
 //! that land in `C'`). The plain state count is the sum of the classes' sizes.
 
-use std::collections::HashMap;
-
 pub use hammer_engine::Countable;
-use hammer_engine::fasthash::MixBuild;
+use rustc_hash::FxHashMap;
 
 /// Whether to merge states with equal fingerprints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +80,7 @@ struct Entry<S> {
     alive: bool,
 }
 
-type LevelMap<S> = HashMap<u128, Entry<S>, MixBuild>;
+type LevelMap<S> = FxHashMap<u128, Entry<S>>;
 
 /// Counts everything reachable from `start`.
 pub fn count<P: Countable>(puzzle: &P, start: &P::State, reduction: Reduction) -> Counts<P::State> {

@@ -10,8 +10,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use hammer_analysis::stats::wilson;
 use hammer_proto::v1::StatusResponse;
+use hammer_stats::wilson;
 use serde_json::{Value, json};
 
 /// One call to the coordinator's `Status`; the error is the text the page shows.

@@ -21,7 +21,7 @@ use hammer_dataset::{Cell as DataCell, ResultRow};
 use crate::error::Result;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
 use crate::runs::IndexRuns;
-use crate::stats::{quantile_of_counts, wilson};
+use hammer_stats::{quantile_of_counts, wilson};
 
 /// Experiments with at most this many rows get a table of every instance.
 pub const INSTANCE_TABLE_ROWS: usize = 500;

@@ -18,7 +18,7 @@ use hammer_dataset::{Cell as DataCell, ResultRow};
 
 use super::column;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
-use crate::stats::{quantile, wilson};
+use hammer_stats::{quantile, wilson};
 
 /// The seed's table of section 5 (Savile Row with Minion, one board per row): board
 /// side, the board's name, solver nodes, solvable. Its boards are not all given in the

@@ -13,7 +13,7 @@ use crate::load::Row;
 use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
-use crate::stats::{Mean, mean_t, wilson, within};
+use hammer_stats::{Mean, mean_t, wilson, within};
 
 /// One (n, order, depth, budget) cell.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]

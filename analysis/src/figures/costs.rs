@@ -4,12 +4,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::fasthash::FastMap;
+use rustc_hash::FxHashMap;
 
 use crate::paper;
 use crate::prepare::Prepared;
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
-use crate::stats::{Mean, TwoPassMean, quantile_of_counts, wilson};
+use hammer_stats::{Mean, TwoPassMean, quantile_of_counts, wilson};
 
 use super::*;
 
@@ -19,7 +19,7 @@ use super::*;
 #[derive(Default)]
 struct Dist {
     mean: TwoPassMean,
-    counts: FastMap<i64, u64>,
+    counts: FxHashMap<i64, u64>,
 }
 
 impl Dist {
@@ -43,7 +43,7 @@ fn distributions<K: Ord + Copy + std::hash::Hash>(
     p: &Prepared,
     group: impl Fn(i32, i32) -> Option<K>,
 ) -> BTreeMap<K, Dist> {
-    let mut groups: FastMap<K, Dist> = FastMap::default();
+    let mut groups: FxHashMap<K, Dist> = FxHashMap::default();
     for (key, (exp, min)) in p.cost_games() {
         if let Some(k) = group(key.n, min) {
             groups.entry(k).or_default().add(exp);

@@ -6,7 +6,7 @@ use crate::load::Row;
 use crate::paper;
 use crate::prepare::Prepared;
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
-use crate::stats::{mean_t, paired_ratio};
+use hammer_stats::{mean_t, paired_ratio};
 
 use super::orders::runs_of;
 use super::*;

@@ -23,8 +23,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::prepare::Prepared;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
-use crate::stats::{Mean, Proportion, within};
 use crate::stream::OverviewGroup;
+use hammer_stats::{Mean, Proportion, within};
 
 pub const EXAMPLE_SOLVABILITY: &str = "examples/fig05_fig08_solvability.toml";
 pub const EXAMPLE_PREFIX: &str = "examples/fig07_random_prefix.toml";

@@ -8,7 +8,7 @@ use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
 use rayon::prelude::*;
 
-use crate::stats::{Mean, Ratio, mean_t, paired_ratio};
+use hammer_stats::{Mean, Ratio, mean_t, paired_ratio};
 
 use super::*;
 

@@ -6,7 +6,7 @@ use crate::load::Row;
 use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
-use crate::stats::wilson;
+use hammer_stats::wilson;
 
 use super::*;
 

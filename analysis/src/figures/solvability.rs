@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::paper;
 use crate::prepare::Prepared;
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
-use crate::stats::wilson;
+use hammer_stats::wilson;
 
 use super::*;
 

@@ -1,6 +1,6 @@
 //! `hammer tune DATASET --out DIR`: restart schedules tuned from a run-time experiment,
 //! and their validation on fresh games. The estimator and the report live in
-//! `hammer_analysis::tune`; this runs the validation sweep and lays out DIR:
+//! `hammer_tune`; this runs the validation sweep and lays out DIR:
 //!
 //! ```text
 //! DIR/best.schedule            the tuned schedule (`--schedule @DIR/best.schedule`)
@@ -17,7 +17,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, anyhow, bail};
 use clap::Args;
 use hammer_analysis::RowSource;
-use hammer_analysis::tune::{self, Family, Tuning, validate};
+use hammer_tune::{self as tune, ScheduleFamily, Tuning, validate};
 
 use crate::args::load_sweep;
 use crate::cmd::run::{RunEnd, run_sweep, tell_outcome};
@@ -73,12 +73,12 @@ pub struct TuneArgs {
     pub threads: Option<usize>,
 }
 
-fn families(names: &[String]) -> Result<Vec<Family>> {
+fn families(names: &[String]) -> Result<Vec<ScheduleFamily>> {
     names
         .iter()
         .filter(|n| !n.trim().is_empty())
         .map(|n| {
-            Family::parse(n).ok_or_else(|| {
+            ScheduleFamily::parse(n).ok_or_else(|| {
                 anyhow!(
                     "--families: unknown family '{}'; the tuner knows fixed, luby and geometric (paper and plain DFS are always shown as references)",
                     n.trim()

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use crate::Puzzle;
-use crate::fasthash::MixBuild;
+use rustc_hash::FxBuildHasher;
 
 use super::Clobber;
 use super::position::{Colour, Move, Position, State};
@@ -52,7 +52,7 @@ impl fmt::Display for Lone {
 /// One level: the states of one stone count with the plays that reach each, kept apart
 /// by the colour to move so that a key is just the position (smaller entries make the
 /// table's cache misses, which dominate the count, fewer).
-struct Level([HashMap<Position, u128, MixBuild>; 3]);
+struct Level([HashMap<Position, u128, FxBuildHasher>; 3]);
 
 /// The index of a turn in a [`Level`].
 #[inline]
@@ -92,7 +92,7 @@ impl Level {
 pub fn analyse(game: &Clobber, start: &State) -> Analysis {
     let mut level = Level::new();
     level.add(*start, 1);
-    let mut ends: HashSet<Position, MixBuild> = HashSet::default();
+    let mut ends: HashSet<Position, FxBuildHasher> = HashSet::default();
     let mut states = 0u64;
     let (mut min_stones, mut max_stones) = (u32::MAX, 0);
     let mut optimal_plays = 0u128;

@@ -28,7 +28,7 @@ pub use notation::{parse_cell, parse_move, parse_position, position_text};
 pub use position::{Colour, Move, Position, State};
 pub use solve::{Solution, solve};
 
-use crate::fasthash::mix64;
+use crate::mix::mix64;
 use crate::{Countable, Puzzle, Successor};
 
 /// Why a position, move or `gen` object was refused; each message names the token.

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 
 use crate::Puzzle;
-use crate::fasthash::MixBuild;
+use rustc_hash::FxBuildHasher;
 
 use super::Clobber;
 use super::position::{Move, State};
@@ -28,7 +28,7 @@ pub struct Solution {
 struct Reach<'a> {
     game: &'a Clobber,
     /// The largest target each state is known to miss.
-    failed: HashMap<State, u32, MixBuild>,
+    failed: HashMap<State, u32, FxBuildHasher>,
     /// Moves of the path to the state being searched, in reverse once a search succeeds.
     path: Vec<Move>,
     bufs: Vec<Vec<Move>>,

@@ -20,7 +20,7 @@
 use super::Martello;
 use super::moves::Move;
 use super::state::{MAX_N, State, byte_at, row_len};
-use crate::fasthash::mix64;
+use crate::mix::mix64;
 use crate::{MoveFeatures, Successor};
 
 /// The version of the features: a knowledge base records it and is refused by a build

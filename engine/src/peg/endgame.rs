@@ -12,10 +12,9 @@
 //! position is dead and the pagoda and class tests cannot tell which. The levels grow
 //! by about five to ten times a peg near the targets, so `top` is set by a size limit.
 
-use std::collections::HashSet;
+use rustc_hash::{FxBuildHasher, FxHashSet};
 
 use super::board::{Bits, Board, transform};
-use crate::fasthash::MixBuild;
 
 /// The levels of canonical positions (under the symmetries that fix the target set)
 /// from which a target can be reached, from the targets' peg count up to `top`.
@@ -23,7 +22,7 @@ use crate::fasthash::MixBuild;
 pub struct Endgame {
     syms: Vec<u8>,
     bottom: u32,
-    levels: Vec<HashSet<Bits, MixBuild>>,
+    levels: Vec<FxHashSet<Bits>>,
 }
 
 impl Endgame {
@@ -33,7 +32,7 @@ impl Endgame {
     pub fn new(board: &Board, targets: &[Bits], limit: usize) -> Endgame {
         let bottom = targets.first().map_or(0, |t| t.count_ones());
         debug_assert!(targets.iter().all(|t| t.count_ones() == bottom));
-        let set: HashSet<Bits, MixBuild> = targets.iter().copied().collect();
+        let set: FxHashSet<Bits> = targets.iter().copied().collect();
         let syms: Vec<u8> = board
             .symmetries()
             .iter()
@@ -41,7 +40,7 @@ impl Endgame {
             .filter(|&g| set.iter().all(|&t| set.contains(&transform(g, t))))
             .collect();
         let canon = |pos: Bits| syms.iter().map(|&g| transform(g, pos)).min().unwrap_or(pos);
-        let first: HashSet<Bits, MixBuild> = set.iter().map(|&t| canon(t)).collect();
+        let first: FxHashSet<Bits> = set.iter().map(|&t| canon(t)).collect();
         let mut levels = vec![first];
         let mut moves = Vec::new();
         let mask = board.mask();
@@ -49,7 +48,7 @@ impl Endgame {
             if bottom + levels.len() as u32 > board.holes() {
                 break;
             }
-            let mut next = HashSet::with_capacity_and_hasher(last.len() * 4, MixBuild::default());
+            let mut next = FxHashSet::with_capacity_and_hasher(last.len() * 4, FxBuildHasher);
             for &pos in last {
                 board.legal_jumps(mask & !pos, &mut moves);
                 for &mv in &moves {
@@ -89,7 +88,7 @@ impl Endgame {
 
     /// How many canonical positions the table holds.
     pub fn len(&self) -> usize {
-        self.levels.iter().map(HashSet::len).sum()
+        self.levels.iter().map(FxHashSet::len).sum()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -148,6 +147,8 @@ fn combinations(
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
     use crate::peg::board::bits;
 

@@ -17,7 +17,7 @@ pub use reach::{Reach, finishes, reachable, reaches_hole};
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
-use crate::fasthash::mix64;
+use crate::mix::mix64;
 use crate::seeded::{bounded, stream};
 use crate::{Countable, Puzzle, Successor};
 

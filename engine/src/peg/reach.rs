@@ -11,15 +11,14 @@
 //! spends `F(k + 2) + F(k + 1) = F(k + 2)`'s worth exactly, any other jump loses weight.
 //! They cut hopeless branches near the end of a search, where targets are decided.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
+use rustc_hash::FxHashSet;
 
 use super::Peg;
 use super::board::{Bits, Board, bits, transform};
 use super::endgame::Endgame;
-use crate::fasthash::MixBuild;
 use crate::seeded::{bounded, fast_stream, luby};
 
 /// How one attempt ended.
@@ -71,7 +70,7 @@ pub struct Reach<'a> {
     syms: Vec<u8>,
     /// Pagoda weights per hole, and the target's total under each.
     pagodas: Vec<([u32; 64], u32)>,
-    dead: HashSet<Bits, MixBuild>,
+    dead: FxHashSet<Bits>,
     buf: Vec<Vec<u8>>,
     /// Positions expanded so far, over all attempts.
     pub expansions: u64,
@@ -128,7 +127,7 @@ impl<'a> Reach<'a> {
             filter,
             syms,
             pagodas,
-            dead: HashSet::default(),
+            dead: FxHashSet::default(),
             buf: Vec::new(),
             expansions: 0,
             budget: u64::MAX,

@@ -9,10 +9,9 @@
 //! level-by-level `hammer_solver::count`, it never stores a state that cannot reach a
 //! tour, which on open boards is nearly all of them.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use crate::Puzzle;
-use crate::fasthash::MixBuild;
 
 use super::{State, Step, Tours, lower_bound};
 
@@ -32,7 +31,7 @@ pub struct TourCount {
 }
 
 struct Counter {
-    table: HashMap<State, u128, MixBuild>,
+    table: FxHashMap<State, u128>,
     path: Vec<u8>,
     first: Option<Vec<u8>>,
     nodes: u64,
@@ -76,7 +75,7 @@ impl Counter {
 /// Counts the tours from `state` (see [`TourCount`]).
 pub fn count_tours(state: &State) -> TourCount {
     let mut counter = Counter {
-        table: HashMap::default(),
+        table: FxHashMap::default(),
         path: Vec::new(),
         first: None,
         nodes: 0,

@@ -15,7 +15,7 @@ pub use board::{Board, Dir, MAX_N};
 pub use cells::{BLACK, Cells, GRID};
 pub use count::{TourCount, count_tours};
 
-use crate::fasthash::mix64;
+use crate::mix::mix64;
 use crate::seeded::{bounded, stream};
 use crate::{Countable, Puzzle};
 

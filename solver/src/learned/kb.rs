@@ -16,10 +16,9 @@
 //!
 //! The entries are sorted, so the same counts always give the same bytes and digest.
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use hammer_engine::fasthash::MixBuild;
+use rustc_hash::FxHashMap;
 
 /// The version of this layout.
 pub const FORMAT_VERSION: u32 = 1;
@@ -44,7 +43,7 @@ pub struct Kb {
     /// Solutions replayed.
     pub games: u64,
     /// `tables[r - 1]`: the transitions cut at radius `r`.
-    pub(crate) tables: Vec<HashMap<u64, Counts, MixBuild>>,
+    pub(crate) tables: Vec<FxHashMap<u64, Counts>>,
 }
 
 /// What is wrong with a knowledge base file.
@@ -98,7 +97,7 @@ impl Kb {
             n,
             feature_version,
             games: 0,
-            tables: (0..radius).map(|_| HashMap::default()).collect(),
+            tables: (0..radius).map(|_| FxHashMap::default()).collect(),
         }
     }
 
@@ -136,7 +135,7 @@ impl Kb {
 
     /// The file's bytes, digest included.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let entries: usize = self.tables.iter().map(HashMap::len).sum();
+        let entries: usize = self.tables.iter().map(FxHashMap::len).sum();
         let mut out = Vec::with_capacity(HEADER + 8 * self.tables.len() + ENTRY * entries + 16);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());

@@ -18,32 +18,38 @@ use super::model::{fixed, walk};
 
 /// A family's name as `--families` takes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Family {
+pub enum ScheduleFamily {
     Fixed,
     Luby,
     Geometric,
 }
 
-impl Family {
-    pub const ALL: [Family; 3] = [Family::Fixed, Family::Luby, Family::Geometric];
+impl ScheduleFamily {
+    pub const ALL: [ScheduleFamily; 3] = [
+        ScheduleFamily::Fixed,
+        ScheduleFamily::Luby,
+        ScheduleFamily::Geometric,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
-            Family::Fixed => "fixed",
-            Family::Luby => "luby",
-            Family::Geometric => "geometric",
+            ScheduleFamily::Fixed => "fixed",
+            ScheduleFamily::Luby => "luby",
+            ScheduleFamily::Geometric => "geometric",
         }
     }
 
-    pub fn parse(text: &str) -> Option<Family> {
-        Family::ALL.into_iter().find(|f| f.name() == text.trim())
+    pub fn parse(text: &str) -> Option<ScheduleFamily> {
+        ScheduleFamily::ALL
+            .into_iter()
+            .find(|f| f.name() == text.trim())
     }
 }
 
 /// One candidate schedule: its parameters and its budgets before the exact fallback.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
-    pub family: Family,
+    pub family: ScheduleFamily,
     /// The parameter the cost curve is drawn against: `t`, `U` or `B`.
     pub x: u64,
     /// Human-readable parameters, such as `t=300 m=20`.
@@ -135,7 +141,7 @@ pub fn fixed_family(games: &[TuneGame], cap: u64, grid: &[u64]) -> Vec<Priced> {
                 })
                 .collect();
             let candidate = Candidate {
-                family: Family::Fixed,
+                family: ScheduleFamily::Fixed,
                 x: t,
                 params: format!("t={t} m={m}"),
                 budgets: vec![t; m as usize],
@@ -179,7 +185,7 @@ pub fn luby_family(games: &[TuneGame], cap: u64, grid: &[u64]) -> Vec<Priced> {
         for (k, costs) in costs.into_iter().enumerate() {
             let terms = (1u64 << (k + 1)) - 1;
             let candidate = Candidate {
-                family: Family::Luby,
+                family: ScheduleFamily::Luby,
                 x: unit,
                 params: format!("U={unit} terms={terms}"),
                 budgets: (1..=terms).map(|i| luby(i) * unit).collect(),
@@ -223,7 +229,7 @@ pub fn geometric_family(games: &[TuneGame], cap: u64, grid: &[u64]) -> Vec<Price
             }
             for (j, costs) in costs.into_iter().enumerate() {
                 let candidate = Candidate {
-                    family: Family::Geometric,
+                    family: ScheduleFamily::Geometric,
                     x: base,
                     params: format!("B={base} R={ratio} terms={}", j + 1),
                     budgets: budgets[..=j].to_vec(),
@@ -350,7 +356,7 @@ fn reference(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::model::GameRtd;
+    use crate::model::GameRtd;
 
     fn game(finished: Vec<u64>, attempts: u32, cap: u64, exact: f64) -> TuneGame {
         TuneGame {

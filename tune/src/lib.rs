@@ -3,33 +3,52 @@
 //! The data is a run-time experiment (`kind = "run-time"` in a sweep: `K` independent
 //! random-order attempts per game, each capped at `C` expansions) plus the exact searches
 //! on the same games. [`model`] prices any schedule on one game under the
-//! independent-restart model; [`families`] searches the fixed, Luby and geometric
-//! families for the parameters with the least mean cost over the games; this module
-//! puts intervals on the result (bootstrap over games), writes the best schedule, and
-//! builds the report. [`validate`] checks the advice on fresh games, because the engine's
-//! memo carries work from one attempt to the next, which the model ignores.
+//! independent-restart model; [`schedule_families`] searches the fixed, Luby and
+//! geometric families of schedules for the parameters with the least mean cost over the
+//! games; this crate puts intervals on the result (bootstrap over games), writes the best
+//! schedule, and builds the report. [`validate`] checks the advice on fresh games, because
+//! the engine's memo carries work from one attempt to the next, which the model ignores.
+//!
+//! It reads datasets only through `hammer_analysis::RowSource` and writes its report as a
+//! `hammer_analysis::Report`, so the analysis knows nothing of the tuner.
 
-pub mod families;
 pub mod input;
 pub mod model;
 pub mod refine;
 mod report;
+pub mod schedule_families;
 pub mod validate;
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 use hammer_solver::Schedule;
 
-use crate::stats::{Mean, Ratio, bootstrap_mean, mean_t, paired_ratio};
+use hammer_stats::{Mean, Ratio, bootstrap_mean, mean_t, paired_ratio};
 
-pub use families::{Candidate, Family, Priced, Reference};
 pub use input::{EXAMPLE_TUNE, TuneGame, TuneInput, collect};
 pub use report::report;
+pub use schedule_families::{Candidate, Priced, Reference, ScheduleFamily};
+
+/// Result alias so that every public function reports [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can stop the tuner.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The dataset could not be read; the inner error names the file.
+    #[error(transparent)]
+    Analysis(#[from] hammer_analysis::Error),
+
+    /// The dataset lacks what the tuner needs (a run-time experiment, exact costs).
+    #[error("{}: cannot tune: {reason}", .path.display())]
+    Refused { path: PathBuf, reason: String },
+}
 
 /// A family's best candidate with its intervals.
 #[derive(Debug, Clone)]
 pub struct FamilyBest {
-    pub family: Family,
+    pub family: ScheduleFamily,
     pub priced: Priced,
     pub mean: Mean,
     /// Plain DFS's cost over this schedule's, paired by game: the predicted speed-up.
@@ -61,10 +80,10 @@ pub struct Tuning {
     pub families: Vec<FamilyBest>,
     /// The best family's schedule; it ends in an exact search, so it is always exact.
     pub best: Schedule,
-    pub best_family: Family,
+    pub best_family: ScheduleFamily,
     pub predictions: Vec<Prediction>,
     /// Per family, the best cost at each value of its main parameter.
-    pub curves: Vec<(Family, Curve)>,
+    pub curves: Vec<(ScheduleFamily, Curve)>,
     /// The measured refinement, when it ran; its best is then `best`.
     pub refinement: Option<refine::Refinement>,
 }
@@ -94,7 +113,7 @@ impl Tuning {
         }
         self.families
             .iter()
-            .find(|f| f.family == Family::Luby)
+            .find(|f| f.family == ScheduleFamily::Luby)
             .map_or(256, |f| f.priced.candidate.x)
     }
 }
@@ -106,29 +125,31 @@ pub type Curve = Vec<(u64, String, Mean)>;
 const PER_DECADE: u32 = 12;
 
 /// Tunes the families in `families` (all when empty) on `input`.
-pub fn tune(input: TuneInput, families: &[Family]) -> Tuning {
-    let families: BTreeSet<Family> = if families.is_empty() {
-        Family::ALL.into_iter().collect()
+pub fn tune(input: TuneInput, families: &[ScheduleFamily]) -> Tuning {
+    let families: BTreeSet<ScheduleFamily> = if families.is_empty() {
+        ScheduleFamily::ALL.into_iter().collect()
     } else {
         families.iter().copied().collect()
     };
     let games = &input.games;
-    let grid = families::log_grid(input.cap, PER_DECADE);
-    let dfs = families::dfs(games);
+    let grid = schedule_families::log_grid(input.cap, PER_DECADE);
+    let dfs = schedule_families::dfs(games);
     let mut bests = Vec::new();
     let mut curves = Vec::new();
     for &family in &families {
         let all = match family {
-            Family::Fixed => families::fixed_family(games, input.cap, &grid),
-            Family::Luby => families::luby_family(games, input.cap, &grid),
-            Family::Geometric => families::geometric_family(games, input.cap, &grid),
+            ScheduleFamily::Fixed => schedule_families::fixed_family(games, input.cap, &grid),
+            ScheduleFamily::Luby => schedule_families::luby_family(games, input.cap, &grid),
+            ScheduleFamily::Geometric => {
+                schedule_families::geometric_family(games, input.cap, &grid)
+            }
         };
-        let curve: Curve = families::curve(&all)
+        let curve: Curve = schedule_families::curve(&all)
             .into_iter()
             .map(|p| (p.candidate.x, p.candidate.params.clone(), mean_t(&p.costs)))
             .collect();
         curves.push((family, curve));
-        if let Some(best) = families::best(&all) {
+        if let Some(best) = schedule_families::best(&all) {
             let label = format!("tune/{}", family.name());
             bests.push(FamilyBest {
                 family,
@@ -143,7 +164,7 @@ pub fn tune(input: TuneInput, families: &[Family]) -> Tuning {
         .min_by(|a, b| a.priced.mean.total_cmp(&b.priced.mean));
     let (best, best_family) = match overall {
         Some(b) => (b.priced.candidate.schedule(), b.family),
-        None => (Schedule::Exact, Family::Fixed),
+        None => (Schedule::Exact, ScheduleFamily::Fixed),
     };
 
     let mut predictions = Vec::new();
@@ -161,12 +182,12 @@ pub fn tune(input: TuneInput, families: &[Family]) -> Tuning {
     });
     let luby_unit = bests
         .iter()
-        .find(|f| f.family == Family::Luby)
+        .find(|f| f.family == ScheduleFamily::Luby)
         .map_or(256, |f| f.priced.candidate.x);
     for r in [
-        families::paper(games, &input.order),
-        families::endless_luby(games, &input.order, luby_unit),
-        families::exact(games, &input.order),
+        schedule_families::paper(games, &input.order),
+        schedule_families::endless_luby(games, &input.order, luby_unit),
+        schedule_families::exact(games, &input.order),
         dfs.clone(),
     ] {
         let label = format!("tune/{}/{}", r.order, r.schedule);

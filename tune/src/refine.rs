@@ -15,10 +15,10 @@ use std::collections::{BTreeMap, HashMap};
 use hammer_solver::Schedule;
 
 use super::Tuning;
-use super::families::Family;
-use crate::error::{Error, Result};
-use crate::scan::RowSource;
-use crate::stats::{Mean, Ratio, bootstrap_mean, mean_t, paired_ratio};
+use super::schedule_families::ScheduleFamily;
+use crate::{Error, Result};
+use hammer_analysis::RowSource;
+use hammer_stats::{Mean, Ratio, bootstrap_mean, mean_t, paired_ratio};
 
 /// The experiment name of the refinement sweep.
 pub const EXPERIMENT: &str = "refine";
@@ -26,7 +26,7 @@ pub const EXPERIMENT: &str = "refine";
 /// A candidate of the refinement: a family and an engine schedule.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trial {
-    pub family: Family,
+    pub family: ScheduleFamily,
     pub schedule: Schedule,
     /// Whether this is the model's best list (as opposed to an endless grid point).
     pub from_model: bool,
@@ -62,14 +62,14 @@ pub fn trials(t: &Tuning) -> Vec<Trial> {
     }
     for cutoff in grid(cap / 100.0, cap, 4) {
         out.push(Trial {
-            family: Family::Fixed,
+            family: ScheduleFamily::Fixed,
             schedule: Schedule::Fixed { cutoff },
             from_model: false,
         });
     }
     for unit in grid(cap / 1000.0, cap / 10.0, 4) {
         out.push(Trial {
-            family: Family::Luby,
+            family: ScheduleFamily::Luby,
             schedule: Schedule::Luby { unit },
             from_model: false,
         });
@@ -77,7 +77,7 @@ pub fn trials(t: &Tuning) -> Vec<Trial> {
     for base in grid(cap / 300.0, cap / 3.0, 2) {
         for ratio in [1.1, 1.25, 1.5] {
             out.push(Trial {
-                family: Family::Geometric,
+                family: ScheduleFamily::Geometric,
                 schedule: Schedule::Geometric { base, ratio },
                 from_model: false,
             });
@@ -167,7 +167,7 @@ impl Refinement {
 
 /// Reads the refinement dataset and measures every trial on the games all of them have.
 pub fn measure(t: &Tuning, rows: RowSource) -> Result<Refinement> {
-    let refuse = |reason: String| Error::Tune {
+    let refuse = |reason: String| Error::Refused {
         path: rows.dir().to_owned(),
         reason,
     };

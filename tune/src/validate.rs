@@ -9,10 +9,10 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::Tuning;
-use crate::error::{Error, Result};
-use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
-use crate::scan::RowSource;
-use crate::stats::{Mean, Ratio, mean_t, paired_ratio};
+use crate::{Error, Result};
+use hammer_analysis::RowSource;
+use hammer_analysis::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
+use hammer_stats::{Mean, Ratio, mean_t, paired_ratio};
 
 /// Experiment names of the validation sweep.
 pub const EXPERIMENT_RANDOM: &str = "validate-random";
@@ -102,7 +102,7 @@ type GameResults = HashMap<i64, (f64, f64, bool)>;
 /// Measures every (order, schedule) of the validation dataset at the tuning size, paired
 /// over the games that every one of them has.
 pub fn compare(t: &Tuning, rows: RowSource) -> Result<Validation> {
-    let refuse = |reason: String| Error::Tune {
+    let refuse = |reason: String| Error::Refused {
         path: rows.dir().to_owned(),
         reason,
     };

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::model::GameRtd;
-use crate::error::{Error, Result};
-use crate::scan::RowSource;
+use crate::{Error, Result};
+use hammer_analysis::RowSource;
 
 /// The example sweep that makes tuning data, named in errors.
 pub const EXAMPLE_TUNE: &str = "examples/tune_rtd.toml";
@@ -91,7 +91,7 @@ struct Gathered {
 /// rows twice (the experiment and size first, then their rows), keeping a few numbers per
 /// game, not the rows.
 pub fn collect(rows: RowSource, experiment: Option<&str>, n: Option<i32>) -> Result<TuneInput> {
-    let refuse = |reason: String| Error::Tune {
+    let refuse = |reason: String| Error::Refused {
         path: rows.dir().to_owned(),
         reason,
     };

@@ -3,10 +3,10 @@
 
 use hammer_solver::Schedule;
 
-use crate::report::{
+use hammer_analysis::{
     Cell, Chart, Completeness, Figure, Point, Report, Scale, Series, SeriesKind, Table,
 };
-use crate::stats::{Mean, Ratio};
+use hammer_stats::{Mean, Ratio};
 
 use super::{EXAMPLE_TUNE, Tuning, refine, validate};
 
@@ -381,7 +381,7 @@ pub fn report(t: &Tuning, dataset: &str, validation: Option<&validate::Validatio
             t.input.n, t.input.n
         ),
         dataset: dataset.to_owned(),
-        hammer_version: crate::VERSION.to_owned(),
+        hammer_version: hammer_analysis::VERSION.to_owned(),
         rows: t
             .input
             .games
@@ -395,6 +395,6 @@ pub fn report(t: &Tuning, dataset: &str, validation: Option<&validate::Validatio
         warnings,
         completeness: Completeness::default(),
         figures,
-        reading: crate::scan::ReadStats::default(),
+        reading: hammer_analysis::ReadStats::default(),
     }
 }

@@ -3,6 +3,9 @@
 //!
 //! Everything here is deterministic: the bootstrap draws from a ChaCha stream with a fixed
 //! seed, so the same dataset always gives the same report, byte for byte.
+//!
+//! A crate of its own so that the viewer and the tuner get the intervals without the
+//! analysis and its Parquet and chart stack.
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
