@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use arrow::array::{Array, RecordBatch};
 use arrow::datatypes::Schema;
 use hammer_dataset::{
-    ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo, booleans, for_each_str, int32s, int64s,
-    type_accepted,
+    ColumnError, FileProblem, PARTITION_COLUMNS, PartInfo, booleans, col, fill, for_each_str,
+    int32s, int64s, type_accepted,
 };
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -25,21 +25,21 @@ use crate::error::{Error, Result};
 /// The columns the analysis reads from every part file. `experiment` and `n` come from
 /// the path (and are also read, to cross-check, when a foreign writer stored them).
 pub const READ_COLUMNS: &[&str] = &[
-    "sweep",
-    "config",
-    "game_index",
-    "seed",
-    "prefix",
-    "order",
-    "schedule",
-    "budget",
-    "trial",
-    "min_stones",
-    "solvable",
-    "exhaustive",
-    "expansions",
-    "attempts",
-    "wall_ns",
+    col::SWEEP,
+    col::CONFIG,
+    col::GAME_INDEX,
+    col::SEED,
+    col::PREFIX,
+    col::ORDER,
+    col::SCHEDULE,
+    col::BUDGET,
+    col::TRIAL,
+    col::MIN_STONES,
+    col::SOLVABLE,
+    col::EXHAUSTIVE,
+    col::EXPANSIONS,
+    col::ATTEMPTS,
+    col::WALL_NS,
 ];
 
 /// Small integer ids for the few distinct strings of a column (sweep names, configs,
@@ -80,7 +80,12 @@ impl Names {
 /// first three (they are Martello rows, `schedule_complete` follows from the schedule's
 /// name, and the lower bound is 0), files written before per-game limits `capped_by`
 /// (no game was capped).
-pub const OPTIONAL_COLUMNS: &[&str] = &["puzzle", "schedule_complete", "lower_bound", "capped_by"];
+pub const OPTIONAL_COLUMNS: &[&str] = &[
+    col::PUZZLE,
+    col::SCHEDULE_COMPLETE,
+    col::LOWER_BOUND,
+    col::CAPPED_BY,
+];
 
 /// One result row, reduced to what the figures use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,12 +255,13 @@ pub(crate) fn read_part(part: &PartInfo) -> Result<PartRows> {
 
 /// Whether the batch holds rows of another family than Martello.
 fn other_family(batch: &RecordBatch) -> Result<Option<String>, ColumnError> {
-    if batch.column_by_name("puzzle").is_none() {
+    if batch.column_by_name(col::PUZZLE).is_none() {
+        // A file written before families: its rows are `fill::PUZZLE`'s, Martello's.
         return Ok(None);
     }
     let mut other = None;
-    for_each_str(batch, "puzzle", |v| {
-        if other.is_none() && v != "martello" {
+    for_each_str(batch, col::PUZZLE, |v| {
+        if other.is_none() && v != hammer_family::DEFAULT_FAMILY {
             other = Some(v.to_owned());
         }
     })?;
@@ -282,41 +288,36 @@ fn append_batch(
 ) -> Result<(), FileProblem> {
     let names = &mut out.names;
     check_stored_partition(part, row_base, batch, names)?;
-    let sweep = string_ids(batch, "sweep", names)?;
-    let config = string_ids(batch, "config", names)?;
-    let order = string_ids(batch, "order", names)?;
-    let schedule = string_ids(batch, "schedule", names)?;
-    let game_index = int64s(batch, "game_index")?;
-    let seed = int64s(batch, "seed")?;
-    let prefix = int32s(batch, "prefix")?;
-    let budget = int64s(batch, "budget")?;
-    let trial = int32s(batch, "trial")?;
-    let min_stones = int32s(batch, "min_stones")?;
-    let solvable = booleans(batch, "solvable")?;
-    let exhaustive = booleans(batch, "exhaustive")?;
-    let expansions = int64s(batch, "expansions")?;
-    let attempts = int32s(batch, "attempts")?;
-    let wall_ns = int64s(batch, "wall_ns")?;
-    let complete: Vec<bool> = if batch.column_by_name("schedule_complete").is_some() {
-        let b = booleans(batch, "schedule_complete")?;
+    let sweep = string_ids(batch, col::SWEEP, names)?;
+    let config = string_ids(batch, col::CONFIG, names)?;
+    let order = string_ids(batch, col::ORDER, names)?;
+    let schedule = string_ids(batch, col::SCHEDULE, names)?;
+    let game_index = int64s(batch, col::GAME_INDEX)?;
+    let seed = int64s(batch, col::SEED)?;
+    let prefix = int32s(batch, col::PREFIX)?;
+    let budget = int64s(batch, col::BUDGET)?;
+    let trial = int32s(batch, col::TRIAL)?;
+    let min_stones = int32s(batch, col::MIN_STONES)?;
+    let solvable = booleans(batch, col::SOLVABLE)?;
+    let exhaustive = booleans(batch, col::EXHAUSTIVE)?;
+    let expansions = int64s(batch, col::EXPANSIONS)?;
+    let attempts = int32s(batch, col::ATTEMPTS)?;
+    let wall_ns = int64s(batch, col::WALL_NS)?;
+    let complete: Vec<bool> = if batch.column_by_name(col::SCHEDULE_COMPLETE).is_some() {
+        let b = booleans(batch, col::SCHEDULE_COMPLETE)?;
         (0..batch.num_rows()).map(|i| b.value(i)).collect()
     } else {
-        // Older files: the schedule's meaning, from the solver's own parser.
+        // Older files: the schedule's meaning, from its name.
         schedule
             .iter()
-            .map(|&id| {
-                names
-                    .name(id)
-                    .parse::<hammer_solver::Schedule>()
-                    .is_ok_and(|s| s.always_exact())
-            })
+            .map(|&id| fill::schedule_complete(names.name(id)))
             .collect()
     };
-    let lower_bound: Vec<i32> = match batch.column_by_name("lower_bound") {
-        Some(_) => int32s(batch, "lower_bound")?.to_vec(),
-        None => vec![0; batch.num_rows()],
+    let lower_bound: Vec<i32> = match batch.column_by_name(col::LOWER_BOUND) {
+        Some(_) => int32s(batch, col::LOWER_BOUND)?.to_vec(),
+        None => vec![fill::LOWER_BOUND; batch.num_rows()],
     };
-    let capped: Vec<bool> = match batch.column_by_name("capped_by") {
+    let capped: Vec<bool> = match batch.column_by_name(col::CAPPED_BY) {
         Some(array) => (0..batch.num_rows()).map(|i| array.is_valid(i)).collect(),
         None => vec![false; batch.num_rows()],
     };
@@ -367,23 +368,23 @@ fn check_stored_partition(
     batch: &RecordBatch,
     names: &mut Names,
 ) -> Result<(), FileProblem> {
-    if batch.column_by_name("experiment").is_some() {
-        let ids = string_ids(batch, "experiment", names)?;
+    if batch.column_by_name(col::EXPERIMENT).is_some() {
+        let ids = string_ids(batch, col::EXPERIMENT, names)?;
         let want = names.id(&part.experiment);
         if let Some(i) = ids.iter().position(|&id| id != want) {
             return Err(FileProblem::PartitionMismatch {
-                column: "experiment",
+                column: col::EXPERIMENT,
                 path_value: format!("{:?}", part.experiment),
                 file_value: format!("{:?}", names.name(ids[i])),
                 row: row_base + i,
             });
         }
     }
-    if batch.column_by_name("n").is_some() {
-        let ns = int32s(batch, "n")?;
+    if batch.column_by_name(col::N).is_some() {
+        let ns = int32s(batch, col::N)?;
         if let Some(i) = ns.iter().position(|&n| n != part.n) {
             return Err(FileProblem::PartitionMismatch {
-                column: "n",
+                column: col::N,
                 path_value: part.n.to_string(),
                 file_value: ns[i].to_string(),
                 row: row_base + i,

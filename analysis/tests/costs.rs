@@ -45,7 +45,7 @@ fn a_size_without_standard_rows_gets_the_cost_of_its_own_exact_configuration() {
         if used {
             assert!(r.exhaustive);
             groups
-                .entry((r.n, r.min_stones))
+                .entry((r.n, r.score))
                 .or_default()
                 .push(r.expansions as f64);
         }

@@ -60,9 +60,9 @@ fn facts(rows: &[ResultRow]) -> (BTreeMap<Game, i32>, BTreeMap<Game, (i64, i32)>
             && r.exhaustive
             && (r.schedule == "exact" || r.schedule == "paper")
         {
-            facts.entry(game(r)).or_insert(r.min_stones);
+            facts.entry(game(r)).or_insert(r.score);
             if r.schedule == "exact" && r.order == "standard" {
-                std.entry(game(r)).or_insert((r.expansions, r.min_stones));
+                std.entry(game(r)).or_insert((r.expansions, r.score));
             }
         }
     }

@@ -506,7 +506,7 @@ fn forged_results_and_old_protocols_are_refused() {
             game_index,
             board: "A1B2/B1A2".into(),
             start: "A1B2/B1A2".into(),
-            min_stones: 1,
+            score: 1,
             ..GameResult::default()
         };
         // Every game of the unit, plus one just past its end.

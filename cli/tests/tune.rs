@@ -77,7 +77,7 @@ fn assert_minima_agree_with_dfs(vrows: &[hammer_dataset::ResultRow]) {
             .iter()
             .find(|d| d.order == "standard" && d.game_index == r.game_index)
             .unwrap();
-        assert_eq!(r.min_stones, dfs.min_stones);
+        assert_eq!(r.score, dfs.score);
     }
 }
 

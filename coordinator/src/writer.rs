@@ -8,9 +8,8 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use hammer_dataset::{Cell, RowRef, write_part_refs};
-use hammer_proto::v1::{GameResult, cell};
-use hammer_sweep::{Cap, GameValues, Sweep, UnitRows};
+use hammer_dataset::{RowRef, write_part_refs};
+use hammer_sweep::{Sweep, UnitRows, cells_from_wire};
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
@@ -128,21 +127,24 @@ fn commit(
     let n = shared.n;
     let mut solvable = 0u64;
     let mut expansions = 0u64;
-    // The per-game values as they arrived (moved, not copied), then borrowed rows: the
-    // per-unit strings once. The slots hold the results in game order, which is the
-    // file's order, so `write_part_refs` does not sort.
-    let (games, workers): (Vec<GameValues>, Vec<_>) = job
+    // The results as they arrived, their family cells moved out of the wire's form, then
+    // borrowed rows: the per-unit strings once. The slots hold the results in game order,
+    // which is the file's order, so `write_part_refs` does not sort.
+    let games: Vec<_> = job
         .results
         .into_iter()
-        .map(|stored| (from_wire(stored.result), stored.worker))
-        .unzip();
+        .map(|mut stored| {
+            let extra = cells_from_wire(std::mem::take(&mut stored.result.extra));
+            (stored, extra)
+        })
+        .collect();
     let mut rows: Vec<RowRef<'_>> = games
         .iter()
-        .zip(&workers)
-        .map(|(game, worker)| {
+        .map(|(stored, extra)| {
+            let (game, worker) = (&stored.result, &stored.worker);
             solvable += u64::from(shared.solvable(game.score));
             expansions += game.expansions;
-            shared.row(game, &worker.id, &worker.version)
+            shared.row(game, extra, &worker.id, &worker.version)
         })
         .collect();
     let games = rows.len() as u64;
@@ -167,36 +169,4 @@ fn commit(
         "committed"
     );
     Ok(entry)
-}
-
-/// A worker's result as the row builder takes it; the inverse of the worker's `to_wire`.
-fn from_wire(r: GameResult) -> GameValues {
-    GameValues {
-        game_index: r.game_index,
-        board: r.board,
-        prefix_moves: r.prefix_moves,
-        start: r.start,
-        score: r.min_stones,
-        lower_bound: r.lower_bound,
-        exhaustive: r.exhaustive,
-        expansions: r.expansions,
-        attempts: r.attempts,
-        solution: r.solution,
-        wall_ns: r.wall_ns,
-        // `check_result` refused any other value when the batch arrived.
-        capped_by: Cap::from_name(&r.capped_by),
-        // 0 comes from a worker older than the field: unknown, not an empty memo.
-        memo_bytes: (r.memo_bytes > 0).then_some(r.memo_bytes),
-        split_nodes: (r.split_nodes > 0).then_some(r.split_nodes),
-        extra: r
-            .extra
-            .into_iter()
-            .map(|c| match c.value {
-                Some(cell::Value::Int(v)) => Cell::Int(v),
-                Some(cell::Value::Text(v)) => Cell::Text(v),
-                Some(cell::Value::Boolean(v)) => Cell::Bool(v),
-                None => Cell::Null,
-            })
-            .collect(),
-    }
 }

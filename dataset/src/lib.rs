@@ -7,12 +7,17 @@
 //! that a reader scanning the directory while workers write never sees half a file. See
 //! `docs/dataset.md` for the column meanings and reader snippets.
 
+#[macro_use]
+mod generate;
+
 mod columns;
 mod error;
 mod layout;
 mod read;
 mod row;
 mod schema;
+mod table;
+mod value;
 mod write;
 
 pub use columns::{booleans, for_each_str, int32s, int64s, non_null, wrong_type};
@@ -23,9 +28,11 @@ pub use layout::{
     validate_part_id,
 };
 pub use read::{open_part_file, read_dataset, read_part, remove_stale_temp_files};
-pub use row::{ResultRow, RowKey, RowRef, batch_to_rows, rows_to_batch};
+pub use row::{RowKey, batch_to_rows, rows_to_batch};
 pub use schema::{
-    ADDED_WITH_FAMILIES, COLUMNS, FamilyColumn, LIMIT_COLUMNS, PARTITION_COLUMNS, arrow_type, col,
-    family_columns, file_schema, schema, type_accepted,
+    COLUMNS, FamilyColumn, PARTITION_COLUMNS, arrow_type, family_columns, file_schema, schema,
+    type_accepted,
 };
+pub use table::{Column, Fill, Place, ResultRow, RowRef, Source, TABLE, col, fill};
+pub use value::Value;
 pub use write::{write_part, write_part_refs};

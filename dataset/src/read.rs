@@ -10,8 +10,9 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::error::{ColumnError, Error, FileProblem, Result};
 use crate::layout::{is_hidden, list_parts, partition_of_path};
-use crate::row::{ResultRow, rows_from_batch};
+use crate::row::rows_from_batch;
 use crate::schema::{PARTITION_COLUMNS, check_schema};
+use crate::table::{ResultRow, col};
 
 const MAGIC: &[u8; 4] = b"PAR1";
 
@@ -55,7 +56,7 @@ pub fn read_part(path: &Path) -> Result<Vec<ResultRow>> {
         for (row_index, row) in rows.iter().enumerate() {
             if row.experiment != experiment {
                 return Err(in_file(FileProblem::PartitionMismatch {
-                    column: "experiment",
+                    column: col::EXPERIMENT,
                     path_value: format!("{experiment:?}"),
                     file_value: format!("{:?}", row.experiment),
                     row: row_index,
@@ -63,7 +64,7 @@ pub fn read_part(path: &Path) -> Result<Vec<ResultRow>> {
             }
             if row.n != n {
                 return Err(in_file(FileProblem::PartitionMismatch {
-                    column: "n",
+                    column: col::N,
                     path_value: n.to_string(),
                     file_value: row.n.to_string(),
                     row: row_index,
@@ -80,7 +81,7 @@ fn restored_schema(schema: &Schema, partition: Option<(&str, i32)>) -> (Schema, 
     let mut fields: Vec<FieldRef> = schema.fields().iter().cloned().collect();
     let mut added = [false; 2];
     if partition.is_some() {
-        let wanted = [("experiment", DataType::Utf8), ("n", DataType::Int32)];
+        let wanted = [(col::EXPERIMENT, DataType::Utf8), (col::N, DataType::Int32)];
         for ((name, ty), added) in wanted.into_iter().zip(&mut added) {
             if schema.column_with_name(name).is_none() {
                 fields.push(Arc::new(Field::new(name, ty, false)));

@@ -10,8 +10,10 @@ use parquet::schema::types::ColumnPath;
 
 use crate::error::{Error, Result};
 use crate::layout::{part_file_name, partition_dir, validate_experiment, validate_part_id};
-use crate::row::{ResultRow, RowRef, batch_from_refs};
+use crate::row::batch_from_refs;
 use crate::schema::file_schema;
+use crate::table::col;
+use crate::table::{ResultRow, RowRef};
 
 /// Distinguishes temporary files of concurrent writes of the same part within one process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -123,12 +125,12 @@ pub fn write_part_refs(
 /// are stored plain and left to zstd. Low-cardinality columns (sweep, config, order,
 /// worker, ...) keep parquet's default dictionary encoding.
 const DISTINCT_COLUMNS: &[&str] = &[
-    "game_index",
-    "board",
-    "start",
-    "solution",
-    "expansions",
-    "wall_ns",
+    col::GAME_INDEX,
+    col::BOARD,
+    col::START,
+    col::SOLUTION,
+    col::EXPANSIONS,
+    col::WALL_NS,
 ];
 
 fn writer_properties() -> WriterProperties {
@@ -139,7 +141,7 @@ fn writer_properties() -> WriterProperties {
     }
     // Minimum and maximum of a board or a move list select nothing (no reader prunes on
     // them), and computing them compares every value: a tenth of the writer's time.
-    for column in ["board", "start", "solution"] {
+    for column in [col::BOARD, col::START, col::SOLUTION] {
         builder = builder
             .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
     }

@@ -64,7 +64,6 @@ fn awkward_rows() -> Vec<ResultRow> {
     extremes.wall_ns = 0;
     extremes.prefix = i32::MIN;
     extremes.trial = i32::MAX;
-    extremes.min_stones = i32::MIN;
     extremes.score = i32::MIN;
     extremes.lower_bound = i32::MIN;
     extremes.attempts = i32::MAX;
@@ -317,7 +316,7 @@ fn partition_columns_live_only_in_the_path() {
         .schema()
         .clone();
     assert_eq!(stored, file_schema());
-    for column in PARTITION_COLUMNS {
+    for column in PARTITION_COLUMNS.iter() {
         assert!(stored.column_with_name(column).is_none(), "{column} stored");
     }
     assert_eq!(read_part(&path).unwrap(), sorted(rows.clone()));

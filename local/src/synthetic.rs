@@ -138,7 +138,7 @@ fn template() -> GameResult {
         board: board.into(),
         prefix_moves: String::new(),
         start: board.into(),
-        min_stones: 1,
+        score: 1,
         exhaustive: true,
         expansions: 1234,
         attempts: 1,

@@ -29,7 +29,7 @@ pub use continuation::UnknownGames;
 pub use error::SweepError;
 /// The per-game limit that stopped a game, as results and rows carry it.
 pub use hammer_solver::{Cap, SplitMode};
-pub use rows::{GameValues, UnitRows};
+pub use rows::{UnitRows, cells_from_wire, cells_to_wire};
 pub use units::{DEFAULT_UNIT_SECONDS, MAX_UNIT_GAMES};
 
 /// The most result rows (configurations x sizes x games, over all experiments) a sweep

@@ -1,40 +1,16 @@
-//! The columns a unit's rows share, worked out once per unit.
+//! The columns a unit's rows share, worked out once per unit, and the row of one game.
 //!
-//! The worker's direct path (tests, benchmarks) and the coordinator's writer both build
-//! rows through [`UnitRows`], so a row is assembled in exactly one place from the sweep
-//! and the per-game values ([`GameValues`]) of a solve.
+//! A game's own values travel as the wire's [`GameResult`], from the worker that solved
+//! it to the coordinator's writer; the worker's direct path (tests, benchmarks) and the
+//! writer both join them to the unit's columns through [`UnitRows`], so a row is
+//! assembled in exactly one place.
 
 use hammer_dataset::{Cell, ResultRow, RowRef};
 use hammer_family::Point;
+use hammer_proto::v1::{Cell as WireCell, GameResult, cell};
 use hammer_solver::Cap;
 
 use crate::{Experiment, RunConfig, Sweep, Unit};
-
-/// The values of one solved game: what a worker computes and sends, and what the rest of
-/// the row is joined to.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GameValues {
-    pub game_index: u64,
-    pub board: String,
-    pub prefix_moves: String,
-    pub start: String,
-    pub score: u32,
-    pub lower_bound: u32,
-    pub exhaustive: bool,
-    pub expansions: u64,
-    pub attempts: u32,
-    pub solution: String,
-    pub wall_ns: u64,
-    /// The per-game limit that stopped the game before its answer was proven.
-    pub capped_by: Option<Cap>,
-    /// The memo's peak size for the game in bytes (`None`: not reported).
-    pub memo_bytes: Option<u64>,
-    /// For a game searched in parts: the frontier subtrees dealt among them (the parts
-    /// are the experiment's `split`).
-    pub split_nodes: Option<u32>,
-    /// The family's own columns, in the order of its `Family::columns`.
-    pub extra: Vec<Cell>,
-}
 
 /// A unit's shared columns, with their strings made once.
 #[derive(Debug)]
@@ -74,53 +50,150 @@ impl<'s> UnitRows<'s> {
         score <= self.goal
     }
 
-    /// The row of one game, borrowing every string.
+    /// The row of one game, borrowing every string: `game` as it came from the worker,
+    /// with its family cells (`extra`) already taken out of the wire's form
+    /// ([`cells_from_wire`]), and the worker's id and version.
     pub fn row<'a>(
         &'a self,
-        game: &'a GameValues,
+        game: &'a GameResult,
+        extra: &'a [Cell],
         worker: &'a str,
         version: &'a str,
     ) -> RowRef<'a> {
+        // Every field of the message by name, so that a field added to it does not
+        // compile until it has its column.
+        let GameResult {
+            game_index,
+            board,
+            prefix_moves,
+            start,
+            score,
+            exhaustive,
+            expansions,
+            attempts,
+            solution,
+            wall_ns,
+            lower_bound,
+            extra: _,
+            capped_by,
+            memo_bytes,
+            split_nodes,
+        } = game;
         let clamp32 = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
         let clamp64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        // 0 means "none": a game searched whole, or a worker older than the memo field.
+        let split_nodes = (*split_nodes > 0).then_some(*split_nodes);
         RowRef {
             sweep: &self.sweep.name,
             experiment: &self.experiment.name,
             config: &self.config.id,
             n: self.n,
-            game_index: clamp64(game.game_index),
+            game_index: clamp64(*game_index),
             seed: clamp64(self.sweep.seed),
-            board: &game.board,
+            board,
             prefix: clamp32(self.config.prefix),
-            prefix_moves: &game.prefix_moves,
-            start: &game.start,
+            prefix_moves,
+            start,
             order: &self.order,
             schedule: &self.schedule,
             budget: clamp64(self.config.budget),
             trial: clamp32(self.config.trial),
-            solvable: self.solvable(game.score),
-            exhaustive: game.exhaustive,
-            expansions: clamp64(game.expansions),
-            attempts: clamp32(game.attempts),
-            solution: &game.solution,
-            wall_ns: clamp64(game.wall_ns),
+            solvable: self.solvable(*score),
+            exhaustive: *exhaustive,
+            expansions: clamp64(*expansions),
+            attempts: clamp32(*attempts),
+            solution,
+            wall_ns: clamp64(*wall_ns),
             worker,
             hammer_version: version,
             puzzle: self.experiment.family.name(),
             params: &self.params,
-            score: clamp32(game.score),
-            lower_bound: clamp32(game.lower_bound),
+            score: clamp32(*score),
+            lower_bound: clamp32(*lower_bound),
             schedule_complete: self.schedule_complete,
-            capped_by: game.capped_by.map(Cap::name),
-            memo_bytes: game.memo_bytes.map(clamp64),
-            split_parts: game.split_nodes.and(self.experiment.split).map(clamp32),
-            split_nodes: game.split_nodes.map(clamp32),
-            extra: &game.extra,
+            // The coordinator refused any other value when the result arrived.
+            capped_by: Cap::from_name(capped_by).map(Cap::name),
+            memo_bytes: (*memo_bytes > 0).then(|| clamp64(*memo_bytes)),
+            split_parts: split_nodes.and(self.experiment.split).map(clamp32),
+            split_nodes: split_nodes.map(clamp32),
+            extra,
         }
     }
 
     /// The owned row of one game.
-    pub fn owned_row(&self, game: &GameValues, worker: &str, version: &str) -> ResultRow {
-        self.row(game, worker, version).to_owned_row()
+    pub fn owned_row(&self, game: &GameResult, worker: &str, version: &str) -> ResultRow {
+        let extra = cells_from_wire(game.extra.iter().cloned());
+        self.row(game, &extra, worker, version).to_owned_row()
+    }
+}
+
+/// A family's cells as the wire carries them ([`GameResult::extra`]).
+pub fn cells_to_wire(cells: impl IntoIterator<Item = Cell>) -> Vec<WireCell> {
+    let value = |c| match c {
+        Cell::Int(v) => Some(cell::Value::Int(v)),
+        Cell::Text(v) => Some(cell::Value::Text(v)),
+        Cell::Bool(v) => Some(cell::Value::Boolean(v)),
+        Cell::Null => None,
+    };
+    cells
+        .into_iter()
+        .map(|c| WireCell { value: value(c) })
+        .collect()
+}
+
+/// The family's cells of a [`GameResult`]; the inverse of [`cells_to_wire`].
+pub fn cells_from_wire(cells: impl IntoIterator<Item = WireCell>) -> Vec<Cell> {
+    cells
+        .into_iter()
+        .map(|c| match c.value {
+            Some(cell::Value::Int(v)) => Cell::Int(v),
+            Some(cell::Value::Text(v)) => Cell::Text(v),
+            Some(cell::Value::Boolean(v)) => Cell::Bool(v),
+            None => Cell::Null,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use hammer_dataset::{Source, TABLE};
+    use prost::Message;
+    use prost_types::FileDescriptorSet;
+
+    use super::*;
+
+    /// The wire's per-game record carries exactly the columns a worker computes per game,
+    /// under their names, and the family's cells as `extra`.
+    #[test]
+    fn the_wire_carries_the_per_game_columns() {
+        let set = FileDescriptorSet::decode(hammer_proto::FILE_DESCRIPTOR_SET)
+            .expect("the compiled descriptor set decodes");
+        let message = set
+            .file
+            .iter()
+            .flat_map(|f| &f.message_type)
+            .find(|m| m.name() == "GameResult")
+            .expect("GameResult is in the descriptor set");
+        let mut wire: Vec<&str> = message.field.iter().map(|f| f.name()).collect();
+        wire.sort_unstable();
+        let mut columns: Vec<&str> = TABLE
+            .iter()
+            .filter(|c| c.source == Source::Game)
+            .map(|c| c.name)
+            .chain(["extra"])
+            .collect();
+        columns.sort_unstable();
+        assert_eq!(wire, columns);
+    }
+
+    #[test]
+    fn cells_cross_the_wire_unchanged() {
+        let cells = vec![
+            Cell::Int(-3),
+            Cell::Text("ab".into()),
+            Cell::Bool(true),
+            Cell::Null,
+        ];
+        assert_eq!(cells_from_wire(cells_to_wire(cells.clone())), cells);
     }
 }

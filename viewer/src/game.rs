@@ -91,47 +91,19 @@ fn words(text: &str) -> Vec<String> {
 
 /// Every column of a row, by name, as JSON.
 fn row_json(row: &ResultRow) -> Value {
-    let mut map = Map::new();
-    let mut put = |k: &str, v: Value| {
-        map.insert(k.to_owned(), v);
+    let json = |cell: &Cell| match cell {
+        Cell::Int(v) => json!(v),
+        Cell::Text(v) => json!(v),
+        Cell::Bool(v) => json!(v),
+        Cell::Null => Value::Null,
     };
-    put("sweep", json!(row.sweep));
-    put("experiment", json!(row.experiment));
-    put("config", json!(row.config));
-    put("n", json!(row.n));
-    put("game_index", json!(row.game_index));
-    put("seed", json!(row.seed));
-    put("board", json!(row.board));
-    put("prefix", json!(row.prefix));
-    put("prefix_moves", json!(row.prefix_moves));
-    put("start", json!(row.start));
-    put("order", json!(row.order));
-    put("schedule", json!(row.schedule));
-    put("budget", json!(row.budget));
-    put("trial", json!(row.trial));
-    put("min_stones", json!(row.min_stones));
-    put("solvable", json!(row.solvable));
-    put("exhaustive", json!(row.exhaustive));
-    put("expansions", json!(row.expansions));
-    put("attempts", json!(row.attempts));
-    put("solution", json!(row.solution));
-    put("wall_ns", json!(row.wall_ns));
-    put("worker", json!(row.worker));
-    put("hammer_version", json!(row.hammer_version));
-    put("puzzle", json!(row.puzzle));
-    put("params", json!(row.params));
-    put("score", json!(row.score));
-    put("lower_bound", json!(row.lower_bound));
-    put("schedule_complete", json!(row.schedule_complete));
+    let mut map = Map::new();
+    for (name, cell) in row.row_ref().cells() {
+        map.insert(name.to_owned(), json(&cell));
+    }
     let columns = family_columns().iter().filter(|c| c.family == row.puzzle);
     for (column, cell) in columns.zip(&row.extra) {
-        let value = match cell {
-            Cell::Int(v) => json!(v),
-            Cell::Text(v) => json!(v),
-            Cell::Bool(v) => json!(v),
-            Cell::Null => Value::Null,
-        };
-        put(column.spec.name, value);
+        map.insert(column.spec.name.to_owned(), json(cell));
     }
     Value::Object(map)
 }

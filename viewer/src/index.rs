@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use arrow::array::RecordBatch;
-use hammer_dataset::{ColumnError, FileProblem, PartInfo, booleans, for_each_str, int32s, int64s};
+use hammer_dataset::{
+    ColumnError, FileProblem, PartInfo, booleans, col, fill, for_each_str, int32s, int64s,
+};
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use rayon::prelude::*;
@@ -71,20 +73,21 @@ impl Index {
 
 /// Columns read from every part; `experiment` and `n` come from the path.
 const READ: &[&str] = &[
-    "sweep",
-    "config",
-    "order",
-    "schedule",
-    "game_index",
-    "min_stones",
-    "solvable",
-    "exhaustive",
-    "expansions",
-    "wall_ns",
+    col::SWEEP,
+    col::CONFIG,
+    col::ORDER,
+    col::SCHEDULE,
+    col::GAME_INDEX,
+    col::MIN_STONES,
+    col::SOLVABLE,
+    col::EXHAUSTIVE,
+    col::EXPANSIONS,
+    col::WALL_NS,
 ];
 
-/// Read when present: files written before puzzle families lack them.
-const OPTIONAL: &[&str] = &["puzzle", "params", "score"];
+/// Read when present: files written before puzzle families lack them (see
+/// `hammer_dataset::fill`).
+const OPTIONAL: &[&str] = &[col::PUZZLE, col::PARAMS, col::SCORE];
 
 /// One part's rows, with group ids local to the part.
 #[derive(Default)]
@@ -216,24 +219,25 @@ fn append(
 ) -> Result<(), ColumnError> {
     let rows = batch.num_rows();
     let required = |c| interned(batch, c).map(Option::unwrap_or_default);
-    let sweep = required("sweep")?;
-    let config = required("config")?;
-    let order = required("order")?;
-    let schedule = required("schedule")?;
-    let puzzle = interned(batch, "puzzle")?;
-    let params = interned(batch, "params")?;
-    let min_stones = int32s(batch, "min_stones")?;
-    let score = match batch.column_by_name("score") {
-        Some(_) => int32s(batch, "score")?,
+    let sweep = required(col::SWEEP)?;
+    let config = required(col::CONFIG)?;
+    let order = required(col::ORDER)?;
+    let schedule = required(col::SCHEDULE)?;
+    let puzzle = interned(batch, col::PUZZLE)?;
+    let params = interned(batch, col::PARAMS)?;
+    let min_stones = int32s(batch, col::MIN_STONES)?;
+    let score = match batch.column_by_name(col::SCORE) {
+        Some(_) => int32s(batch, col::SCORE)?,
+        // A file written before families: the score is `fill::SCORE_FROM`, `min_stones`.
         None => min_stones,
     };
-    let solvable = booleans(batch, "solvable")?;
-    let exhaustive = booleans(batch, "exhaustive")?;
+    let solvable = booleans(batch, col::SOLVABLE)?;
+    let exhaustive = booleans(batch, col::EXHAUSTIVE)?;
     out.game_index
-        .extend_from_slice(int64s(batch, "game_index")?);
+        .extend_from_slice(int64s(batch, col::GAME_INDEX)?);
     out.expansions
-        .extend_from_slice(int64s(batch, "expansions")?);
-    out.wall_ns.extend_from_slice(int64s(batch, "wall_ns")?);
+        .extend_from_slice(int64s(batch, col::EXPANSIONS)?);
+    out.wall_ns.extend_from_slice(int64s(batch, col::WALL_NS)?);
     out.score.extend_from_slice(score);
     let at = |c: &Option<Interned>, i: usize| c.as_ref().map_or(u32::MAX, |(ids, _)| ids[i]);
     let mut keys: HashMap<[u32; 6], u32> = HashMap::new();
@@ -255,8 +259,8 @@ fn append(
                 sweep: sweep.1[key[0] as usize].clone(),
                 experiment: part.experiment.clone(),
                 config: config.1[key[1] as usize].clone(),
-                params: text(&params).unwrap_or_else(|| format!("n={}", part.n)),
-                puzzle: text(&puzzle).unwrap_or_else(|| "martello".to_owned()),
+                params: text(&params).unwrap_or_else(|| fill::params(part.n)),
+                puzzle: text(&puzzle).unwrap_or_else(|| fill::PUZZLE.to_owned()),
                 n: part.n,
                 order: order.1[key[2] as usize].clone(),
                 schedule: schedule.1[key[3] as usize].clone(),

@@ -15,4 +15,4 @@ pub use connect::{
 };
 pub use group::run_group;
 pub use run::{Worker, WorkerError, WorkerOptions, WorkerProgress, WorkerReport, default_name};
-pub use solve::{GameSolvers, HAMMER_VERSION, SolveError, SolverPool, solve_game, to_wire};
+pub use solve::{GameSolvers, HAMMER_VERSION, SolveError, SolverPool, solve_game};

@@ -24,7 +24,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tracing::{debug, info, warn};
 
 use crate::connect::{Client, ClientError, ConnectOptions};
-use crate::solve::{HAMMER_VERSION, SolveError, SolverPool, to_wire};
+use crate::solve::{HAMMER_VERSION, SolveError, SolverPool};
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
@@ -450,7 +450,7 @@ impl Worker {
                 &move |row| {
                     progress.games_solved.fetch_add(1, Ordering::Relaxed);
                     // The receiver is gone only when the unit was abandoned.
-                    let _ = emit_tx.send(SolverMsg::Row(to_wire(row)));
+                    let _ = emit_tx.send(SolverMsg::Row(row));
                 },
             );
             let _ = tx.send(SolverMsg::Done(result));

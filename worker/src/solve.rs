@@ -8,10 +8,10 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use hammer_dataset::ResultRow;
-use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance};
-use hammer_proto::v1::{Cell as WireCell, GameResult, cell};
+use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance, Solved};
+use hammer_proto::v1::GameResult;
 use hammer_solver::{Cancel, Cap, SharedBest, SplitPart};
-use hammer_sweep::{GameValues, Sweep, Unit, UnitRows};
+use hammer_sweep::{Sweep, Unit, UnitRows, cells_to_wire};
 
 /// The version written to the dataset's `hammer_version` column.
 pub const HAMMER_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -64,7 +64,9 @@ impl GameSolvers {
     }
 }
 
-/// Solves game `index` of unit `unit` of `sweep` and returns its per-game values.
+/// Solves game `index` of unit `unit` of `sweep` and returns its per-game values, as the
+/// worker sends them to the coordinator (the rest of the row is fixed by the lease and
+/// the registration, so it is not repeated for every game).
 ///
 /// The instance is the family's seeded instance `index` of the unit's point and the run
 /// seed the family's `run_seed(point, sweep.seed, index, trial)`, so the values are a
@@ -74,7 +76,7 @@ pub fn solve_game(
     unit: &Unit,
     index: u64,
     solvers: &mut GameSolvers,
-) -> Result<GameValues, SolveError> {
+) -> Result<GameResult, SolveError> {
     solve_game_told(sweep, unit, index, solvers, &SharedBest::new(), None)
 }
 
@@ -89,7 +91,7 @@ pub fn solve_game_told(
     solvers: &mut GameSolvers,
     told: &SharedBest,
     cancel: Option<&Cancel>,
-) -> Result<GameValues, SolveError> {
+) -> Result<GameResult, SolveError> {
     let (experiment, config, point) =
         sweep
             .context_of(unit)
@@ -126,57 +128,29 @@ pub fn solve_game_told(
         return Err(SolveError::Cancelled);
     }
     let wall_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    Ok(GameValues {
-        game_index: index,
+    Ok(game_result(index, solved, wall_ns))
+}
+
+/// The wire's per-game values of a solved game.
+fn game_result(game_index: u64, solved: Solved, wall_ns: u64) -> GameResult {
+    GameResult {
+        game_index,
         board: solved.board,
         prefix_moves: solved.prefix_moves,
         start: solved.start,
         score: solved.score,
-        lower_bound: solved.lower_bound,
         exhaustive: solved.exhaustive,
         expansions: solved.expansions,
         attempts: solved.attempts,
         solution: solved.solution,
         wall_ns,
-        capped_by: solved.capped_by,
-        memo_bytes: Some(solved.memo_bytes),
-        split_nodes: solved.split_nodes,
-        extra: solved.extra,
-    })
-}
-
-/// The per-game values as sent to the coordinator; the rest of the row is fixed by the
-/// lease and the registration, so it is not repeated for every game.
-pub fn to_wire(game: GameValues) -> GameResult {
-    GameResult {
-        game_index: game.game_index,
-        board: game.board,
-        prefix_moves: game.prefix_moves,
-        start: game.start,
-        min_stones: game.score,
-        exhaustive: game.exhaustive,
-        expansions: game.expansions,
-        attempts: game.attempts,
-        solution: game.solution,
-        wall_ns: game.wall_ns,
-        lower_bound: game.lower_bound,
-        capped_by: game
+        lower_bound: solved.lower_bound,
+        extra: cells_to_wire(solved.extra),
+        capped_by: solved
             .capped_by
-            .map_or(String::new(), |c| c.name().to_string()),
-        memo_bytes: game.memo_bytes.unwrap_or(0),
-        split_nodes: game.split_nodes.unwrap_or(0),
-        extra: game
-            .extra
-            .into_iter()
-            .map(|c| WireCell {
-                value: match c {
-                    hammer_dataset::Cell::Int(v) => Some(cell::Value::Int(v)),
-                    hammer_dataset::Cell::Text(v) => Some(cell::Value::Text(v)),
-                    hammer_dataset::Cell::Bool(v) => Some(cell::Value::Boolean(v)),
-                    hammer_dataset::Cell::Null => None,
-                },
-            })
-            .collect(),
+            .map_or(String::new(), |c| c.name().to_owned()),
+        memo_bytes: solved.memo_bytes,
+        split_nodes: solved.split_nodes.unwrap_or(0),
     }
 }
 
@@ -307,7 +281,7 @@ impl SolverPool {
         games: std::ops::Range<u64>,
         cancel: &Cancel,
         told: &SharedBest,
-        emit: &(dyn Fn(GameValues) + Sync),
+        emit: &(dyn Fn(GameResult) + Sync),
     ) -> Result<(), SolveError> {
         let bytes = self.game_bytes(sweep, unit);
         // The first error ends the range: later games are skipped, the error returned.
@@ -348,7 +322,7 @@ impl SolverPool {
         bytes: u64,
         cancel: &Cancel,
         told: &SharedBest,
-    ) -> Result<GameValues, SolveError> {
+    ) -> Result<GameResult, SolveError> {
         let claimed = self.budget.claim(bytes);
         let slot = rayon::current_thread_index().unwrap_or(0) % self.solvers.len();
         // A panic while holding the lock cannot leave the solver inconsistent in a way

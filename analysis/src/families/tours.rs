@@ -497,7 +497,6 @@ mod tests {
                     schedule: "exact".into(),
                     budget: 0,
                     trial: 0,
-                    min_stones: s.score as i32,
                     solvable: s.score == 0,
                     exhaustive: s.exhaustive,
                     expansions: s.expansions as i64,

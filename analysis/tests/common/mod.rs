@@ -106,7 +106,6 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                             schedule: config.schedule.to_string(),
                             budget: c.budget as i64,
                             trial: trial as i32,
-                            min_stones: out.min_score as i32,
                             solvable: out.min_score == 1,
                             exhaustive: out.exhaustive,
                             expansions: out.counters.expansions as i64,

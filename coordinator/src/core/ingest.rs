@@ -164,10 +164,10 @@ fn check_result(result: &GameResult, unit: &Unit, columns: usize) -> Result<(), 
             result.game_index, unit.start, unit.end
         ));
     }
-    if result.lower_bound > result.min_stones {
+    if result.lower_bound > result.score {
         return Err(format!(
             "lower bound {} is above the score {}",
-            result.lower_bound, result.min_stones
+            result.lower_bound, result.score
         ));
     }
     if result.board.is_empty() || result.board.len() > MAX_TEXT || result.start.len() > MAX_TEXT {
@@ -194,7 +194,7 @@ fn check_result(result: &GameResult, unit: &Unit, columns: usize) -> Result<(), 
     if result.wall_ns > i64::MAX as u64
         || result.expansions > i64::MAX as u64
         || result.memo_bytes > i64::MAX as u64
-        || result.min_stones > i32::MAX as u32
+        || result.score > i32::MAX as u32
     {
         return Err("a counter is out of range".into());
     }

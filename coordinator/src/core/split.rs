@@ -108,7 +108,7 @@ impl Core {
             }),
         };
         let gather = self.gathers.get_mut(&whole)?;
-        gather.lower(stored.result.min_stones, &stored.result.solution);
+        gather.lower(stored.result.score, &stored.result.solution);
         if let Some(cell) = gather.parts.get_mut(index) {
             cell.get_or_insert(stored);
         }
@@ -194,7 +194,7 @@ pub(crate) fn combine(parts: &[Stored], mode: SplitMode) -> Option<Stored> {
     let winner = parts
         .iter()
         .enumerate()
-        .min_by_key(|(i, p)| (p.result.min_stones, *i))
+        .min_by_key(|(i, p)| (p.result.score, *i))
         .map(|(_, p)| p)?;
     let exhaustive = match mode {
         SplitMode::Subtrees => parts.iter().all(|p| p.result.exhaustive),
@@ -212,12 +212,12 @@ pub(crate) fn combine(parts: &[Stored], mode: SplitMode) -> Option<Stored> {
             .filter(|p| !p.result.exhaustive)
             .map(|p| p.result.lower_bound)
             .min()?
-            .min(winner.result.min_stones),
+            .min(winner.result.score),
         (false, SplitMode::Race) => parts
             .iter()
             .map(|p| p.result.lower_bound)
             .max()?
-            .min(winner.result.min_stones),
+            .min(winner.result.score),
     };
     let capped_by = parts
         .iter()
@@ -256,7 +256,7 @@ mod tests {
         Stored {
             result: GameResult {
                 game_index: 0,
-                min_stones: min,
+                score: min,
                 exhaustive,
                 lower_bound: lower,
                 capped_by: capped.into(),
@@ -283,7 +283,7 @@ mod tests {
             stored(2, true, 1, "", "c"),
         ];
         let game = combine(&parts, SplitMode::Subtrees).unwrap();
-        assert_eq!(game.result.min_stones, 2);
+        assert_eq!(game.result.score, 2);
         assert_eq!(game.result.solution, "moves to 2");
         assert_eq!(game.worker.id, "b");
         assert!(game.result.exhaustive);
@@ -298,7 +298,7 @@ mod tests {
         let game = combine(&parts, SplitMode::Subtrees).unwrap();
         assert!(!game.result.exhaustive);
         assert_eq!(game.result.capped_by, "expansions");
-        assert_eq!((game.result.lower_bound, game.result.min_stones), (3, 4));
+        assert_eq!((game.result.lower_bound, game.result.score), (3, 4));
         assert!(combine(&[], SplitMode::Subtrees).is_none());
     }
 
@@ -311,7 +311,7 @@ mod tests {
         ];
         let game = combine(&parts, SplitMode::Race).unwrap();
         assert!(game.result.exhaustive);
-        assert_eq!((game.result.min_stones, game.result.lower_bound), (2, 1));
+        assert_eq!((game.result.score, game.result.lower_bound), (2, 1));
         assert_eq!(game.result.capped_by, "");
         assert_eq!(game.worker.id, "b");
         // No racer exhaustive: each proved bound holds for the whole game, so the
@@ -322,11 +322,11 @@ mod tests {
         ];
         let game = combine(&parts, SplitMode::Race).unwrap();
         assert!(!game.result.exhaustive);
-        assert_eq!((game.result.lower_bound, game.result.min_stones), (3, 4));
+        assert_eq!((game.result.lower_bound, game.result.score), (3, 4));
         assert_eq!(game.result.capped_by, "expansions");
         // The same parts as subtrees: only the least bound holds.
         let game = combine(&parts, SplitMode::Subtrees).unwrap();
-        assert_eq!((game.result.lower_bound, game.result.min_stones), (2, 4));
+        assert_eq!((game.result.lower_bound, game.result.score), (2, 4));
     }
 
     #[test]

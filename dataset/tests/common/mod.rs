@@ -21,7 +21,6 @@ pub fn row(experiment: &str, n: i32, config: &str, game_index: i64) -> ResultRow
         schedule: "dfs".into(),
         budget: 0,
         trial: 0,
-        min_stones: (game_index % 3) as i32 + 1,
         solvable: game_index % 3 == 0,
         exhaustive: game_index % 2 == 0,
         expansions: game_index.wrapping_mul(7).wrapping_add(1000 + i64::from(n)),
