@@ -12,11 +12,11 @@
 pub mod clobber;
 pub mod mancala;
 pub mod martello;
-pub mod mix;
+mod notation;
 pub mod peg;
-mod puzzle;
 pub mod seeded;
 pub mod tours;
 
+pub use hammer_puzzle::{Countable, MoveFeatures, NoFeatures, Puzzle, Successor, mix};
 pub use martello::{MAX_N, Martello, Move, ParseError, State, Stone};
-pub use puzzle::{Countable, MoveFeatures, NoFeatures, Puzzle, Successor};
+pub use notation::Notation;

@@ -13,11 +13,8 @@
 //! game, not once per expansion).
 
 mod error;
-mod martello_cost;
-mod martello_questions;
-mod martello_view;
+mod game;
 mod params;
-mod peg_questions;
 mod registry;
 mod solved;
 
@@ -27,9 +24,10 @@ pub mod peg;
 pub mod tours;
 
 pub use error::FamilyError;
+pub use game::{Draw, Game, Positions};
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};
 pub use registry::{DEFAULT_FAMILY, by_name, families, names};
-pub use solved::{Cell, ColumnKind, ColumnSpec, Solved};
+pub use solved::{Cell, ColumnKind, ColumnSpec, Solved, Texts};
 
 use hammer_solver::Config;
 use hammer_solver::learned::Learner;
@@ -116,12 +114,20 @@ pub trait Family: Send + Sync + 'static {
         Ok(None)
     }
 
+    /// The family at `point`: its notation, seeded starts and picture, through which
+    /// the methods below read and write positions.
+    fn game(&self, point: &Point) -> Result<Box<dyn Positions>, FamilyError>;
+
     /// The start position of an instance in the family's notation.
-    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError>;
+    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
+        self.game(point)?.instance(instance)
+    }
 
     /// The legal moves of `state` (in the family's notation) with the state after each,
     /// in the family's standard order. The command line's `hammer moves`.
-    fn moves(&self, point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError>;
+    fn moves(&self, point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError> {
+        self.game(point)?.moves(state)
+    }
 
     /// Plays `moves` from `state` and returns every state after the first, one per move;
     /// an illegal or malformed move is an error naming it and its position in the list.
@@ -130,14 +136,20 @@ pub trait Family: Send + Sync + 'static {
         point: &Point,
         state: &str,
         moves: &[&str],
-    ) -> Result<Vec<String>, FamilyError>;
+    ) -> Result<Vec<String>, FamilyError> {
+        self.game(point)?.replay(state, moves)
+    }
 
     /// The score of a state (what the search minimises).
-    fn score(&self, point: &Point, state: &str) -> Result<u32, FamilyError>;
+    fn score(&self, point: &Point, state: &str) -> Result<u32, FamilyError> {
+        self.game(point)?.score(state)
+    }
 
     /// A picture of a state for `hammer replay` (several lines of text), with ANSI
     /// colours when `colour`.
-    fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError>;
+    fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError> {
+        self.game(point)?.draw(state, colour)
+    }
 
     /// What the score counts, in the singular, when it counts pieces left on the board
     /// (Martello: `stone`). The command line's text then speaks of them ("min stones 1",

@@ -63,3 +63,58 @@ pub struct Solved {
     /// One value per [`crate::Family::columns`] entry, in that order.
     pub extra: Vec<Cell>,
 }
+
+impl Solved {
+    /// The shared columns of a search's `outcome`, with the positions and moves already
+    /// written in the family's notation. A family adds its own [`Solved::extra`] cells
+    /// and, where its solve does more than one search, its counts.
+    pub fn of<P: hammer_engine::Puzzle>(
+        outcome: &hammer_solver::Outcome<P>,
+        texts: Texts,
+        extra: Vec<Cell>,
+    ) -> Solved {
+        Solved {
+            board: texts.board,
+            prefix_moves: texts.prefix_moves,
+            start: texts.start,
+            score: outcome.min_score,
+            lower_bound: outcome.lower_bound,
+            exhaustive: outcome.exhaustive,
+            capped_by: outcome.capped_by,
+            expansions: outcome.counters.expansions,
+            attempts: outcome.counters.attempts,
+            heuristic_steps: outcome.counters.heuristic_steps,
+            memo_states: outcome.memo_states,
+            memo_bytes: outcome.memo_bytes,
+            split_nodes: outcome.split.map(|s| s.nodes),
+            solution: texts.solution,
+            extra,
+        }
+    }
+}
+
+/// The text columns of a solved game, in the family's notation.
+pub struct Texts {
+    pub board: String,
+    pub prefix_moves: String,
+    pub start: String,
+    pub solution: String,
+}
+
+impl Texts {
+    /// The texts of `outcome`, a search from `board`, in `notation`: the search
+    /// started after the random prefix.
+    pub fn of<N, P>(notation: &N, board: &N::Position, outcome: &hammer_solver::Outcome<P>) -> Texts
+    where
+        N: hammer_engine::Notation<Move = P::Move>,
+        P: hammer_engine::Puzzle,
+    {
+        let start = notation.after(board, &outcome.prefix_moves);
+        Texts {
+            board: notation.write(board),
+            prefix_moves: notation.write_moves(board, &outcome.prefix_moves),
+            start: notation.write(&start),
+            solution: notation.write_moves(&start, &outcome.solution),
+        }
+    }
+}

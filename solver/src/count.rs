@@ -12,7 +12,7 @@
 //! are the sum over classes `C` of (paths into `C`) x (moves of `C`'s representative
 //! that land in `C'`). The plain state count is the sum of the classes' sizes.
 
-pub use hammer_engine::Countable;
+pub use hammer_puzzle::Countable;
 use rustc_hash::FxHashMap;
 
 /// Whether to merge states with equal fingerprints.

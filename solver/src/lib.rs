@@ -2,7 +2,7 @@
 //! bound, the report's move orders, and budgeted restarts that keep finished work.
 //!
 //! Every random choice comes from ChaCha streams keyed by the run seed (see
-//! [`hammer_engine::seeded`]), so (seed, game, configuration) reproduces a result bit
+//! [`hammer_puzzle::seeded`]), so (seed, game, configuration) reproduces a result bit
 //! for bit, on any machine and with any number of threads.
 
 mod count;
@@ -14,8 +14,8 @@ mod schedule;
 mod search;
 mod split;
 
-use hammer_engine::Puzzle;
-use hammer_engine::seeded::{bounded, fast_stream};
+use hammer_puzzle::Puzzle;
+use hammer_puzzle::seeded::{bounded, fast_stream};
 
 pub use count::{Countable, Counts, Level, Reduction, count, count_towards};
 pub use limits::{Cancel, Cap, Limits};
@@ -116,7 +116,7 @@ impl<P: Puzzle> Solver<P> {
     }
 
     /// Solves `board` under `config`. `seed` is the run seed (see
-    /// [`hammer_engine::seeded::run_seed`]); the prefix and the search draw from
+    /// [`hammer_puzzle::seeded::run_seed`]); the prefix and the search draw from
     /// separate streams of it, so the prefix does not depend on the order or schedule.
     pub fn solve(&mut self, board: &P::State, config: &Config, seed: u64) -> Outcome<P> {
         if let Some(part) = &config.split {

@@ -31,7 +31,7 @@ pub enum Order {
 
 impl Order {
     /// Checks that the order can order a puzzle whose features have version `features`
-    /// (its [`hammer_engine::MoveFeatures::VERSION`]) and, when `size` is given, boards
+    /// (its [`hammer_puzzle::MoveFeatures::VERSION`]) and, when `size` is given, boards
     /// of that size (the family's size: Martello's side): a learned order's knowledge
     /// base must have been learned with those features, on that size. Every other order
     /// fits every puzzle.

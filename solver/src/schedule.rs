@@ -43,7 +43,7 @@ pub struct ScheduleError {
 }
 
 /// Luby's sequence lives in the engine, whose searches restart by it too.
-pub use hammer_engine::seeded::luby;
+pub use hammer_puzzle::seeded::luby;
 
 impl Schedule {
     /// The budgets of the attempts, in order; `None` is unlimited. Infinite schedules

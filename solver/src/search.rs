@@ -14,8 +14,8 @@
 
 use std::time::Instant;
 
-use hammer_engine::seeded::bounded;
-use hammer_engine::{MoveFeatures, Puzzle, Successor};
+use hammer_puzzle::seeded::bounded;
+use hammer_puzzle::{MoveFeatures, Puzzle, Successor};
 use rand_chacha::ChaCha8Rng;
 
 use crate::learned::Loaded;

@@ -29,7 +29,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
-use hammer_engine::Puzzle;
+use hammer_puzzle::Puzzle;
 
 /// Frontier nodes per part the frontier grows to (when the game is deep enough): enough
 /// that one heavy subtree does not decide a part's length.
@@ -310,7 +310,7 @@ impl<P: Puzzle> crate::Solver<P> {
             };
             let mine: Vec<&Node<P>> = frontier.nodes.iter().skip(first).step_by(count).collect();
             let mut rng =
-                hammer_engine::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
+                hammer_puzzle::seeded::fast_stream(seed, "hammer/split", u64::from(part.index));
             crate::run_schedule(search, config, |search, order, budget| {
                 search.attempt_forest(puzzle, &mine, order, &mut rng, budget)
             })

@@ -24,7 +24,7 @@ pub use answers::{Replay, moves, replay};
 pub use board::{Board, Cells, MAX_CELLS};
 pub use bound::{alternation_bound, component_bound, lower_bound, mod3_bound};
 pub use generate::{Colours, Gen, MAX_FILL, SplitMix64};
-pub use notation::{parse_cell, parse_move, parse_position, position_text};
+pub use notation::{Setup, parse_cell, parse_move, parse_position, position_text};
 pub use position::{Colour, Move, Position, State};
 pub use solve::{Solution, solve};
 
@@ -52,6 +52,21 @@ pub enum ClobberError {
     OffBoard { cell: u64, m: u32, n: u32 },
     #[error("{0}: the cells are not orthogonal neighbours")]
     NotNeighbours(String),
+    #[error(
+        "not legal here: the stone moved must be one that may move (of the colour to move) and the stone clobbered of the other colour"
+    )]
+    NotLegal,
+    #[error("a {m}x{n} position, but the board is {want_m}x{want_n}")]
+    WrongBoard {
+        m: u32,
+        n: u32,
+        want_m: u32,
+        want_n: u32,
+    },
+    #[error("'{0}' after the position: the colour to move is ':x', ':o' or ':any'")]
+    TurnSuffix(String),
+    #[error("the impartial rule has no colour to move, got ':{0}'")]
+    ImpartialSuffix(String),
     #[error("move {number} ({mv}) is not legal here")]
     Illegal { number: usize, mv: String },
     #[error("{name} must be an integer in {low}..{high}, got {value}")]

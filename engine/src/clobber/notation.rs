@@ -1,9 +1,9 @@
 //! The spec's notation: positions (`xox/oxo`, rows from the top joined by `/`, `x`
 //! black, `o` white, `.` empty) and moves (`F-T`, plain decimal cell numbers).
 
-use super::ClobberError;
 use super::board::{Board, MAX_CELLS};
-use super::position::{Move, Position};
+use super::position::{Colour, Move, Position, State};
+use super::{Clobber, ClobberError, Rule};
 
 /// Parses a position; its rows give the board.
 pub fn parse_position(text: &str) -> Result<(Board, Position), ClobberError> {
@@ -90,6 +90,81 @@ pub fn parse_move(board: &Board, text: &str) -> Result<Move, ClobberError> {
         return Err(ClobberError::NotNeighbours(text.to_string()));
     }
     Ok(Move { from, to })
+}
+
+/// Clobber's notation of states at one parameter point: a board, a rule and the colour
+/// to move first. A state is the position, followed under the partisan rule by `:x`,
+/// `:o` or `:any` when its colour to move is not the point's (`xox/oxo:o`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    pub game: Clobber,
+    /// The colour to move of a state written without a suffix.
+    pub turn: Option<Colour>,
+}
+
+impl crate::Notation for Setup {
+    type Position = State;
+    type Move = Move;
+    type Error = ClobberError;
+
+    fn read(&self, text: &str) -> Result<State, ClobberError> {
+        let (pos_text, suffix) = match text.trim().split_once(':') {
+            Some((p, s)) => (p, Some(s)),
+            None => (text.trim(), None),
+        };
+        let (board, pos) = parse_position(pos_text)?;
+        let want = self.game.board();
+        if board != *want {
+            return Err(ClobberError::WrongBoard {
+                m: board.m(),
+                n: board.n(),
+                want_m: want.m(),
+                want_n: want.n(),
+            });
+        }
+        let turn = match (suffix, self.game.rule()) {
+            (None, _) => self.turn,
+            (Some(s), Rule::Impartial) => return Err(ClobberError::ImpartialSuffix(s.into())),
+            (Some("any"), Rule::Partisan) => None,
+            (Some(s), Rule::Partisan) => {
+                Some(Colour::from_letter(s).ok_or_else(|| ClobberError::TurnSuffix(s.into()))?)
+            }
+        };
+        Ok(self.game.state(pos, turn))
+    }
+
+    fn write(&self, state: &State) -> String {
+        let text = position_text(self.game.board(), &state.pos);
+        match state.turn {
+            turn if turn == self.turn => text,
+            None => format!("{text}:any"),
+            Some(colour) => format!("{text}:{}", colour.letter()),
+        }
+    }
+
+    fn legal(&self, state: &State, out: &mut Vec<Move>) {
+        crate::Puzzle::moves(&self.game, state, out);
+    }
+
+    fn play(&self, state: &State, mv: Move) -> State {
+        self.game.play(state, mv)
+    }
+
+    fn read_move(&self, state: &State, text: &str) -> Result<Move, ClobberError> {
+        let mv = parse_move(self.game.board(), text.trim())?;
+        if !self.game.is_legal(state, mv) {
+            return Err(ClobberError::NotLegal);
+        }
+        Ok(mv)
+    }
+
+    fn write_move(&self, _state: &State, mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn score(&self, state: &State) -> u32 {
+        state.pos.count()
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::rules::Rules;
-use super::state::{PositionError, State};
+use super::state::{PickError, PositionError, State};
 
 /// Why a position's text did not parse; the message names the token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -18,6 +18,10 @@ pub enum NotationError {
     Suffix(String),
     #[error(transparent)]
     Position(#[from] PositionError),
+    #[error("'{0}' is not a pick: a pick is a hole number")]
+    PickSyntax(String),
+    #[error(transparent)]
+    Pick(#[from] PickError),
 }
 
 impl State {
@@ -59,5 +63,44 @@ impl fmt::Display for State {
             f.write_str("|end")?;
         }
         Ok(())
+    }
+}
+
+/// Mancala's notation under one rule set.
+impl crate::Notation for Rules {
+    type Position = State;
+    type Move = u8;
+    type Error = NotationError;
+
+    fn read(&self, text: &str) -> Result<State, NotationError> {
+        State::parse(*self, text)
+    }
+
+    fn write(&self, pos: &State) -> String {
+        pos.to_string()
+    }
+
+    fn legal(&self, pos: &State, out: &mut Vec<u8>) {
+        crate::Puzzle::moves(&super::Mancala, pos, out);
+    }
+
+    fn play(&self, pos: &State, mv: u8) -> State {
+        pos.apply(usize::from(mv))
+    }
+
+    fn read_move(&self, pos: &State, text: &str) -> Result<u8, NotationError> {
+        let p: i64 = text
+            .trim()
+            .parse()
+            .map_err(|_| NotationError::PickSyntax(text.to_string()))?;
+        Ok(pos.check_pick(p)? as u8)
+    }
+
+    fn write_move(&self, _pos: &State, mv: u8) -> String {
+        mv.to_string()
+    }
+
+    fn score(&self, pos: &State) -> u32 {
+        pos.on_board()
     }
 }

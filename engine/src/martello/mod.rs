@@ -11,7 +11,7 @@ pub mod signature;
 mod state;
 
 pub use moves::Move;
-pub use notation::ParseError;
+pub use notation::{ParseError, Side};
 pub use state::{MAX_N, State, Stone};
 
 use crate::{Puzzle, Successor};

@@ -41,6 +41,8 @@ pub enum ParseError {
     BadMove { text: String },
     #[error("move {text}: {reason}")]
     IllegalMove { text: String, reason: String },
+    #[error("a state of a {got}x{got} board, but the puzzle is set to n = {want}")]
+    WrongSide { got: u8, want: u8 },
 }
 
 fn parse_stone(token: &str, n: u8) -> Option<Stone> {
@@ -194,5 +196,51 @@ impl std::str::FromStr for State {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         State::parse(s)
+    }
+}
+
+/// Martello's notation on the `n x n` board of a parameter point: a state of another
+/// side is refused, so that a row never mixes boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Side(pub u8);
+
+impl crate::Notation for Side {
+    type Position = State;
+    type Move = Move;
+    type Error = ParseError;
+
+    fn read(&self, text: &str) -> Result<State, ParseError> {
+        let state = State::parse(text)?;
+        if state.n() != self.0 {
+            return Err(ParseError::WrongSide {
+                got: state.n(),
+                want: self.0,
+            });
+        }
+        Ok(state)
+    }
+
+    fn write(&self, pos: &State) -> String {
+        pos.to_string()
+    }
+
+    fn legal(&self, pos: &State, out: &mut Vec<Move>) {
+        crate::Puzzle::moves(&super::Martello, pos, out);
+    }
+
+    fn play(&self, pos: &State, mv: Move) -> State {
+        pos.apply(mv)
+    }
+
+    fn read_move(&self, pos: &State, text: &str) -> Result<Move, ParseError> {
+        pos.parse_move(text)
+    }
+
+    fn write_move(&self, pos: &State, mv: Move) -> String {
+        mv.notation(pos.n())
+    }
+
+    fn score(&self, pos: &State) -> u32 {
+        pos.stone_count()
     }
 }

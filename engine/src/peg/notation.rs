@@ -233,3 +233,45 @@ pub fn parse_board(text: &str) -> Result<BoardKind, PegError> {
         mask => Ok(Board::new(BoardKind::Custom(parse_mask(mask)?)).kind()),
     }
 }
+
+/// Peg solitaire's notation on one board.
+impl crate::Notation for Board {
+    type Position = Bits;
+    type Move = u8;
+    type Error = PegError;
+
+    fn read(&self, text: &str) -> Result<Bits, PegError> {
+        parse_position(self, text)
+    }
+
+    fn write(&self, pos: &Bits) -> String {
+        position_text(self, *pos)
+    }
+
+    fn legal(&self, pos: &Bits, out: &mut Vec<u8>) {
+        self.legal_jumps(*pos, out);
+    }
+
+    fn play(&self, pos: &Bits, mv: u8) -> Bits {
+        let j = self.jumps()[mv as usize];
+        pos ^ (1 << j.from | 1 << j.over | 1 << j.to)
+    }
+
+    /// A jump of the board whose start and middle hold pegs and whose end is empty.
+    fn read_move(&self, pos: &Bits, text: &str) -> Result<u8, PegError> {
+        let mv = parse_jump(self, text)?;
+        let j = self.jumps()[mv as usize];
+        if pos >> j.from & 1 == 0 || pos >> j.over & 1 == 0 || pos >> j.to & 1 == 1 {
+            return Err(PegError::Illegal(text.to_string()));
+        }
+        Ok(mv)
+    }
+
+    fn write_move(&self, _pos: &Bits, mv: u8) -> String {
+        jump_text(self, mv)
+    }
+
+    fn score(&self, pos: &Bits) -> u32 {
+        pos.count_ones()
+    }
+}

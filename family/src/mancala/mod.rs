@@ -16,8 +16,8 @@ use hammer_engine::mancala::{Arith, MAX_H, MAX_S, Mancala, Picks, Rules, RulesEr
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec,
-    ParamValue, Point, Solved,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Instance, ParamKind,
+    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
 /// The Mancala first-turn family.
@@ -148,40 +148,6 @@ pub fn rules(point: &Point) -> Result<Rules, FamilyError> {
     })
 }
 
-/// Parses a position of the point's rules.
-pub fn parse(rules: Rules, text: &str) -> Result<State, FamilyError> {
-    State::parse(rules, text).map_err(|e| FamilyError::BadState {
-        text: text.to_string(),
-        reason: e.to_string(),
-    })
-}
-
-/// Parses pick `text` (a hole number) and checks it is legal in `state`.
-pub fn parse_pick(state: &State, text: &str, index: Option<usize>) -> Result<u8, FamilyError> {
-    let bad = |reason: String| FamilyError::BadMove {
-        text: text.to_string(),
-        index,
-        reason,
-    };
-    let p: i64 = text
-        .trim()
-        .parse()
-        .map_err(|_| bad("a pick is a hole number".to_string()))?;
-    let p = state
-        .check_pick(p)
-        .map_err(|e| bad(format!("{e} in {state}")))?;
-    Ok(p as u8)
-}
-
-/// Picks space-separated.
-pub fn picks_text(picks: &[u8]) -> String {
-    picks
-        .iter()
-        .map(u8::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Extends `path` from `start` with the smallest pick until the turn is over. The store
 /// never falls, so the score stays; and it makes the lexicographically smallest
 /// complete turn through `path`.
@@ -199,13 +165,16 @@ pub(crate) fn complete_turn(start: &State, path: &mut Vec<u8>) {
     }
 }
 
-fn start(point: &Point, instance: Instance<'_>) -> Result<State, FamilyError> {
+/// Mancala at a point: its start position is the one instance.
+fn game(point: &Point) -> Result<Game<Rules>, FamilyError> {
     let rules = rules(point)?;
-    match instance {
-        Instance::Seeded { index: 0, .. } => Ok(State::start(rules)),
-        Instance::Seeded { index, .. } => Err(FamilyError::NoSuchInstance { index, count: 1 }),
-        Instance::Given(text) => parse(rules, text),
-    }
+    let seeded = move |_, index| match index {
+        0 => Ok(State::start(rules)),
+        index => Err(FamilyError::NoSuchInstance { index, count: 1 }),
+    };
+    Ok(Game::new(rules, seeded, |_, state, colour| {
+        view::draw(state, colour)
+    }))
 }
 
 impl Family for MancalaFamily {
@@ -266,42 +235,8 @@ impl Family for MancalaFamily {
         crate::point_from_pairs(self, &pairs).map(Some)
     }
 
-    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
-        Ok(start(point, instance)?.to_string())
-    }
-
-    fn moves(&self, point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError> {
-        let state = parse(rules(point)?, state)?;
-        let mut buf = Vec::new();
-        Mancala.moves(&state, &mut buf);
-        Ok(buf
-            .iter()
-            .map(|&p| (p.to_string(), state.apply(usize::from(p)).to_string()))
-            .collect())
-    }
-
-    fn replay(
-        &self,
-        point: &Point,
-        state: &str,
-        moves: &[&str],
-    ) -> Result<Vec<String>, FamilyError> {
-        let mut state = parse(rules(point)?, state)?;
-        let mut out = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            let p = parse_pick(&state, text, Some(i))?;
-            state = state.apply(usize::from(p));
-            out.push(state.to_string());
-        }
-        Ok(out)
-    }
-
-    fn score(&self, point: &Point, state: &str) -> Result<u32, FamilyError> {
-        Ok(parse(rules(point)?, state)?.on_board())
-    }
-
-    fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError> {
-        Ok(view::draw(&parse(rules(point)?, state)?, colour))
+    fn game(&self, point: &Point) -> Result<Box<dyn Positions>, FamilyError> {
+        Ok(Box::new(game(point)?))
     }
 
     fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
@@ -321,10 +256,10 @@ impl GameSolver for MancalaSolver {
         config: &Config,
         run_seed: u64,
     ) -> Result<Solved, FamilyError> {
-        let board = start(point, instance)?;
-        let outcome = self.0.solve(&board, config, run_seed);
-        let mut solution = outcome.solution.clone();
-        complete_turn(&outcome.start, &mut solution);
+        let game = game(point)?;
+        let board = game.start(instance)?;
+        let mut outcome = self.0.solve(&board, config, run_seed);
+        complete_turn(&outcome.start, &mut outcome.solution);
         let rules = board.rules();
         let total = board.total();
         let max_home = total - outcome.min_score;
@@ -333,32 +268,21 @@ impl GameSolver for MancalaSolver {
         } else {
             total - outcome.lower_bound
         };
-        Ok(Solved {
-            board: board.to_string(),
-            prefix_moves: picks_text(&outcome.prefix_moves),
-            start: outcome.start.to_string(),
-            score: outcome.min_score,
-            lower_bound: outcome.lower_bound,
-            exhaustive: outcome.exhaustive,
-            capped_by: outcome.capped_by,
-            expansions: outcome.counters.expansions,
-            attempts: outcome.counters.attempts,
-            heuristic_steps: outcome.counters.heuristic_steps,
-            memo_states: outcome.memo_states,
-            memo_bytes: outcome.memo_bytes,
-            split_nodes: None,
-            solution: picks_text(&solution),
-            extra: vec![
-                Cell::Int(i64::from(rules.h())),
-                Cell::Int(i64::from(rules.s())),
-                Cell::Text(rules.picks.name().to_string()),
-                Cell::Text(rules.arith.name().to_string()),
-                Cell::Bool(rules.free),
-                Cell::Bool(rules.relay),
-                Cell::Int(i64::from(total)),
-                Cell::Int(i64::from(max_home)),
-                Cell::Int(i64::from(upper)),
-            ],
-        })
+        let extra = vec![
+            Cell::Int(i64::from(rules.h())),
+            Cell::Int(i64::from(rules.s())),
+            Cell::Text(rules.picks.name().to_string()),
+            Cell::Text(rules.arith.name().to_string()),
+            Cell::Bool(rules.free),
+            Cell::Bool(rules.relay),
+            Cell::Int(i64::from(total)),
+            Cell::Int(i64::from(max_home)),
+            Cell::Int(i64::from(upper)),
+        ];
+        Ok(Solved::of(
+            &outcome,
+            Texts::of(&game.notation, &board, &outcome),
+            extra,
+        ))
     }
 }

@@ -12,18 +12,18 @@ pub mod notation;
 mod questions;
 mod view;
 
-use hammer_engine::Puzzle;
+use hammer_engine::Notation;
 use hammer_engine::tours::{
     Board, Cells, Tours, binomial, count_tours, placement, seeded_obstacles,
 };
 use hammer_solver::{Config, Solver};
 
 pub use notation::Position;
-use notation::{bad_state, join, parse_step, step_text, steps_text};
+use notation::{ToursNotation, bad_state, join};
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec,
-    ParamValue, Point, Solved,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Instance, ParamKind,
+    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
 /// The slide-tours family.
@@ -295,14 +295,16 @@ impl ToursFamily {
     }
 }
 
-fn start(point: &Point, instance: Instance<'_>) -> Result<Position, FamilyError> {
-    match instance {
-        Instance::Given(text) => Position::parse(text),
-        Instance::Seeded { sweep_seed, index } => {
-            let spec = spec(point)?;
-            ToursFamily::seeded(&spec, spec.base.n(), sweep_seed, index)
-        }
-    }
+/// Slide tours at a point: its board with seeded or enumerated extra obstacles.
+fn game(point: &Point) -> Game<ToursNotation> {
+    let spec = spec(point);
+    let seeded = move |sweep_seed, index| {
+        let spec = spec.clone()?;
+        ToursFamily::seeded(&spec, spec.base.n(), sweep_seed, index)
+    };
+    Game::new(ToursNotation, seeded, |_, pos, colour| {
+        view::draw(pos, colour)
+    })
 }
 
 impl Family for ToursFamily {
@@ -368,42 +370,8 @@ impl Family for ToursFamily {
         crate::point_from_pairs(self, &pairs).map(Some)
     }
 
-    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
-        Ok(start(point, instance)?.to_string())
-    }
-
-    fn moves(&self, _point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError> {
-        let pos = Position::parse(state)?;
-        let mut buf = Vec::new();
-        Tours.moves(&pos.state, &mut buf);
-        Ok(buf
-            .iter()
-            .map(|&s| (step_text(&pos.board, s), pos.play(s).to_string()))
-            .collect())
-    }
-
-    fn replay(
-        &self,
-        _point: &Point,
-        state: &str,
-        moves: &[&str],
-    ) -> Result<Vec<String>, FamilyError> {
-        let mut pos = Position::parse(state)?;
-        let mut out = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            let step = parse_step(&pos, text, Some(i))?;
-            pos = pos.play(step);
-            out.push(pos.to_string());
-        }
-        Ok(out)
-    }
-
-    fn score(&self, _point: &Point, state: &str) -> Result<u32, FamilyError> {
-        Ok(Tours.score(&Position::parse(state)?.state))
-    }
-
-    fn draw(&self, _point: &Point, state: &str, colour: bool) -> Result<String, FamilyError> {
-        Ok(view::draw(&Position::parse(state)?, colour))
+    fn game(&self, point: &Point) -> Result<Box<dyn Positions>, FamilyError> {
+        Ok(Box::new(game(point)))
     }
 
     fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
@@ -466,16 +434,14 @@ impl GameSolver for ToursSolver {
         config: &Config,
         run_seed: u64,
     ) -> Result<Solved, FamilyError> {
-        let pos = start(point, instance)?;
+        let game = game(point);
+        let pos = game.start(instance)?;
         let outcome = self.0.solve(&pos.state, config, run_seed);
-        let after_prefix = outcome
-            .prefix_moves
-            .iter()
-            .fold(pos.clone(), |p, &s| p.play(s));
-        let end = outcome
-            .solution
-            .iter()
-            .fold(after_prefix.clone(), |p, &s| p.play(s));
+        let texts = Texts::of(&game.notation, &pos, &outcome);
+        let end = game.notation.after(
+            &game.notation.after(&pos, &outcome.prefix_moves),
+            &outcome.solution,
+        );
         let board = pos.board;
         let counted = point
             .bool("count")
@@ -497,32 +463,17 @@ impl GameSolver for ToursSolver {
             None => (Cell::Null, Cell::Null, Cell::Null),
         };
         let path = end.numbers();
-        Ok(Solved {
-            board: pos.to_string(),
-            prefix_moves: steps_text(&board, &outcome.prefix_moves),
-            start: after_prefix.to_string(),
-            score: outcome.min_score,
-            lower_bound: outcome.lower_bound,
-            exhaustive: outcome.exhaustive,
-            capped_by: outcome.capped_by,
-            expansions: outcome.counters.expansions,
-            attempts: outcome.counters.attempts,
-            heuristic_steps: outcome.counters.heuristic_steps,
-            memo_states: outcome.memo_states,
-            memo_bytes: outcome.memo_bytes,
-            split_nodes: None,
-            solution: steps_text(&board, &outcome.solution),
-            extra: vec![
-                Cell::Text(board.to_string()),
-                Cell::Int(i64::from(board.obstacles().count())),
-                Cell::Int(i64::from(board.free().count())),
-                path.first()
-                    .map_or(Cell::Null, |&s| Cell::Int(i64::from(s))),
-                Cell::Text(join(&path, " ")),
-                count,
-                starts,
-                nodes,
-            ],
-        })
+        let extra = vec![
+            Cell::Text(board.to_string()),
+            Cell::Int(i64::from(board.obstacles().count())),
+            Cell::Int(i64::from(board.free().count())),
+            path.first()
+                .map_or(Cell::Null, |&s| Cell::Int(i64::from(s))),
+            Cell::Text(join(&path, " ")),
+            count,
+            starts,
+            nodes,
+        ];
+        Ok(Solved::of(&outcome, texts, extra))
     }
 }

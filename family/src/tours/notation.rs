@@ -168,3 +168,50 @@ pub fn parse_step(pos: &Position, text: &str, index: Option<usize>) -> Result<St
         ),
     }))
 }
+
+/// Slide tours' notation: a position carries its board, so one value serves every point.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ToursNotation;
+
+/// The reason of a refusal, without the position or move it names (the generic adapter
+/// names them).
+fn reason(e: FamilyError) -> String {
+    match e {
+        FamilyError::BadState { reason, .. } | FamilyError::BadMove { reason, .. } => reason,
+        other => other.to_string(),
+    }
+}
+
+impl hammer_engine::Notation for ToursNotation {
+    type Position = Position;
+    type Move = Step;
+    type Error = String;
+
+    fn read(&self, text: &str) -> Result<Position, String> {
+        Position::parse(text).map_err(reason)
+    }
+
+    fn write(&self, pos: &Position) -> String {
+        pos.to_string()
+    }
+
+    fn legal(&self, pos: &Position, out: &mut Vec<Step>) {
+        hammer_engine::Puzzle::moves(&hammer_engine::tours::Tours, &pos.state, out);
+    }
+
+    fn play(&self, pos: &Position, mv: Step) -> Position {
+        pos.play(mv)
+    }
+
+    fn read_move(&self, pos: &Position, text: &str) -> Result<Step, String> {
+        parse_step(pos, text, None).map_err(reason)
+    }
+
+    fn write_move(&self, pos: &Position, mv: Step) -> String {
+        step_text(&pos.board, mv)
+    }
+
+    fn score(&self, pos: &Position) -> u32 {
+        hammer_engine::Puzzle::score(&hammer_engine::tours::Tours, &pos.state)
+    }
+}

@@ -102,7 +102,7 @@ impl Kb {
     }
 
     /// Checks that it was learned with feature version `expected`, the version of the
-    /// puzzle's features (`hammer_engine::MoveFeatures::VERSION`) it is to order.
+    /// puzzle's features (`hammer_puzzle::MoveFeatures::VERSION`) it is to order.
     pub fn check_features(&self, expected: u32) -> Result<(), KbProblem> {
         if self.feature_version != expected {
             return Err(KbProblem::Features {

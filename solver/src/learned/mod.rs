@@ -19,7 +19,7 @@ mod kb;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 
-use hammer_engine::{MoveFeatures, Puzzle, Successor};
+use hammer_puzzle::{MoveFeatures, Puzzle, Successor};
 
 pub use kb::{Counts, FORMAT_VERSION, Kb, KbError, KbProblem};
 

@@ -9,7 +9,9 @@ use hammer_engine::peg::{Bits, Board, Peg, reachable};
 use hammer_solver::{Reduction, count};
 
 use crate::FamilyError;
-use crate::peg::{bad_state, board_of, moves_of, play};
+use hammer_engine::Notation;
+
+use crate::peg::{bad_state, board_of};
 
 /// The position in `question[key]`, on the board its row lengths tell.
 fn position(question: &Value, key: &str) -> Result<(Board, Bits), FamilyError> {
@@ -26,8 +28,16 @@ pub(crate) fn answer(question: &Value) -> Result<Value, FamilyError> {
     match question["kind"].as_str() {
         Some("moves") => {
             let (board, pos) = position(question, "pos")?;
-            let map: Map<String, Value> = moves_of(&board, pos)?
+            let mut legal = Vec::new();
+            board.legal(&pos, &mut legal);
+            let map: Map<String, Value> = legal
                 .into_iter()
+                .map(|mv| {
+                    (
+                        board.write_move(&pos, mv),
+                        board.write(&board.play(&pos, mv)),
+                    )
+                })
                 .map(|(mv, next)| (mv, Value::String(next)))
                 .collect();
             Ok(Value::Object(map))
@@ -58,11 +68,14 @@ pub(crate) fn answer(question: &Value) -> Result<Value, FamilyError> {
                 let text = mv.as_str().ok_or_else(|| {
                     FamilyError::BadQuestion(format!("move {} must be a string", i + 1))
                 })?;
-                pos = play(&board, pos, text).map_err(|e| FamilyError::BadMove {
-                    text: text.to_string(),
-                    index: Some(i),
-                    reason: e.to_string(),
-                })?;
+                let mv = board
+                    .read_move(&pos, text)
+                    .map_err(|e| FamilyError::BadMove {
+                        text: text.to_string(),
+                        index: Some(i),
+                        reason: e.to_string(),
+                    })?;
+                pos = board.play(&pos, mv);
             }
             Ok(json!({ "pos": notation::position_text(&board, pos) }))
         }

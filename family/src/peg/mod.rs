@@ -3,16 +3,19 @@
 //! single-vacancy starts (instance `i` vacates the `i`-th hole in row-major order); with
 //! fewer pegs they are seeded random positions. The score is the pegs left.
 
+mod questions;
+
 use std::sync::LazyLock;
 
+use hammer_engine::Notation;
 use hammer_engine::peg::notation::{self, PegError};
 use hammer_engine::peg::{self, Bits, Board, BoardKind, Peg, finishes};
 use hammer_engine::seeded::MAX_INDEX;
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, GameSolver, Instance, ParamKind, ParamSpec,
-    ParamValue, Point, Solved,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Instance, ParamKind,
+    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
 /// The peg solitaire family.
@@ -81,10 +84,6 @@ fn kind(point: &Point) -> Result<BoardKind, FamilyError> {
     })
 }
 
-fn board(point: &Point) -> Result<Board, FamilyError> {
-    Ok(board_of(kind(point)?))
-}
-
 fn pegs(point: &Point) -> u32 {
     point.int("pegs").unwrap_or(0) as u32
 }
@@ -96,27 +95,17 @@ pub(crate) fn bad_state(text: &str, e: PegError) -> FamilyError {
     }
 }
 
-pub(crate) fn parse(board: &Board, text: &str) -> Result<Bits, FamilyError> {
-    notation::parse_position(board, text).map_err(|e| bad_state(text, e))
-}
-
-/// Plays the jump `text` on `pos`: it must parse, be a jump of the board and be legal.
-pub(crate) fn play(board: &Board, pos: Bits, text: &str) -> Result<Bits, PegError> {
-    let mv = notation::parse_jump(board, text)?;
-    let j = board.jumps()[mv as usize];
-    if pos >> j.from & 1 == 0 || pos >> j.over & 1 == 0 || pos >> j.to & 1 == 1 {
-        return Err(PegError::Illegal(text.to_string()));
-    }
-    Ok(pos ^ (1 << j.from | 1 << j.over | 1 << j.to))
-}
-
-/// Moves as space-separated jumps (`d2-d4 f3-d3`).
-pub fn moves_text(board: &Board, moves: &[u8]) -> String {
-    moves
-        .iter()
-        .map(|&m| notation::jump_text(board, m))
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Peg solitaire at a point: the single-vacancy starts (or the full board) when the
+/// point has finitely many, else seeded random positions.
+fn game(point: &Point) -> Result<Game<Board>, FamilyError> {
+    let board = board_of(kind(point)?);
+    let count = PegFamily.instance_count(point);
+    let pegs = pegs(point);
+    let seed_board = board.clone();
+    let seeded = move |sweep_seed, index| start(&seed_board, pegs, count, sweep_seed, index);
+    Ok(Game::new(board, seeded, |board, pos, colour| {
+        draw(board, *pos, colour)
+    }))
 }
 
 /// Holes as space-separated names.
@@ -211,67 +200,13 @@ impl Family for PegFamily {
         Box::new(PegSolver { solver: None })
     }
 
-    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
-        let board = board(point)?;
-        let pos = start(self, point, &board, instance)?;
-        Ok(notation::position_text(&board, pos))
-    }
-
-    fn moves(&self, point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError> {
-        let board = board(point)?;
-        moves_of(&board, parse(&board, state)?)
-    }
-
-    fn replay(
-        &self,
-        point: &Point,
-        state: &str,
-        moves: &[&str],
-    ) -> Result<Vec<String>, FamilyError> {
-        let board = board(point)?;
-        let mut pos = parse(&board, state)?;
-        let mut out = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            pos = play(&board, pos, text).map_err(|e| FamilyError::BadMove {
-                text: text.to_string(),
-                index: Some(i),
-                reason: format!("{e} (position {})", notation::position_text(&board, pos)),
-            })?;
-            out.push(notation::position_text(&board, pos));
-        }
-        Ok(out)
-    }
-
-    fn score(&self, point: &Point, state: &str) -> Result<u32, FamilyError> {
-        let board = board(point)?;
-        Ok(parse(&board, state)?.count_ones())
-    }
-
-    fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError> {
-        let board = board(point)?;
-        Ok(draw(&board, parse(&board, state)?, colour))
+    fn game(&self, point: &Point) -> Result<Box<dyn Positions>, FamilyError> {
+        Ok(Box::new(game(point)?))
     }
 
     fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
-        crate::peg_questions::answer(question)
+        questions::answer(question)
     }
-}
-
-/// Every legal jump of `pos` with the position after it, in standard order.
-pub(crate) fn moves_of(board: &Board, pos: Bits) -> Result<Vec<(String, String)>, FamilyError> {
-    let mut buf = Vec::new();
-    board.legal_jumps(pos, &mut buf);
-    Ok(buf
-        .iter()
-        .map(|&m| {
-            let j = board.jumps()[m as usize];
-            let next = pos ^ (1 << j.from | 1 << j.over | 1 << j.to);
-            (
-                notation::jump_text(board, m),
-                notation::position_text(board, next),
-            )
-        })
-        .collect())
 }
 
 /// The 7x7 picture: column letters on top, row digits on the left, `o` a peg, `.` an
@@ -296,43 +231,32 @@ pub fn draw(board: &Board, pos: Bits, colour: bool) -> String {
     out
 }
 
-/// The position after jump `mv`.
-fn solver_jump(board: &Board, pos: Bits, mv: u8) -> Bits {
-    let j = board.jumps()[mv as usize];
-    pos ^ (1 << j.from | 1 << j.over | 1 << j.to)
-}
-
-/// The start position of an instance.
+/// The start position of seeded instance `index`: a single-vacancy start or the full
+/// board when the point has `count` instances, else a seeded random position.
 fn start(
-    family: &PegFamily,
-    point: &Point,
     board: &Board,
-    instance: Instance<'_>,
+    pegs: u32,
+    count: Option<u64>,
+    sweep_seed: u64,
+    index: u64,
 ) -> Result<Bits, FamilyError> {
-    match instance {
-        Instance::Given(text) => parse(board, text),
-        Instance::Seeded { sweep_seed, index } => {
-            let holes = board.holes();
-            let pegs = pegs(point);
-            if let Some(count) = family.instance_count(point) {
-                if index >= count {
-                    return Err(FamilyError::NoSuchInstance { index, count });
-                }
-                return Ok(if pegs == holes {
-                    board.mask()
-                } else {
-                    peg::single_vacancy(board, index).unwrap_or(board.mask())
-                });
-            }
-            if index > MAX_INDEX {
-                return Err(FamilyError::NoSuchInstance {
-                    index,
-                    count: MAX_INDEX + 1,
-                });
-            }
-            Ok(peg::seeded_position(board, sweep_seed, pegs, index))
+    if let Some(count) = count {
+        if index >= count {
+            return Err(FamilyError::NoSuchInstance { index, count });
         }
+        return Ok(if pegs == board.holes() {
+            board.mask()
+        } else {
+            peg::single_vacancy(board, index).unwrap_or(board.mask())
+        });
     }
+    if index > MAX_INDEX {
+        return Err(FamilyError::NoSuchInstance {
+            index,
+            count: MAX_INDEX + 1,
+        });
+    }
+    Ok(peg::seeded_position(board, sweep_seed, pegs, index))
 }
 
 /// Solves peg games; keeps one solver (memo and buffers) and rebuilds it only when the
@@ -349,8 +273,9 @@ impl GameSolver for PegSolver {
         config: &Config,
         run_seed: u64,
     ) -> Result<Solved, FamilyError> {
-        let board = board(point)?;
-        let pos = start(&PegFamily, point, &board, instance)?;
+        let game = game(point)?;
+        let board = &game.notation;
+        let pos = game.start(instance)?;
         let solver = match &mut self.solver {
             Some((kind, solver)) if *kind == board.kind() => solver,
             slot => {
@@ -358,7 +283,7 @@ impl GameSolver for PegSolver {
                 &mut slot.insert((board.kind(), solver)).1
             }
         };
-        Ok(solve_with(solver, &board, pos, config, run_seed))
+        Ok(solve_with(solver, board, pos, config, run_seed))
     }
 }
 
@@ -373,10 +298,7 @@ pub fn solve_with(
     run_seed: u64,
 ) -> Solved {
     let outcome = solver.solve(&pos, config, run_seed);
-    let mut end = outcome.start;
-    for &mv in &outcome.solution {
-        end = solver_jump(board, end, mv);
-    }
+    let end = board.after(&outcome.start, &outcome.solution);
     // A game a limit stopped gets no finishing search either (it is unlimited): its
     // `holes` column is null, unknown.
     let capped = outcome.capped_by.is_some();
@@ -386,29 +308,16 @@ pub fn solve_with(
         let known = if end.count_ones() == 1 { end } else { 0 };
         finishes(solver.puzzle(), outcome.start, known)
     };
-    Solved {
-        board: notation::position_text(board, pos),
-        prefix_moves: moves_text(board, &outcome.prefix_moves),
-        start: notation::position_text(board, outcome.start),
-        score: outcome.min_score,
-        lower_bound: outcome.lower_bound,
-        exhaustive: outcome.exhaustive,
-        capped_by: outcome.capped_by,
-        expansions: outcome.counters.expansions + finish_expansions,
-        attempts: outcome.counters.attempts,
-        heuristic_steps: outcome.counters.heuristic_steps,
-        memo_states: outcome.memo_states,
-        memo_bytes: outcome.memo_bytes,
-        split_nodes: None,
-        solution: moves_text(board, &outcome.solution),
-        extra: vec![
-            Cell::Text(board.kind().to_string()),
-            Cell::Int(i64::from(pos.count_ones())),
-            if capped {
-                Cell::Null
-            } else {
-                Cell::Text(holes_text(&holes))
-            },
-        ],
-    }
+    let extra = vec![
+        Cell::Text(board.kind().to_string()),
+        Cell::Int(i64::from(pos.count_ones())),
+        if capped {
+            Cell::Null
+        } else {
+            Cell::Text(holes_text(&holes))
+        },
+    ];
+    let mut solved = Solved::of(&outcome, Texts::of(board, &pos, &outcome), extra);
+    solved.expansions += finish_expansions;
+    solved
 }

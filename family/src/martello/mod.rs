@@ -1,6 +1,11 @@
 //! Martello solo as a family: the board side `n` is its one parameter, a seeded random
 //! permutation of the stones its instance, stones left its score.
 
+mod cost;
+mod questions;
+mod view;
+
+use hammer_engine::martello::Side;
 use hammer_engine::martello::signature::{FEATURE_VERSION, MAX_RADIUS};
 use hammer_engine::seeded::{self, MAX_INDEX};
 use hammer_engine::{MAX_N, Martello, Move, ParseError, State};
@@ -8,8 +13,8 @@ use hammer_solver::learned::Learner;
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    ColumnSpec, Family, FamilyError, GameSolver, Instance, Learning, ParamKind, ParamSpec,
-    ParamValue, Point, Solved,
+    ColumnSpec, Family, FamilyError, Game, GameSolver, Instance, Learning, ParamKind, ParamSpec,
+    ParamValue, Point, Positions, Solved, Texts,
 };
 
 /// The Martello family.
@@ -43,21 +48,24 @@ fn bad_state(text: &str, e: ParseError) -> FamilyError {
     }
 }
 
-/// Parses a state of the point's board. A state carries its own size; it must be the
-/// point's, so that a row never mixes boards.
-fn parse(point: &Point, text: &str) -> Result<State, FamilyError> {
-    let state = State::parse(text).map_err(|e| bad_state(text, e))?;
-    if state.n() != side(point) {
-        return Err(FamilyError::BadState {
-            text: text.to_string(),
-            reason: format!(
-                "a state of a {0}x{0} board, but the puzzle is set to n = {1}",
-                state.n(),
-                side(point)
-            ),
-        });
-    }
-    Ok(state)
+/// Martello at a point: a seeded random permutation of the stones per instance.
+fn game(point: &Point) -> Game<Side> {
+    let n = side(point);
+    let seeded = move |sweep_seed, index| {
+        seeded::game(sweep_seed, n, index).map_err(|e| match e {
+            seeded::SeededError::Index(index) => FamilyError::NoSuchInstance {
+                index,
+                count: MAX_INDEX + 1,
+            },
+            other => FamilyError::BadParam {
+                key: "n".to_string(),
+                reason: other.to_string(),
+            },
+        })
+    };
+    Game::new(Side(n), seeded, |_, state, colour| {
+        view::draw(state, colour)
+    })
 }
 
 /// Moves in the dataset's notation, space-separated (`A1xB1 C2xC3`).
@@ -117,7 +125,7 @@ impl Family for MartelloFamily {
     }
 
     fn estimated_seconds(&self, point: &Point, config: &Config) -> f64 {
-        crate::martello_cost::estimated_game_seconds(side(point), config)
+        cost::estimated_game_seconds(side(point), config)
     }
 
     fn solver(&self) -> Box<dyn GameSolver> {
@@ -128,46 +136,8 @@ impl Family for MartelloFamily {
         MartelloFamily::point_of_board(state).map(Some)
     }
 
-    fn instance(&self, point: &Point, instance: Instance<'_>) -> Result<String, FamilyError> {
-        Ok(start(point, instance)?.to_string())
-    }
-
-    fn moves(&self, point: &Point, state: &str) -> Result<Vec<(String, String)>, FamilyError> {
-        let state = parse(point, state)?;
-        let mut moves = Vec::new();
-        hammer_engine::Puzzle::moves(&Martello, &state, &mut moves);
-        Ok(moves
-            .iter()
-            .map(|mv| (mv.notation(state.n()), state.apply(*mv).to_string()))
-            .collect())
-    }
-
-    fn replay(
-        &self,
-        point: &Point,
-        state: &str,
-        moves: &[&str],
-    ) -> Result<Vec<String>, FamilyError> {
-        let mut state = parse(point, state)?;
-        let mut out = Vec::with_capacity(moves.len());
-        for (i, text) in moves.iter().enumerate() {
-            let mv = state.parse_move(text).map_err(|e| FamilyError::BadMove {
-                text: text.to_string(),
-                index: Some(i),
-                reason: format!("{e} in {state}"),
-            })?;
-            state = state.apply(mv);
-            out.push(state.to_string());
-        }
-        Ok(out)
-    }
-
-    fn score(&self, point: &Point, state: &str) -> Result<u32, FamilyError> {
-        Ok(parse(point, state)?.stone_count())
-    }
-
-    fn draw(&self, point: &Point, state: &str, colour: bool) -> Result<String, FamilyError> {
-        Ok(crate::martello_view::draw(&parse(point, state)?, colour))
+    fn game(&self, point: &Point) -> Result<Box<dyn Positions>, FamilyError> {
+        Ok(Box::new(game(point)))
     }
 
     fn score_unit(&self) -> Option<&'static str> {
@@ -207,7 +177,7 @@ impl Family for MartelloFamily {
     }
 
     fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
-        crate::martello_questions::answer(question)
+        questions::answer(question)
     }
 
     fn run_seed(&self, point: &Point, sweep_seed: u64, index: u64, trial: u32) -> u64 {
@@ -252,30 +222,6 @@ impl Learning for MartelloFamily {
     }
 }
 
-/// The start position of an instance: a seeded game, or a given board of any size (the
-/// command line infers `n` from the board; see [`MartelloFamily::point_of_board`]).
-fn start(point: &Point, instance: Instance<'_>) -> Result<State, FamilyError> {
-    match instance {
-        Instance::Seeded { sweep_seed, index } => seeded::game(sweep_seed, side(point), index)
-            .map_err(|e| match e {
-                seeded::SeededError::Index(index) => FamilyError::NoSuchInstance {
-                    index,
-                    count: MAX_INDEX + 1,
-                },
-                other => FamilyError::BadParam {
-                    key: "n".to_string(),
-                    reason: other.to_string(),
-                },
-            }),
-        // Any state: a start position, or a later one (the viewer's hints, a position
-        // pasted mid-game); the search is the same from either.
-        Instance::Given(text) => {
-            let state = State::parse(text).map_err(|e| bad_state(text, e))?;
-            parse(point, &state.to_string())
-        }
-    }
-}
-
 impl MartelloFamily {
     /// The point of a given board: its own side. The command line uses it so that
     /// `hammer solve BOARD` needs no `--param n=`.
@@ -298,7 +244,8 @@ impl GameSolver for MartelloSolver {
         config: &Config,
         run_seed: u64,
     ) -> Result<Solved, FamilyError> {
-        let board = start(point, instance)?;
+        let game = game(point);
+        let board = game.start(instance)?;
         let n = board.n();
         // A learned order's knowledge base must have been learned with Martello's
         // features, on this board size.
@@ -324,26 +271,16 @@ impl GameSolver for MartelloSolver {
         };
         // A part reports the better of its own score and one another part reached, with
         // that part's solution: the score it pruned against must have a witness.
-        let (score, solution) = match config.split.as_ref().and_then(|p| p.shared.told()) {
-            Some((told, solution)) if told < outcome.min_score => (told, solution),
-            _ => (outcome.min_score, moves_text(&outcome.solution, n)),
-        };
-        Ok(Solved {
-            board: board.to_string(),
-            prefix_moves: moves_text(&outcome.prefix_moves, n),
-            start: outcome.start.to_string(),
-            score,
-            lower_bound: outcome.lower_bound,
-            exhaustive: outcome.exhaustive,
-            capped_by: outcome.capped_by,
-            expansions: outcome.counters.expansions,
-            attempts: outcome.counters.attempts,
-            heuristic_steps: outcome.counters.heuristic_steps,
-            memo_states: outcome.memo_states,
-            memo_bytes: outcome.memo_bytes,
-            split_nodes: outcome.split.map(|s| s.nodes),
-            solution,
-            extra: Vec::new(),
-        })
+        let mut solved = Solved::of(
+            &outcome,
+            Texts::of(&game.notation, &board, &outcome),
+            Vec::new(),
+        );
+        if let Some((told, solution)) = config.split.as_ref().and_then(|p| p.shared.told())
+            && told < outcome.min_score
+        {
+            (solved.score, solved.solution) = (told, solution);
+        }
+        Ok(solved)
     }
 }
