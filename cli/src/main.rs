@@ -34,6 +34,8 @@ enum Command {
     Moves(cmd::moves::MovesArgs),
     /// Check a solution move by move and draw each state.
     Replay(cmd::replay::ReplayArgs),
+    /// List the puzzle families with their parameters (the table of docs/families.md).
+    Families(cmd::families::FamiliesArgs),
     /// Answer a puzzle spec's questions, one JSON object per line (the conformance format).
     Ask(cmd::ask::AskArgs),
     /// Measure solver speed on the first games of a fixed seed.
@@ -81,6 +83,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => cmd::moves::moves(args),
         Command::Replay(args) => cmd::replay::replay(args),
         Command::Ask(args) => cmd::ask::ask(args),
+        Command::Families(args) => cmd::families::families_cmd(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Coordinator(args) => cmd::coordinator::coordinator(args),
         Command::Worker(args) => cmd::worker::worker(args),

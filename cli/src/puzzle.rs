@@ -7,8 +7,7 @@ use hammer_family::{FamilyRef, ParamValue, Point, point_from_pairs};
 
 #[derive(Args, Clone, Debug)]
 pub struct PuzzleArgs {
-    /// The puzzle family: martello, peg, mancala, tours (see docs/families.md).
-    #[arg(long, default_value = hammer_family::DEFAULT_FAMILY)]
+    #[arg(long, default_value = hammer_family::DEFAULT_FAMILY, help = crate::cmd::families::puzzle_help())]
     pub puzzle: String,
     /// A parameter of the puzzle, KEY=VALUE (repeat for several), such as
     /// `--param board=european` or `--param h=6`. A parameter left out takes the given

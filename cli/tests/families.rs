@@ -400,6 +400,7 @@ fn every_conformance_case_passes_through_hammer_ask() {
         ("peg", "peg"),
         ("mancala", "mancala"),
         ("tours", "machinarium"),
+        ("clobber", "clobber"),
     ] {
         let path = cases.join(format!("{file}.jsonl"));
         let text = std::fs::read_to_string(&path).unwrap();
@@ -479,6 +480,18 @@ fn bad_input_per_family_is_refused_with_a_clear_message_and_nothing_written() {
             "puzzle = \"tours\"\nsizes = [3]\nk = [9]\ngames = 1",
             "experiment[0].k: k: 9 obstacles do not fit",
         ),
+        (
+            "puzzle = \"clobber\"\ngames = 1",
+            "experiment[0].rules: missing key: every clobber experiment needs `rules`",
+        ),
+        (
+            "puzzle = \"clobber\"\nrules = [\"partisan\"]\nrows = [8]\ncolumns = [9]\ngames = 1",
+            "experiment[0].columns: n: a board has at most 64 cells, got 72",
+        ),
+        (
+            "puzzle = \"clobber\"\nrules = [\"impartial\"]\nturns = [\"x\"]\ngames = 1",
+            "experiment[0].turns: turn: the impartial rule has no colour to move",
+        ),
     ];
     for (i, (keys, expected)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("bad{i}.toml"));
@@ -497,7 +510,7 @@ fn bad_input_per_family_is_refused_with_a_clear_message_and_nothing_written() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!output.status.success(), "{keys}");
         assert!(stderr.contains(expected), "{keys}: {stderr}");
-        let at_key = [5, 6, 7].map(|line| format!("bad{i}.toml:{line}:"));
+        let at_key = [3, 5, 6, 7, 8].map(|line| format!("bad{i}.toml:{line}:"));
         assert!(
             at_key.iter().any(|a| stderr.contains(a.as_str())),
             "{keys}: {stderr}"
@@ -688,4 +701,23 @@ fn game_commands_take_a_puzzle() {
         moves["moves"],
         serde_json::json!({"L": "#../.../...:2,3,6,9,8,7"})
     );
+}
+
+/// docs/families.md's table of families is `hammer families`' output, so the docs list
+/// exactly the registered families with their parameters.
+#[test]
+fn the_docs_list_the_registered_families() {
+    let table = ok(&hammer(&["families"]));
+    let docs = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/families.md"),
+    )
+    .unwrap();
+    assert!(
+        docs.contains(&table),
+        "docs/families.md must hold the table `hammer families` prints:\n{table}"
+    );
+    for family in hammer_family::families() {
+        let help = ok(&hammer(&["solve", "--help"]));
+        assert!(help.contains(family.name()), "--puzzle help: {help}");
+    }
 }

@@ -234,9 +234,19 @@ puzzle = "tours"
 sizes = [4]
 k = 1
 games = 3
+
+[[experiment]]
+name = "clobber"
+puzzle = "clobber"
+rows = [3]
+columns = [4]
+fills = [80]
+colours = ["random"]
+rules = ["partisan"]
+games = 3
 "#;
 
-/// Peg, Mancala and slide tours through the same pages: each family's game replays with
+/// Peg, Mancala, slide tours and Clobber through the same pages: each family's game replays with
 /// its text picture, and every hint of its start equals `hammer solve` with its params.
 #[test]
 fn every_family_replays_and_gets_hints() {
@@ -275,7 +285,7 @@ fn every_family_replays_and_gets_hints() {
             })
             .collect::<String>()
     };
-    for puzzle in ["peg", "mancala", "tours"] {
+    for puzzle in ["peg", "mancala", "tours", "clobber"] {
         let row = rows
             .iter()
             .find(|r| r.puzzle == puzzle)

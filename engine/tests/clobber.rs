@@ -1,12 +1,8 @@
-//! Solitaire Clobber: every case of `testdata/cases/clobber.jsonl` answered exactly,
-//! every input of `clobber-bad.jsonl` refused, the spec's larger anchors, and property
-//! tests of the rules, the bound and the searches against plain brute force.
-
-#[path = "clobber/questions.rs"]
-mod questions;
+//! Solitaire Clobber's rules: the spec's anchors, and property tests of the rules, the
+//! bound and the searches against plain brute force. The conformance cases go through
+//! the family (`family/tests/clobber_conformance.rs`), as `hammer ask` answers them.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 
 use hammer_engine::clobber::{
     self, Board, Clobber, Colour, Colours, Gen, Move, Position, Rule, State, alternation_bound,
@@ -14,114 +10,6 @@ use hammer_engine::clobber::{
 };
 use hammer_engine::{Countable, Puzzle, Successor};
 use proptest::prelude::*;
-use questions::Question;
-use serde_json::Value;
-
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/cases")
-}
-
-/// The cases of `name` with their line numbers.
-fn cases(name: &str) -> Vec<(usize, Value)> {
-    let text = std::fs::read_to_string(cases_dir().join(name)).expect("read the case file");
-    text.lines()
-        .enumerate()
-        .map(|(i, line)| (i + 1, serde_json::from_str(line).expect("a case is JSON")))
-        .collect()
-}
-
-/// The case without `drop` (its answer or error), so that no answer can be read from
-/// the question.
-fn question(case: &Value, drop: &str) -> Value {
-    let mut q = case.clone();
-    q.as_object_mut().expect("a case is an object").remove(drop);
-    q
-}
-
-#[test]
-fn copies_of_the_cases_are_current() {
-    let shared = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/cases");
-    if !shared.is_dir() {
-        eprintln!("skipped: {} does not exist", shared.display());
-        return;
-    }
-    for name in ["clobber.jsonl", "clobber-bad.jsonl"] {
-        let original = std::fs::read(shared.join(name)).expect("read the shared case file");
-        let copy = std::fs::read(cases_dir().join(name)).expect("read the copied case file");
-        assert!(
-            original == copy,
-            "testdata/cases/{name} differs from shared/cases/{name}: copy it again"
-        );
-    }
-}
-
-#[test]
-fn every_case_is_answered_exactly() {
-    let mut checked = 0;
-    for (line, case) in cases("clobber.jsonl") {
-        let q = question(&case, "answer");
-        let parsed = Question::parse(&q).unwrap_or_else(|e| panic!("line {line}: {e}"));
-        let answer = parsed
-            .answer()
-            .unwrap_or_else(|e| panic!("line {line}: {e}"));
-        assert_eq!(answer, case["answer"], "line {line}: {q}");
-        checked += 1;
-    }
-    assert_eq!(checked, 217);
-}
-
-#[test]
-fn every_bad_input_is_refused() {
-    let mut refused = 0;
-    for (line, case) in cases("clobber-bad.jsonl") {
-        let q = question(&case, "error");
-        let outcome = Question::parse(&q).and_then(|parsed| parsed.answer());
-        match outcome {
-            Ok(answer) => panic!("line {line}: {q} was answered with {answer}"),
-            Err(e) => eprintln!("line {line}: {}", chain(&e)),
-        }
-        refused += 1;
-    }
-    assert_eq!(refused, 36);
-}
-
-/// An error and its sources, as the binary's chain printer shows them.
-fn chain(e: &dyn std::error::Error) -> String {
-    let mut text = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        text = format!("{text}: {s}");
-        source = s.source();
-    }
-    text
-}
-
-#[test]
-fn refusals_name_the_field_or_token() {
-    let refuse = |q: &str| {
-        let q: Value = serde_json::from_str(q).unwrap();
-        chain(&Question::parse(&q).and_then(|p| p.answer()).unwrap_err())
-    };
-    let msg = refuse(r#"{"kind": "moves", "rule": "impartial", "pos": "xoX/oxo"}"#);
-    assert!(
-        msg.contains("'X'") && msg.contains("row 1, column 3"),
-        "{msg}"
-    );
-    let msg = refuse(
-        r#"{"kind": "replay", "rule": "partisan", "pos": "xox/oxo", "moves": ["1-2", "01-2"]}"#,
-    );
-    assert!(msg.contains("move 2") && msg.contains("'01'"), "{msg}");
-    let msg = refuse(
-        r#"{"kind": "replay", "rule": "partisan", "pos": "xox/oxo", "moves": ["2-1", "4-5"]}"#,
-    );
-    assert!(msg.contains("move 2 (4-5)"), "{msg}");
-    let msg = refuse(
-        r#"{"kind": "generate", "gen": {"m": 3, "n": 4, "fill": 50.0, "colours": "random", "seed": 1}}"#,
-    );
-    assert!(msg.contains("fill") && msg.contains("50.0"), "{msg}");
-    let msg = refuse(r#"{"kind": "solve", "rule": "partisan", "turn": null, "pos": "xo"}"#);
-    assert!(msg.contains("turn") && msg.contains("null"), "{msg}");
-}
 
 /// The start of the full checkerboard `m x n`.
 fn checkerboard(m: u64, n: u64) -> (Board, Position) {

@@ -18,6 +18,7 @@ mod params;
 mod registry;
 mod solved;
 
+pub mod clobber;
 pub mod mancala;
 pub mod martello;
 pub mod peg;
@@ -42,23 +43,52 @@ pub enum Instance<'a> {
     Given(&'a str),
 }
 
+/// What a family is, as data: the registry, the docs' table and the sweep parser read it.
+#[derive(Debug)]
+pub struct Info {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub params: &'static [ParamSpec],
+    pub columns: &'static [ColumnSpec],
+}
+
+impl Info {
+    /// The point of `values`, one per parameter in order, unchecked.
+    pub fn point(&self, values: Vec<ParamValue>) -> Point {
+        let keys = self.params.iter().map(|s| s.key);
+        Point::new(self.name, keys.zip(values).collect())
+    }
+}
+
 /// One puzzle family, as the rest of hammer sees it.
 pub trait Family: Send + Sync + 'static {
+    /// What the family is: its name, one-line summary, parameters and dataset columns.
+    fn info(&self) -> &'static Info;
+
     /// The name in sweep files (`puzzle = "peg"`), on the command line (`--puzzle peg`)
     /// and in the dataset's `puzzle` column. Lowercase ASCII letters.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.info().name
+    }
 
     /// One line for `--help` and the docs.
-    fn summary(&self) -> &'static str;
+    fn summary(&self) -> &'static str {
+        self.info().summary
+    }
 
     /// The parameters of an instance, in canonical order. Every parameter has a default
     /// except where the spec says otherwise, so `Point` can be built from any subset.
-    fn params(&self) -> &'static [ParamSpec];
+    fn params(&self) -> &'static [ParamSpec] {
+        self.info().params
+    }
 
     /// Checks a complete, defaulted parameter point (one value per [`Family::params`]
     /// entry, in that order) beyond the per-value ranges (for example a peg count that
-    /// does not fit the board), and returns it as a [`Point`].
-    fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError>;
+    /// does not fit the board), and returns it as a [`Point`]; a family that normalises
+    /// its values (peg's board names) or checks them together overrides it.
+    fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError> {
+        Ok(self.info().point(values))
+    }
 
     /// The point's value of the dataset's `n` partition column: the family's notion of
     /// size (Martello: the board side; peg: the pegs at the start; Mancala: holes per side).
@@ -88,7 +118,9 @@ pub trait Family: Send + Sync + 'static {
 
     /// The family's own typed dataset columns, in file order. Their names start with the
     /// family name and an underscore (`peg_finishes`) so families never collide.
-    fn columns(&self) -> &'static [ColumnSpec];
+    fn columns(&self) -> &'static [ColumnSpec] {
+        self.info().columns
+    }
 
     /// A rough single-thread time in seconds for one instance of `point` under
     /// `config`; it sizes default work units. It must be a pure function of its

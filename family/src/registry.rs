@@ -14,6 +14,7 @@ static FAMILIES: LazyLock<Vec<Box<dyn Family>>> = LazyLock::new(|| {
         Box::new(crate::peg::PegFamily),
         Box::new(crate::mancala::MancalaFamily),
         Box::new(crate::tours::ToursFamily),
+        Box::new(crate::clobber::ClobberFamily),
     ]
 });
 

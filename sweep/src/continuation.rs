@@ -140,7 +140,7 @@ fn inline_games(
                 &sub,
                 "game index",
                 0,
-                hammer_engine::seeded::MAX_INDEX,
+                hammer_puzzle::seeded::MAX_INDEX,
             )?;
             if list.last().is_some_and(|&last| last >= index) {
                 return Err(loc.error(

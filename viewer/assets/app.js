@@ -95,6 +95,8 @@ async function render() {
   setNav(path);
   main().replaceChildren();
   try {
+    // The family list comes with the dataset's description: the game and play pages need it.
+    if (!meta || !meta.families) await refreshMeta();
     if (path === '/game') await renderGame(params);
     else if (path === '/play') await renderPlay(params);
     else if (path === '/live') await renderLive();
@@ -325,7 +327,7 @@ async function renderGame(params) {
   view.append(left, right);
   if (game.replay_error) showMessage('This game does not replay: ' + game.replay_error);
   let timer = null;
-  const martello = row.puzzle === 'martello';
+  const martello = drawsBoard(row.puzzle);
   const moveList = el('ol', { class: 'moves', id: 'moves', start: 1 });
   steps.slice(1).forEach((s, i) => moveList.append(el('li', { class: s.phase, 'data-step': i + 1, onclick: () => show(i + 1) }, s.move + (s.phase === 'prefix' ? ' (prefix)' : ''))));
   const caption = el('div', { id: 'caption' });
@@ -377,13 +379,13 @@ async function renderGame(params) {
 
 // ---------------------------------------------------------------- play
 
-const playState = { history: [], at: -1, puzzle: 'martello', params: '', selected: null, hintsFor: null, hints: null, info: null };
+const playState = { history: [], at: -1, puzzle: '', params: '', selected: null, hintsFor: null, hints: null, info: null };
 
 async function renderPlay(params) {
-  const puzzle = params.get('puzzle') || 'martello';
+  const puzzle = params.get('puzzle') || meta.default_family || '';
   const state = params.get('state');
   const paste = el('form', { class: 'filters', id: 'paste' },
-    el('label', {}, 'puzzle', el('select', { name: 'puzzle' }, ['martello', 'peg', 'mancala', 'tours'].map(v => el('option', { value: v, selected: v === puzzle }, v)))),
+    el('label', {}, 'puzzle', el('select', { name: 'puzzle' }, (meta.families || []).map(f => f.name).map(v => el('option', { value: v, selected: v === puzzle }, v)))),
     el('label', {}, 'params (key=value;…, empty when the board tells)', el('input', { name: 'params', value: params.get('params') || '', size: 24 })),
     el('label', {}, 'board', el('input', { name: 'state', id: 'paste-state', value: state || '', size: 60 })),
     el('button', { class: 'action', type: 'submit', id: 'paste-go' }, 'Start'));
@@ -442,6 +444,12 @@ async function showPosition() {
   } catch (e) { showMessage('hints: ' + e.message); }
 }
 
+// Whether the page draws the family's board itself (stones to click) rather than showing
+// the server's text picture: the registry says, through /api/meta.
+function drawsBoard(puzzle) {
+  return (meta.families || []).some(f => f.name === puzzle && f.draws_board);
+}
+
 function hintText(h) { return h.exact ? String(h.score) : `≤${h.score}`; }
 
 function drawPlay() {
@@ -449,7 +457,7 @@ function drawPlay() {
   const left = $('#play-left');
   const right = $('#play-right');
   if (!left || !right) return;
-  const martello = info.puzzle === 'martello';
+  const martello = drawsBoard(info.puzzle);
   const hints = playState.hints ? playState.hints.hints : null;
   const best = hints && hints.length ? Math.min(...hints.map(h => h.score)) : null;
   const hintOf = new Map((hints || []).map(h => [h.move, h]));

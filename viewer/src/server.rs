@@ -140,6 +140,13 @@ async fn meta(State(app): State<Shared>) -> Json<Value> {
     let mut value = app.data.describe();
     value["coordinator"] = json!(app.coordinator.as_ref().map(|(url, _)| url));
     value["hint_budget"] = json!(app.hint_budget);
+    // The registry's families: the page lists them and asks each whether it draws its
+    // own board, so that no family is named in the page's code.
+    value["families"] = hammer_family::families()
+        .iter()
+        .map(|f| json!({ "name": f.name(), "draws_board": f.page_draws_board() }))
+        .collect();
+    value["default_family"] = json!(hammer_family::DEFAULT_FAMILY);
     Json(value)
 }
 

@@ -26,6 +26,7 @@ pub fn check_args(args: CheckArgs) -> ExitCode {
                 Command::Moves(_) => "moves",
                 Command::Replay(_) => "replay",
                 Command::Ask(_) => "ask",
+                Command::Families(_) => "families",
                 Command::Bench(_) => "bench",
                 Command::Coordinator(_) => "coordinator",
                 Command::Worker(_) => "worker",

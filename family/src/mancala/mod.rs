@@ -16,7 +16,7 @@ use hammer_engine::mancala::{Arith, MAX_H, MAX_S, Mancala, Picks, Rules, RulesEr
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Instance, ParamKind,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
@@ -177,24 +177,20 @@ fn game(point: &Point) -> Result<Game<Rules>, FamilyError> {
     }))
 }
 
+const INFO: Info = Info {
+    name: "mancala",
+    summary: "Mancala's first turn: sow with free picks and relays; put as many stones as possible in the store",
+    params: PARAMS,
+    columns: COLUMNS,
+};
+
 impl Family for MancalaFamily {
-    fn name(&self) -> &'static str {
-        "mancala"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Mancala's first turn: sow with free picks and relays; put as many stones as possible in the store"
-    }
-
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
+    fn info(&self) -> &'static Info {
+        &INFO
     }
 
     fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError> {
-        let point = Point::new(
-            "mancala",
-            PARAMS.iter().map(|s| s.key).zip(values).collect(),
-        );
+        let point = INFO.point(values);
         rules(&point)?;
         Ok(point)
     }
@@ -213,10 +209,6 @@ impl Family for MancalaFamily {
 
     fn goal(&self, _point: &Point) -> u32 {
         0
-    }
-
-    fn columns(&self) -> &'static [ColumnSpec] {
-        COLUMNS
     }
 
     fn solver(&self) -> Box<dyn GameSolver> {

@@ -13,8 +13,8 @@ use hammer_solver::learned::Learner;
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    ColumnSpec, Family, FamilyError, Game, GameSolver, Instance, Learning, ParamKind, ParamSpec,
-    ParamValue, Point, Positions, Solved, Texts,
+    ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Learning, ParamKind,
+    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
 /// The Martello family.
@@ -80,24 +80,16 @@ pub fn moves_text(moves: &[Move], n: u8) -> String {
     out
 }
 
+const INFO: Info = Info {
+    name: "martello",
+    summary: "Martello solo: n x n unique stones; a stone eats a neighbour sharing its colour or symbol; leave one",
+    params: PARAMS,
+    columns: COLUMNS,
+};
+
 impl Family for MartelloFamily {
-    fn name(&self) -> &'static str {
-        "martello"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Martello solo: n x n unique stones; a stone eats a neighbour sharing its colour or symbol; leave one"
-    }
-
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
-    }
-
-    fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError> {
-        Ok(Point::new(
-            "martello",
-            PARAMS.iter().map(|s| s.key).zip(values).collect(),
-        ))
+    fn info(&self) -> &'static Info {
+        &INFO
     }
 
     fn size(&self, point: &Point) -> u32 {
@@ -118,10 +110,6 @@ impl Family for MartelloFamily {
 
     fn splittable(&self) -> bool {
         true
-    }
-
-    fn columns(&self) -> &'static [ColumnSpec] {
-        COLUMNS
     }
 
     fn estimated_seconds(&self, point: &Point, config: &Config) -> f64 {

@@ -14,7 +14,7 @@ use hammer_engine::seeded::MAX_INDEX;
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Instance, ParamKind,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
@@ -117,17 +117,16 @@ pub fn holes_text(holes: &[u8]) -> String {
         .join(" ")
 }
 
+const INFO: Info = Info {
+    name: "peg",
+    summary: "Peg solitaire on the English (33) or European (37) board or a hole mask: jump and remove; leave one peg",
+    params: PARAMS,
+    columns: COLUMNS,
+};
+
 impl Family for PegFamily {
-    fn name(&self) -> &'static str {
-        "peg"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Peg solitaire on the English (33) or European (37) board or a hole mask: jump and remove; leave one peg"
-    }
-
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
+    fn info(&self) -> &'static Info {
+        &INFO
     }
 
     /// Normalises the board to its name or mask and `pegs = 0` to holes - 1, so equal
@@ -190,10 +189,6 @@ impl Family for PegFamily {
 
     fn goal(&self, _point: &Point) -> u32 {
         1
-    }
-
-    fn columns(&self) -> &'static [ColumnSpec] {
-        COLUMNS
     }
 
     fn solver(&self) -> Box<dyn GameSolver> {

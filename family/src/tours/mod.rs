@@ -22,7 +22,7 @@ pub use notation::Position;
 use notation::{ToursNotation, bad_state, join};
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Instance, ParamKind,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
@@ -127,6 +127,13 @@ const COLUMNS: &[ColumnSpec] = &[
         doc: "with count = true: states the count expanded (its cost, apart from expansions); else empty",
     },
 ];
+
+const INFO: Info = Info {
+    name: "tours",
+    summary: "Machinarium slide tours: slide a token until blocked; visit every free cell of a square board once",
+    params: PARAMS,
+    columns: COLUMNS,
+};
 
 /// A checked point, read back.
 #[derive(Clone, Debug)]
@@ -308,16 +315,8 @@ fn game(point: &Point) -> Game<ToursNotation> {
 }
 
 impl Family for ToursFamily {
-    fn name(&self) -> &'static str {
-        "tours"
-    }
-
-    fn summary(&self) -> &'static str {
-        "Machinarium slide tours: slide a token until blocked; visit every free cell of a square board once"
-    }
-
-    fn params(&self) -> &'static [ParamSpec] {
-        PARAMS
+    fn info(&self) -> &'static Info {
+        &INFO
     }
 
     /// Normalises `n` to the board's side, the board to its notation and the obstacle
@@ -353,10 +352,6 @@ impl Family for ToursFamily {
 
     fn goal(&self, _point: &Point) -> u32 {
         0
-    }
-
-    fn columns(&self) -> &'static [ColumnSpec] {
-        COLUMNS
     }
 
     fn solver(&self) -> Box<dyn GameSolver> {

@@ -4,8 +4,8 @@
 use std::ops::Range;
 use std::time::Duration;
 
-use hammer_engine::seeded::MAX_INDEX;
 use hammer_family::{DEFAULT_FAMILY, FamilyRef, ParamKind, ParamSpec, ParamValue};
+use hammer_puzzle::seeded::MAX_INDEX;
 use hammer_solver::{Limits, Order, Schedule};
 use toml::de::{DeTable, DeValue};
 

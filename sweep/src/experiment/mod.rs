@@ -6,8 +6,8 @@
 
 use std::ops::Range;
 
-use hammer_engine::seeded::MAX_INDEX;
 use hammer_family::{FamilyError, FamilyRef, ParamSpec, ParamValue, Point};
+use hammer_puzzle::seeded::MAX_INDEX;
 use hammer_solver::{Order, Schedule, SplitMode};
 use toml::de::DeTable;
 

@@ -1,6 +1,6 @@
-//! The questions of `shared/spec/clobber.md` as JSON: each question is parsed into a
-//! typed [`Question`], refusing the spec's bad inputs with a message that names the
-//! field or token, and its typed answer is written back as JSON.
+//! The questions of `docs/clobber.md` as JSON: each question is parsed into a typed
+//! [`Question`], refusing the spec's bad inputs with a message that names the field or
+//! token, and its typed answer is written back as JSON.
 
 use hammer_engine::clobber::{
     self, Clobber, ClobberError, Colour, Colours, Gen, Move, Rule, State, parse_move,
@@ -53,7 +53,7 @@ pub enum QuestionError {
 
 /// A rule, a board and a start: what every question but `generate` is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Setup {
+pub struct Asked {
     pub game: Clobber,
     pub start: State,
 }
@@ -61,10 +61,10 @@ pub struct Setup {
 /// A checked question.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Question {
-    Moves(Setup),
-    Solve(Setup),
-    Analyse(Setup),
-    Replay { setup: Setup, moves: Vec<Move> },
+    Moves(Asked),
+    Solve(Asked),
+    Analyse(Asked),
+    Replay { setup: Asked, moves: Vec<Move> },
     Generate(Gen),
 }
 
@@ -101,21 +101,21 @@ impl Question {
     /// is played is refused here.
     pub fn answer(&self) -> Result<Value, QuestionError> {
         Ok(match self {
-            Question::Moves(Setup { game, start }) => {
+            Question::Moves(Asked { game, start }) => {
                 let answer: Map<String, Value> = clobber::moves(game, start)
                     .into_iter()
                     .map(|(mv, pos)| (mv.to_string(), position_text(game.board(), &pos).into()))
                     .collect();
                 Value::Object(answer)
             }
-            Question::Solve(Setup { game, start }) => {
+            Question::Solve(Asked { game, start }) => {
                 let solution = clobber::solve(game, start);
                 json!({
                     "min_stones": solution.min_stones,
                     "witness": notation(&solution.witness),
                 })
             }
-            Question::Analyse(Setup { game, start }) => {
+            Question::Analyse(Asked { game, start }) => {
                 let a = clobber::analyse(game, start);
                 json!({
                     "states": a.states,
@@ -127,7 +127,7 @@ impl Question {
                 })
             }
             Question::Replay { setup, moves } => {
-                let Setup { game, start } = setup;
+                let Asked { game, start } = setup;
                 let end = clobber::replay(game, start, moves).map_err(QuestionError::Replay)?;
                 let mut answer = json!({
                     "pos": position_text(game.board(), &end.state.pos),
@@ -146,7 +146,7 @@ impl Question {
 }
 
 /// The rule, position and turn of a question.
-fn setup(q: &Map<String, Value>) -> Result<Setup, QuestionError> {
+fn setup(q: &Map<String, Value>) -> Result<Asked, QuestionError> {
     let text = q
         .get("pos")
         .and_then(Value::as_str)
@@ -174,7 +174,7 @@ fn setup(q: &Map<String, Value>) -> Result<Setup, QuestionError> {
         },
     };
     let game = Clobber::new(board, rule);
-    Ok(Setup {
+    Ok(Asked {
         game,
         start: game.state(pos, turn),
     })
@@ -233,6 +233,25 @@ fn gen_object(value: Option<&Value>) -> Result<Gen, QuestionError> {
         .and_then(Colours::from_name)
         .ok_or_else(|| QuestionError::Colours(colours.to_string()))?;
     Gen::new(m, n, fill, colours, seed).map_err(QuestionError::Gen)
+}
+
+/// Answers one question, as [`crate::Family::answer`] does; a refusal names the field or
+/// token with its causes.
+pub(crate) fn answer(question: &Value) -> Result<Value, crate::FamilyError> {
+    Question::parse(question)
+        .and_then(|q| q.answer())
+        .map_err(|e| crate::FamilyError::BadQuestion(chain(&e)))
+}
+
+/// An error and its sources in one line: a question's refusal is one message.
+fn chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text = format!("{text}: {s}");
+        source = s.source();
+    }
+    text
 }
 
 fn notation(moves: &[Move]) -> Vec<String> {
