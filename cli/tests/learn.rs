@@ -143,6 +143,68 @@ fn learn_then_solve_bench_and_sweep_with_the_learned_order() {
     std::fs::write(dir.join("test.toml"), TEST).unwrap();
     let run = ok(hammer(dir, &["run", "test.toml", "--out", "test"]));
     assert!(run.contains("learned:kb.bin,3,0#"), "{run}");
+
+    // Under a schedule that restarts, a temperature left out is 0.1, and 0 is refused:
+    // every restart would repeat the same attempt.
+    let restarted = |order: &str| {
+        hammer(
+            dir,
+            &[
+                "solve",
+                "--random",
+                "--n",
+                "4",
+                "--seed",
+                "9",
+                "--index",
+                "3",
+                "--order",
+                order,
+                "--schedule",
+                "luby:16",
+                "--json",
+            ],
+        )
+    };
+    let out: serde_json::Value = serde_json::from_str(&ok(restarted("learned:kb.bin,4"))).unwrap();
+    let order = out["order"].as_str().unwrap();
+    assert!(order.starts_with("learned:kb.bin,4,0.1#"), "{order}");
+    assert_eq!(out["min_stones"], standard["min_stones"]);
+    let err = fails(restarted("learned:kb.bin,4,0"));
+    assert!(
+        err.contains("temperature 0") && err.contains("luby:16") && err.contains("restart"),
+        "{err}"
+    );
+    let err = fails(hammer(
+        dir,
+        &[
+            "bench",
+            "--n",
+            "4",
+            "--games",
+            "5",
+            "--config",
+            "learned:kb.bin,4,0/paper",
+        ],
+    ));
+    assert!(
+        err.contains("temperature 0") && err.contains("paper"),
+        "{err}"
+    );
+    std::fs::write(
+        dir.join("frozen.toml"),
+        TEST.replace(
+            "\"learned:kb.bin,3\"]",
+            "\"learned:kb.bin,3,0\"]\nschedules = [\"luby:16\"]",
+        ),
+    )
+    .unwrap();
+    let err = fails(hammer(dir, &["run", "frozen.toml", "--out", "frozen"]));
+    assert!(
+        err.contains("frozen.toml:8:") && err.contains("orders") && err.contains("temperature 0"),
+        "{err}"
+    );
+    assert!(!dir.join("frozen").exists(), "nothing may be written");
 }
 
 #[test]

@@ -178,12 +178,18 @@ fn run_schedule<P: Puzzle>(
     if search.proven() {
         return true;
     }
+    // A learned order whose temperature the caller left unsettled takes the schedule's
+    // default here; a refused combination was refused where the configuration was read.
+    let configured = config
+        .order
+        .for_schedule(&config.schedule)
+        .unwrap_or(config.order);
     for budget in config.schedule.budgets() {
         // The unlimited attempt may have an order of its own (`paper` falls back on the
         // regular standard-order search, as the report's meta-solver did).
         let order = match budget {
-            None => config.schedule.tail_order().unwrap_or(config.order),
-            Some(_) => config.order,
+            None => config.schedule.tail_order().unwrap_or(configured),
+            Some(_) => configured,
         };
         match attempt(search, order, budget) {
             AttemptEnd::Proven | AttemptEnd::Complete => return true,

@@ -21,7 +21,8 @@ pub enum Order {
     /// Ranked by a knowledge base of move transitions learned from solved games
     /// (`learned:PATH[,R[,T]]`, see [`crate::learned`]): `kb` is its index in the
     /// process's registry, `radius` the longest radius used and `temp_milli` the
-    /// temperature in thousandths (0: ties keep the standard order).
+    /// temperature in thousandths (0: ties keep the standard order; [`TEMP_UNSET`] until
+    /// [`Order::for_schedule`] settles a temperature the text left out).
     Learned {
         kb: u32,
         radius: u8,
@@ -29,7 +30,47 @@ pub enum Order {
     },
 }
 
+/// A learned order's temperature that its text left out (`learned:KB` or `learned:KB,R`);
+/// [`Order::for_schedule`] replaces it.
+pub const TEMP_UNSET: u16 = u16::MAX;
+
+/// The temperature, in thousandths, that a learned order takes under a schedule with
+/// restarts when its text gives none: with 0, every restart would repeat the same
+/// attempt (docs/learned-order.md).
+pub const RESTART_TEMP_MILLI: u16 = 100;
+
 impl Order {
+    /// The order as it runs under `schedule`. A learned order whose text left its
+    /// temperature out takes 0 under one attempt and [`RESTART_TEMP_MILLI`] under
+    /// restarts; a temperature of 0 written with restarts is refused, since every restart
+    /// would search the same tree in the same order. Every other order is unchanged.
+    pub fn for_schedule(self, schedule: &crate::Schedule) -> Result<Order, OrderError> {
+        let Order::Learned {
+            kb,
+            radius,
+            temp_milli,
+        } = self
+        else {
+            return Ok(self);
+        };
+        let temp_milli = match (temp_milli, schedule.restarts()) {
+            (TEMP_UNSET, true) => RESTART_TEMP_MILLI,
+            (TEMP_UNSET, false) => 0,
+            (0, true) => {
+                return Err(OrderError::FrozenRestarts {
+                    order: self.to_string(),
+                    schedule: schedule.to_string(),
+                });
+            }
+            (t, _) => t,
+        };
+        Ok(Order::Learned {
+            kb,
+            radius,
+            temp_milli,
+        })
+    }
+
     /// Checks that the order can order a puzzle whose features have version `features`
     /// (its [`hammer_puzzle::MoveFeatures::VERSION`]) and, when `size` is given, boards
     /// of that size (the family's size: Martello's side): a learned order's knowledge
@@ -73,6 +114,10 @@ pub enum OrderError {
     Size { path: String, kb: u8, n: u8 },
     #[error("no knowledge base {0} is loaded in this process")]
     Unloaded(u32),
+    #[error(
+        "move order '{order}' with temperature 0 under schedule '{schedule}': every restart would repeat the same attempt; give a temperature above 0 (learned:KB,R,0.1), leave it out (restarts then take 0.1), or use the exact schedule"
+    )]
+    FrozenRestarts { order: String, schedule: String },
 }
 
 impl FromStr for Order {
@@ -140,7 +185,7 @@ fn parse_learned(text: &str, spec: &str) -> Result<Order, OrderError> {
             .filter(|t| (0.0..=60.0).contains(t))
             .map(|t| (t * 1000.0).round() as u16)
             .ok_or_else(|| bad(format!("temperature '{t}' is not a number from 0 to 60")))?,
-        None => 0,
+        None => TEMP_UNSET,
     };
     if parts.next().is_some() {
         return Err(bad("expected learned:KB[,R[,T]]".into()));
@@ -189,6 +234,9 @@ impl fmt::Display for Order {
                 radius,
                 temp_milli,
             } => match crate::learned::get(*kb) {
+                Some(l) if *temp_milli == TEMP_UNSET => {
+                    write!(f, "learned:{},{radius}#{:032x}", l.path, l.digest)
+                }
                 Some(l) => {
                     let t = *temp_milli as f64 / 1000.0;
                     write!(f, "learned:{},{radius},{t}#{:032x}", l.path, l.digest)

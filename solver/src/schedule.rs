@@ -86,6 +86,25 @@ impl Schedule {
         }
     }
 
+    /// Whether the schedule may make more than one attempt at a game (restarts).
+    pub fn restarts(&self) -> bool {
+        match self {
+            Schedule::Exact => false,
+            Schedule::Paper
+            | Schedule::Luby { .. }
+            | Schedule::Geometric { .. }
+            | Schedule::Fixed { .. } => true,
+            Schedule::List { phases, then_exact } => {
+                phases
+                    .iter()
+                    .map(|&(count, _)| u64::from(count))
+                    .sum::<u64>()
+                    + u64::from(*then_exact)
+                    > 1
+            }
+        }
+    }
+
     /// Whether the schedule ends with an exact result whatever the game: it ends in an
     /// unlimited attempt, or its budgets grow without bound.
     pub fn always_exact(&self) -> bool {

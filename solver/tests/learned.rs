@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use hammer_engine::martello::signature::FEATURE_VERSION;
 use hammer_engine::{Martello, Move, State, seeded};
 use hammer_solver::learned::Learner;
-use hammer_solver::{Config, Order, Schedule, Solver};
+use hammer_solver::{Config, Order, OrderError, Schedule, Solver};
 use proptest::prelude::*;
 
 /// A knowledge base learned from 300 solved 5x5 games of seed 5 (not the test seed),
@@ -72,7 +72,7 @@ proptest! {
 
 #[test]
 fn the_order_reorders_and_names_its_digest() {
-    let learned = order(",6");
+    let learned = order(",6,0");
     let text = learned.to_string();
     assert!(
         text.starts_with("learned:") && text.contains(",6,0#"),
@@ -177,4 +177,42 @@ fn a_replay_error_names_the_move() {
     let mut learner = Learner::new(3, 2, FEATURE_VERSION);
     let err = learner.game(&Martello, &start, &solution);
     assert!(err.is_err());
+}
+
+/// A learned order's temperature left out is settled by the schedule: 0 for one attempt,
+/// 0.1 when the schedule restarts; a written 0 under restarts is refused, because every
+/// restart would repeat the same attempt.
+#[test]
+fn the_temperature_follows_the_schedule_and_zero_is_refused_under_restarts() {
+    let schedule = |text: &str| text.parse::<Schedule>().unwrap();
+    for (text, restarts) in [
+        ("exact", false),
+        ("5000", false),
+        ("1x5000,exact", true),
+        ("2x5000", true),
+        ("paper", true),
+        ("luby:256", true),
+        ("geometric:200,1.2", true),
+        ("fixed:500", true),
+    ] {
+        assert_eq!(schedule(text).restarts(), restarts, "{text}");
+    }
+    let unset = order(",6");
+    let exact = unset.for_schedule(&schedule("exact")).unwrap();
+    assert!(exact.to_string().contains(",6,0#"), "{exact}");
+    let luby = unset.for_schedule(&schedule("luby:256")).unwrap();
+    assert!(luby.to_string().contains(",6,0.1#"), "{luby}");
+    let frozen = order(",6,0");
+    assert_eq!(frozen.for_schedule(&schedule("exact")).unwrap(), frozen);
+    let err = frozen.for_schedule(&schedule("luby:256")).unwrap_err();
+    assert!(
+        matches!(err, OrderError::FrozenRestarts { .. }) && err.to_string().contains("luby:256"),
+        "{err}"
+    );
+    let warm = order(",6,0.3");
+    assert_eq!(warm.for_schedule(&schedule("paper")).unwrap(), warm);
+    assert_eq!(
+        Order::Random.for_schedule(&schedule("luby:1")).unwrap(),
+        Order::Random
+    );
 }

@@ -60,9 +60,11 @@ fn parse_config(text: &str) -> Result<Config> {
     };
     let (order, schedule) = split
         .with_context(|| format!("config '{text}' is not ORDER/SCHEDULE, such as random/paper"))?;
+    let schedule = crate::args::schedule_arg(schedule).map_err(anyhow::Error::msg)?;
+    let order = order.parse::<Order>()?.for_schedule(&schedule)?;
     Ok(Config {
-        order: order.parse::<Order>()?,
-        schedule: crate::args::schedule_arg(schedule).map_err(anyhow::Error::msg)?,
+        order,
+        schedule,
         prefix: 0,
         limits: Default::default(),
         split: None,

@@ -210,7 +210,7 @@ fn print_solve(family: FamilyRef, v: &Value) {
 
 pub fn solve(args: SolveArgs) -> Result<ExitCode> {
     let config = Config {
-        order: args.order,
+        order: args.order.for_schedule(&args.schedule)?,
         schedule: args.schedule.clone(),
         prefix: args.prefix,
         limits: Limits {

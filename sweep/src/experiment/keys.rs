@@ -60,7 +60,7 @@ pub(super) struct Keys {
     pub(super) params: Vec<Option<At<Vec<ParamValue>>>>,
     pub(super) games: Option<At<u64>>,
     pub(super) first_game: Option<u64>,
-    pub(super) orders: Option<Vec<Order>>,
+    pub(super) orders: Option<At<Vec<Order>>>,
     pub(super) schedules: Option<At<Vec<Schedule>>>,
     pub(super) budgets: Option<At<Vec<u64>>>,
     pub(super) prefixes: Option<Vec<u32>>,
@@ -124,7 +124,7 @@ pub(super) fn read_keys(
             "first_game" => {
                 keys.first_game = Some(ranged(loc, value, &k, "first_game", 0, MAX_INDEX)?)
             }
-            "orders" => keys.orders = Some(orders(loc, value, &k, family)?),
+            "orders" => keys.orders = Some((orders(loc, value, &k, family)?, span)),
             "schedules" => keys.schedules = Some((schedules(loc, value, &k, files)?, span)),
             "budgets" => keys.budgets = Some((budgets(loc, value, &k)?, span)),
             "prefixes" => keys.prefixes = Some(prefixes(loc, value, &k)?),

@@ -207,7 +207,8 @@ fn resolve_kind(place: &Place<'_, '_>, keys: &mut Keys) -> Result<ExperimentKind
     })?;
     keys.budgets = Some((vec![cap], cap_span.clone()));
     keys.tries = Some((attempts, cap_span));
-    keys.orders.get_or_insert_with(|| vec![Order::Random]);
+    keys.orders
+        .get_or_insert_with(|| (vec![Order::Random], place.span.clone()));
     Ok(ExperimentKind::RunTime { attempts, cap })
 }
 
@@ -411,7 +412,10 @@ fn resolve_games(
 /// prefixes, then trials (innermost), each in file order.
 fn expand_configs(place: &Place<'_, '_>, keys: &mut Keys) -> Result<Vec<RunConfig>, SweepError> {
     let loc = place.loc;
-    let orders = keys.orders.take().unwrap_or_else(|| vec![Order::Standard]);
+    let (orders, orders_span) = keys
+        .orders
+        .take()
+        .unwrap_or_else(|| (vec![Order::Standard], place.span.clone()));
     let axis = match (keys.schedules.take(), keys.budgets.take()) {
         (Some((_, s_span)), Some((_, b_span))) => {
             let (span, key, other) = if b_span.start > s_span.start {
@@ -471,6 +475,10 @@ fn expand_configs(place: &Place<'_, '_>, keys: &mut Keys) -> Result<Vec<RunConfi
     let mut configs = Vec::with_capacity(count as usize);
     for &order in &orders {
         for (schedule, budget) in &settings {
+            // A learned order's temperature depends on whether the schedule restarts.
+            let order = order
+                .for_schedule(schedule)
+                .map_err(|e| loc.error(&orders_span, join(place.path, "orders"), e.to_string()))?;
             for &prefix in &prefixes {
                 for trial in 0..tries {
                     configs.push(
