@@ -74,9 +74,14 @@ fn image() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
         let started = Instant::now();
+        // The image-test profile builds in a fraction of release's time; set
+        // HAMMER_IMAGE_PROFILE=release to test the release image itself.
+        let profile =
+            std::env::var("HAMMER_IMAGE_PROFILE").unwrap_or_else(|_| "image-test".to_owned());
         let out = Command::new("bash")
             .arg(repo().join("deploy/build-image.sh"))
             .arg(IMAGE)
+            .env("HAMMER_IMAGE_PROFILE", profile)
             .current_dir(repo())
             .output()
             .expect("run deploy/build-image.sh");
