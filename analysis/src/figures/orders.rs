@@ -163,113 +163,11 @@ pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
              the figure compares standard, most-options, monte-carlo and random",
         );
     }
-    let mut t = Table::new(
-        "fig13_move_orders",
-        "Mean expansions by move order on the same solvable games (95% t interval; ratio to \
-         standard with a paired bootstrap interval)",
-        &[
-            "n",
-            "order",
-            "games",
-            "runs_per_game",
-            "mean_expansions",
-            "ci_low",
-            "ci_high",
-            "ratio_to_standard",
-            "ratio_ci_low",
-            "ratio_ci_high",
-            "report_mean",
-            "report_within_ci",
-        ],
-    );
-    let mut spread = Table::new(
-        "fig13_random_spread",
-        "Random order: mean over its trials against the minimum over its trials, per game \
-         (paired bootstrap interval of the ratio of the two means)",
-        &[
-            "n",
-            "games",
-            "runs_per_game",
-            "mean_of_means",
-            "mean_of_minimums",
-            "ratio",
-            "ci_low",
-            "ci_high",
-            "report_ratio",
-            "report_within_ci",
-        ],
-    );
+    let (mut t, mut spread) = fig13_tables();
     let mut labels: Vec<String> = Vec::new();
     let mut chart_points: BTreeMap<i32, Vec<(String, Mean)>> = BTreeMap::new();
     for &n in &sizes {
-        let orders: Vec<(&String, &Line)> = acc
-            .lines
-            .range((n, String::new())..)
-            .take_while(|((m, _), _)| *m == n)
-            .map(|((_, o), line)| (o, line))
-            .collect();
-        let common = acc.common.get(&n).copied().unwrap_or(0);
-        let most = orders.iter().map(|(_, l)| l.games).max().unwrap_or(0);
-        if common < most {
-            fig.notes.push(format!(
-                "n={n}: compared on the {common} games every order solved (the largest order set \
-                 has {most})."
-            ));
-        }
-        if common == 0 {
-            continue;
-        }
-        // label -> per-game value, in game order.
-        let mut lines: Vec<(String, Vec<f64>, String)> = Vec::new();
-        for (order, line) in &orders {
-            let (min_runs, max_runs) = (line.min_runs, line.max_runs);
-            let runs_text = if min_runs == max_runs {
-                min_runs.to_string()
-            } else {
-                format!("{min_runs}-{max_runs}")
-            };
-            let means = line.means.clone();
-            if max_runs > 1 {
-                let mins = line.mins.clone();
-                lines.push((
-                    format!("{order} (mean of runs)"),
-                    means.clone(),
-                    runs_text.clone(),
-                ));
-                lines.push((
-                    format!("{order} (min of runs)"),
-                    mins.clone(),
-                    runs_text.clone(),
-                ));
-                let ratio = paired_ratio(&means, &mins, &format!("fig13 spread n={n} {order}"));
-                let report = (*order == "random").then_some(paper::FIG13_RANDOM_MEAN_OVER_MIN);
-                spread.push(vec![
-                    Cell::Int(i64::from(n)),
-                    Cell::Int(common as i64),
-                    Cell::text(runs_text.clone()),
-                    Cell::num(mean_t(&means).value, 1),
-                    Cell::num(mean_t(&mins).value, 1),
-                    Cell::num(ratio.value, 3),
-                    Cell::num(ratio.low, 3),
-                    Cell::num(ratio.high, 3),
-                    Cell::opt(report, 1),
-                    verdict(report, ratio.low, ratio.high),
-                ]);
-                if let Some(r) = report {
-                    fig.notes.push(format!(
-                        "n={n}: the random order's mean over {runs_text} runs is {:.2} times its \
-                         minimum (95% CI {:.2} to {:.2}); the report found {r} with 10 runs on \
-                         6x6: {}.",
-                        ratio.value,
-                        ratio.low,
-                        ratio.high,
-                        verdict_word(r, ratio.low, ratio.high)
-                    ));
-                }
-            } else {
-                lines.push(((*order).clone(), means, runs_text));
-            }
-        }
+        let lines = order_lines(acc, n, &mut spread, &mut fig.notes);
         let standard = lines
             .iter()
             .find(|(l, _, _)| l == "standard")
@@ -321,6 +219,137 @@ pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
          worse; compare the ratio column."
             .to_owned(),
     );
+    fig.tables.push(t);
+    if !spread.rows.is_empty() {
+        fig.tables.push(spread);
+    }
+    fig.charts.push(fig13_chart(&chart_points, labels));
+    fig
+}
+
+/// Figure 13's two tables, empty: the orders' means and the random order's spread.
+fn fig13_tables() -> (Table, Table) {
+    let t = Table::new(
+        "fig13_move_orders",
+        "Mean expansions by move order on the same solvable games (95% t interval; ratio to \
+         standard with a paired bootstrap interval)",
+        &[
+            "n",
+            "order",
+            "games",
+            "runs_per_game",
+            "mean_expansions",
+            "ci_low",
+            "ci_high",
+            "ratio_to_standard",
+            "ratio_ci_low",
+            "ratio_ci_high",
+            "report_mean",
+            "report_within_ci",
+        ],
+    );
+    let spread = Table::new(
+        "fig13_random_spread",
+        "Random order: mean over its trials against the minimum over its trials, per game \
+         (paired bootstrap interval of the ratio of the two means)",
+        &[
+            "n",
+            "games",
+            "runs_per_game",
+            "mean_of_means",
+            "mean_of_minimums",
+            "ratio",
+            "ci_low",
+            "ci_high",
+            "report_ratio",
+            "report_within_ci",
+        ],
+    );
+    (t, spread)
+}
+
+/// The lines of size `n`: each order's per-game values on the games every order solved
+/// (an order with several runs a game as two lines, the mean and the minimum of its runs,
+/// whose ratio goes to `spread`), with the runs per game as text. Empty when no game is
+/// common to every order.
+fn order_lines(
+    acc: &Fig13Acc,
+    n: i32,
+    spread: &mut Table,
+    notes: &mut Vec<String>,
+) -> Vec<(String, Vec<f64>, String)> {
+    let orders: Vec<(&String, &Line)> = acc
+        .lines
+        .range((n, String::new())..)
+        .take_while(|((m, _), _)| *m == n)
+        .map(|((_, o), line)| (o, line))
+        .collect();
+    let common = acc.common.get(&n).copied().unwrap_or(0);
+    let most = orders.iter().map(|(_, l)| l.games).max().unwrap_or(0);
+    if common < most {
+        notes.push(format!(
+            "n={n}: compared on the {common} games every order solved (the largest order set \
+             has {most})."
+        ));
+    }
+    let mut lines: Vec<(String, Vec<f64>, String)> = Vec::new();
+    if common == 0 {
+        return lines;
+    }
+    for (order, line) in &orders {
+        let (min_runs, max_runs) = (line.min_runs, line.max_runs);
+        let runs_text = if min_runs == max_runs {
+            min_runs.to_string()
+        } else {
+            format!("{min_runs}-{max_runs}")
+        };
+        let means = line.means.clone();
+        if max_runs == 1 {
+            lines.push(((*order).clone(), means, runs_text));
+            continue;
+        }
+        let mins = line.mins.clone();
+        lines.push((
+            format!("{order} (mean of runs)"),
+            means.clone(),
+            runs_text.clone(),
+        ));
+        lines.push((
+            format!("{order} (min of runs)"),
+            mins.clone(),
+            runs_text.clone(),
+        ));
+        let ratio = paired_ratio(&means, &mins, &format!("fig13 spread n={n} {order}"));
+        let report = (*order == "random").then_some(paper::FIG13_RANDOM_MEAN_OVER_MIN);
+        spread.push(vec![
+            Cell::Int(i64::from(n)),
+            Cell::Int(common as i64),
+            Cell::text(runs_text.clone()),
+            Cell::num(mean_t(&means).value, 1),
+            Cell::num(mean_t(&mins).value, 1),
+            Cell::num(ratio.value, 3),
+            Cell::num(ratio.low, 3),
+            Cell::num(ratio.high, 3),
+            Cell::opt(report, 1),
+            verdict(report, ratio.low, ratio.high),
+        ]);
+        if let Some(r) = report {
+            notes.push(format!(
+                "n={n}: the random order's mean over {runs_text} runs is {:.2} times its \
+                 minimum (95% CI {:.2} to {:.2}); the report found {r} with 10 runs on \
+                 6x6: {}.",
+                ratio.value,
+                ratio.low,
+                ratio.high,
+                verdict_word(r, ratio.low, ratio.high)
+            ));
+        }
+    }
+    lines
+}
+
+/// Figure 13's chart: one series of points per size, one category per order line.
+fn fig13_chart(points: &BTreeMap<i32, Vec<(String, Mean)>>, labels: Vec<String>) -> Chart {
     let mut c = chart(
         "fig13_move_orders",
         "Mean expansions by move order (solvable games)",
@@ -329,7 +358,7 @@ pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
         Scale::Linear,
         Scale::Log,
     );
-    for (n, items) in &chart_points {
+    for (n, items) in points {
         let pts = items
             .iter()
             .filter(|(_, m)| m.value > 0.0)
@@ -342,10 +371,5 @@ pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
             .push(series(format!("n={n}"), SeriesKind::Points, pts));
     }
     c.categories = Some(labels);
-    fig.tables.push(t);
-    if !spread.rows.is_empty() {
-        fig.tables.push(spread);
-    }
-    fig.charts.push(c);
-    fig
+    c
 }
