@@ -100,23 +100,7 @@ pub fn fig07(acc: &Fig07Acc) -> Figure {
             count_text(no_fact)
         ));
     }
-    if no_fact > 0 {
-        fig.notes.push(format!(
-            "{} random-prefix row(s) left out: their game has no exact prefix-0 result.",
-            count_text(no_fact)
-        ));
-    }
-    if unknown > 0 {
-        fig.notes.push(format!(
-            "{} row(s) left out: not exhaustive and not solved, so their solvability is unknown.",
-            count_text(unknown)
-        ));
-    }
-    if conflicts > 0 {
-        fig.notes.push(format!(
-            "{conflicts} row(s) disagree with another row of the same start; the first is used."
-        ));
-    }
+    left_out_notes(&mut fig.notes, no_fact, unknown, conflicts);
     let mut t = Table::new(
         "fig07_random_prefix",
         "Share of solvable games still solvable after I random moves (95% Wilson interval)",
@@ -149,66 +133,7 @@ pub fn fig07(acc: &Fig07Acc) -> Figure {
     let sizes: BTreeSet<i32> = per.keys().map(|(n, _)| *n).collect();
     for &n in &sizes {
         let base = solvable_games.get(&n).copied().unwrap_or(0) as i64;
-        t.push(vec![
-            Cell::Int(i64::from(n)),
-            Cell::Int(0),
-            Cell::Int(base),
-            Cell::Int(base),
-            Cell::num(1.0, 5),
-            Cell::Empty,
-            Cell::Empty,
-            Cell::Empty,
-            Cell::Empty,
-        ]);
-        let mut pts = vec![Point::new(0.0, 1.0, f64::NAN, f64::NAN)];
-        let mut rep = Vec::new();
-        for (&(_, prefix), &(total, solv)) in per.range((n, i32::MIN)..=(n, i32::MAX)) {
-            let prop = wilson(solv, total);
-            let report = (n == 6)
-                .then(|| {
-                    paper::FIG7_STILL_SOLVABLE
-                        .iter()
-                        .find(|(i, _)| *i == prefix)
-                        .map(|(_, v)| *v)
-                })
-                .flatten();
-            let [v, lo, hi] = prop_cells(&prop);
-            t.push(vec![
-                Cell::Int(i64::from(n)),
-                Cell::Int(i64::from(prefix)),
-                Cell::Int(total as i64),
-                Cell::Int(solv as i64),
-                v,
-                lo,
-                hi,
-                Cell::opt(report, 5),
-                verdict(report, prop.low, prop.high),
-            ]);
-            pts.push(Point::new(
-                f64::from(prefix),
-                prop.value,
-                prop.low,
-                prop.high,
-            ));
-            if let Some(r) = report {
-                rep.push(Point::new(f64::from(prefix), r, f64::NAN, f64::NAN));
-                fig.notes.push(format!(
-                    "n=6, I={prefix}: {:.4} (95% CI {:.4} to {:.4}, {} starts) vs the \
-                     report's {r:.3}: {}.",
-                    prop.value,
-                    prop.low,
-                    prop.high,
-                    count_text(total),
-                    verdict_word(r, prop.low, prop.high)
-                ));
-            }
-        }
-        c.series
-            .push(series(format!("n={n}"), SeriesKind::Line, pts));
-        if !rep.is_empty() {
-            c.series
-                .push(series("report 2013 (n=6)", SeriesKind::Report, rep));
-        }
+        size_rows(n, base, per, &mut t, &mut c, &mut fig.notes);
     }
     fig.notes.push(
         "Starts of the same game are not independent (they share the board), so the Wilson \
@@ -219,4 +144,97 @@ pub fn fig07(acc: &Fig07Acc) -> Figure {
     fig.tables.push(t);
     fig.charts.push(c);
     fig
+}
+
+/// The notes on the rows Figure 7 leaves out.
+fn left_out_notes(notes: &mut Vec<String>, no_fact: u64, unknown: u64, conflicts: u64) {
+    if no_fact > 0 {
+        notes.push(format!(
+            "{} random-prefix row(s) left out: their game has no exact prefix-0 result.",
+            count_text(no_fact)
+        ));
+    }
+    if unknown > 0 {
+        notes.push(format!(
+            "{} row(s) left out: not exhaustive and not solved, so their solvability is unknown.",
+            count_text(unknown)
+        ));
+    }
+    if conflicts > 0 {
+        notes.push(format!(
+            "{conflicts} row(s) disagree with another row of the same start; the first is used."
+        ));
+    }
+}
+
+/// Figure 7's rows and chart line of size `n` (`base` solvable games at I = 0), with the
+/// report's values for 6x6.
+fn size_rows(
+    n: i32,
+    base: i64,
+    per: &BTreeMap<(i32, i32), (u64, u64)>,
+    t: &mut Table,
+    c: &mut Chart,
+    notes: &mut Vec<String>,
+) {
+    t.push(vec![
+        Cell::Int(i64::from(n)),
+        Cell::Int(0),
+        Cell::Int(base),
+        Cell::Int(base),
+        Cell::num(1.0, 5),
+        Cell::Empty,
+        Cell::Empty,
+        Cell::Empty,
+        Cell::Empty,
+    ]);
+    let mut pts = vec![Point::new(0.0, 1.0, f64::NAN, f64::NAN)];
+    let mut rep = Vec::new();
+    for (&(_, prefix), &(total, solv)) in per.range((n, i32::MIN)..=(n, i32::MAX)) {
+        let prop = wilson(solv, total);
+        let report = (n == 6)
+            .then(|| {
+                paper::FIG7_STILL_SOLVABLE
+                    .iter()
+                    .find(|(i, _)| *i == prefix)
+                    .map(|(_, v)| *v)
+            })
+            .flatten();
+        let [v, lo, hi] = prop_cells(&prop);
+        t.push(vec![
+            Cell::Int(i64::from(n)),
+            Cell::Int(i64::from(prefix)),
+            Cell::Int(total as i64),
+            Cell::Int(solv as i64),
+            v,
+            lo,
+            hi,
+            Cell::opt(report, 5),
+            verdict(report, prop.low, prop.high),
+        ]);
+        pts.push(Point::new(
+            f64::from(prefix),
+            prop.value,
+            prop.low,
+            prop.high,
+        ));
+        if let Some(r) = report {
+            rep.push(Point::new(f64::from(prefix), r, f64::NAN, f64::NAN));
+            notes.push(format!(
+                "n=6, I={prefix}: {:.4} (95% CI {:.4} to {:.4}, {} starts) vs the \
+                 report's {r:.3}: {}.",
+                prop.value,
+                prop.low,
+                prop.high,
+                count_text(total),
+                verdict_word(r, prop.low, prop.high)
+            ));
+        }
+    }
+    c.series
+        .push(series(format!("n={n}"), SeriesKind::Line, pts));
+    if !rep.is_empty() {
+        c.series
+            .push(series("report 2013 (n=6)", SeriesKind::Report, rep));
+    }
 }
