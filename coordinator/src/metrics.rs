@@ -94,20 +94,37 @@ pub(crate) struct Snapshot {
 /// Renders one scrape in the Prometheus text exposition format (version 0.0.4).
 pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
     let s = &snapshot.status;
-    let mut out = String::with_capacity(4096);
-    let mut metric = |name: &str, kind: &str, help: &str, samples: &[(&str, f64)]| {
+    let mut out = Text(String::with_capacity(4096));
+    sweep_metrics(&mut out, s);
+    work_metrics(&mut out, s);
+    result_metrics(&mut out, snapshot, metrics);
+    write_histogram(&mut out.0, &metrics.write);
+    out.0
+}
+
+/// The exposition text being written.
+struct Text(String);
+
+impl Text {
+    /// One metric with its help, type and samples (label set, value).
+    fn metric(&mut self, name: &str, kind: &str, help: &str, samples: &[(&str, f64)]) {
+        let out = &mut self.0;
         let _ = writeln!(out, "# HELP {name} {help}");
         let _ = writeln!(out, "# TYPE {name} {kind}");
         for (labels, value) in samples {
             let _ = writeln!(out, "{name}{labels} {value}");
         }
-    };
+    }
+}
+
+/// The sweep, its units and its games.
+fn sweep_metrics(out: &mut Text, s: &StatusResponse) {
     let info = format!(
         "{{sweep=\"{}\",digest=\"{}\"}}",
         escape(&s.sweep_name),
         escape(&s.sweep_digest)
     );
-    metric(
+    out.metric(
         "hammer_sweep_info",
         "gauge",
         "The sweep this coordinator serves (always 1).",
@@ -120,13 +137,13 @@ pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
             .saturating_sub(s.units_committed)
             .saturating_sub(s.units_leased),
     );
-    metric(
+    out.metric(
         "hammer_sweep_units",
         "gauge",
         "Units in the sweep.",
         &[("", f64::from(s.units_total))],
     );
-    metric(
+    out.metric(
         "hammer_units",
         "gauge",
         "Units by state: committed (part file and journal line durable), leased (a worker \
@@ -137,13 +154,13 @@ pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
             ("{state=\"pending\"}", pending),
         ],
     );
-    metric(
+    out.metric(
         "hammer_sweep_games",
         "gauge",
         "Games (result keys) in the sweep.",
         &[("", s.games_total as f64)],
     );
-    metric(
+    out.metric(
         "hammer_games",
         "gauge",
         "Games by state: committed to the dataset, or received and held for open units.",
@@ -152,15 +169,19 @@ pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
             ("{state=\"pending\"}", s.games_pending as f64),
         ],
     );
+}
+
+/// The work the workers hold, and whether the sweep is complete.
+fn work_metrics(out: &mut Text, s: &StatusResponse) {
     let leased_units = || s.worker_list.iter().flat_map(|w| &w.units);
-    metric(
+    out.metric(
         "hammer_leased_expansions",
         "gauge",
         "Expansions the workers reported so far on the units they hold, games still running \
          included: it keeps growing while a unit of hour-long games is at work.",
         &[("", leased_units().map(|u| u.expansions as f64).sum())],
     );
-    metric(
+    out.metric(
         "hammer_leased_stall_seconds",
         "gauge",
         "The longest time any leased unit has gone without its reported expansions growing \
@@ -172,56 +193,63 @@ pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
                 .fold(0.0, f64::max),
         )],
     );
-    metric(
+    out.metric(
         "hammer_sweep_complete",
         "gauge",
         "1 when every unit is committed.",
         &[("", if s.complete { 1.0 } else { 0.0 })],
     );
-    metric(
+}
+
+/// Results, workers, leases and uptime.
+fn result_metrics(out: &mut Text, snapshot: &Snapshot, metrics: &Metrics) {
+    let s = &snapshot.status;
+    out.metric(
         "hammer_results_total",
         "counter",
         "Results accepted since this coordinator process started (first copy of each key).",
         &[("", metrics.results.load(Ordering::Relaxed) as f64)],
     );
-    metric(
+    out.metric(
         "hammer_duplicate_results_total",
         "counter",
         "Results dropped because their key had already arrived (resends, speculative copies).",
         &[("", metrics.duplicates.load(Ordering::Relaxed) as f64)],
     );
-    metric(
+    out.metric(
         "hammer_refused_results_total",
         "counter",
         "Results refused with their whole batch (outside the lease, malformed).",
         &[("", s.refused as f64)],
     );
-    metric(
+    out.metric(
         "hammer_results_per_second",
         "gauge",
         "Results accepted per second over the last ten seconds.",
         &[("", s.games_per_second)],
     );
-    metric(
+    out.metric(
         "hammer_workers_alive",
         "gauge",
         "Workers heard from within one lease period and not yet told the sweep is complete.",
         &[("", f64::from(s.workers))],
     );
-    metric(
+    out.metric(
         "hammer_lease_expiries_total",
         "counter",
         "Leases that lapsed without renewal; their units were given out again.",
         &[("", metrics.lease_expiries.load(Ordering::Relaxed) as f64)],
     );
-    metric(
+    out.metric(
         "hammer_uptime_seconds",
         "gauge",
         "Seconds since this coordinator process started serving.",
         &[("", snapshot.uptime.as_secs_f64())],
     );
+}
 
-    let h = &metrics.write;
+/// The unit-write latency histogram.
+fn write_histogram(out: &mut String, h: &Histogram) {
     let name = "hammer_unit_write_seconds";
     let _ = writeln!(
         out,
@@ -242,7 +270,6 @@ pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
         h.sum_nanos.load(Ordering::Relaxed) as f64 / 1e9
     );
     let _ = writeln!(out, "{name}_count {count}");
-    out
 }
 
 /// Escapes a label value: backslash, double quote and newline.
