@@ -167,21 +167,7 @@ impl Coordinator {
             return Err(CoordinatorError::TokenRequired { addr: listen });
         }
         // Checked before anything is opened or written.
-        let knowledge_bases: Vec<hammer_proto::v1::KnowledgeBase> = sweep
-            .knowledge_bases()
-            .into_iter()
-            .map(|(path, digest, data)| hammer_proto::v1::KnowledgeBase {
-                path,
-                digest: format!("{digest:032x}"),
-                data,
-            })
-            .collect();
-        // A registration answer carries them all, with room for the rest of it.
-        let bytes: usize = knowledge_bases.iter().map(|k| k.data.len()).sum();
-        let limit = hammer_proto::MAX_MESSAGE_BYTES - (1 << 20);
-        if bytes > limit {
-            return Err(CoordinatorError::KnowledgeBasesTooLarge { bytes, limit });
-        }
+        let knowledge_bases = shipped_knowledge_bases(&sweep)?;
         let sweep = Arc::new(sweep);
         let (state_dir, committed) = StateDir::open(&state, &sweep)?;
         // No writer is active: the state lock is ours and the writer has not started.
@@ -256,42 +242,9 @@ impl Coordinator {
             .build_v1()
             .map_err(|e| CoordinatorError::Internal(format!("reflection: {e}")))?;
 
-        // Large flow-control windows: a batch is a few hundred kilobytes, and the
-        // 64 KiB HTTP/2 default would cost a window update every few results.
-        let mut builder = Server::builder()
-            .initial_stream_window_size(Some(4 << 20))
-            .initial_connection_window_size(Some(16 << 20))
-            .http2_keepalive_interval(Some(Duration::from_secs(10)))
-            .http2_keepalive_timeout(Some(Duration::from_secs(20)));
         let tls_on = tls.is_some();
-        if let Some(files) = &tls {
-            let read = |what, path: &PathBuf| {
-                std::fs::read(path).map_err(|source| CoordinatorError::ReadFile {
-                    what,
-                    path: path.clone(),
-                    source,
-                })
-            };
-            let identity = Identity::from_pem(
-                read("TLS certificate", &files.cert)?,
-                read("TLS key", &files.key)?,
-            );
-            builder = builder
-                .tls_config(ServerTlsConfig::new().identity(identity))
-                .map_err(CoordinatorError::Tls)?;
-        }
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .map_err(|source| CoordinatorError::Bind {
-                addr: listen,
-                source,
-            })?;
-        let addr = listener
-            .local_addr()
-            .map_err(|source| CoordinatorError::Bind {
-                addr: listen,
-                source,
-            })?;
+        let mut builder = server_builder(tls.as_ref())?;
+        let (listener, addr) = bind(listen).await?;
         let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
         let (server_stop, stop_rx) = oneshot::channel::<()>();
         let router = builder
@@ -302,14 +255,7 @@ impl Coordinator {
             let _ = stop_rx.await;
         }));
 
-        let expiry_core = core.clone();
-        let expiry = tokio::spawn(async move {
-            let mut tick = tokio::time::interval(Duration::from_millis(500));
-            loop {
-                tick.tick().await;
-                lock(&expiry_core).expire(Instant::now());
-            }
-        });
+        let expiry = spawn_expiry(core.clone());
         info!(%addr, tls = tls_on, sweep = %sweep.name, units = sweep.units().len(), "coordinator listening");
         Ok(Coordinator {
             addr,
@@ -480,4 +426,81 @@ impl Drop for Coordinator {
             server.abort();
         }
     }
+}
+
+/// The knowledge bases the sweep's learned orders name, as a registration answer ships
+/// them; refused when they would not fit one message.
+fn shipped_knowledge_bases(
+    sweep: &Sweep,
+) -> Result<Vec<hammer_proto::v1::KnowledgeBase>, CoordinatorError> {
+    let knowledge_bases: Vec<hammer_proto::v1::KnowledgeBase> = sweep
+        .knowledge_bases()
+        .into_iter()
+        .map(|(path, digest, data)| hammer_proto::v1::KnowledgeBase {
+            path,
+            digest: format!("{digest:032x}"),
+            data,
+        })
+        .collect();
+    // A registration answer carries them all, with room for the rest of it.
+    let bytes: usize = knowledge_bases.iter().map(|k| k.data.len()).sum();
+    let limit = hammer_proto::MAX_MESSAGE_BYTES - (1 << 20);
+    if bytes > limit {
+        return Err(CoordinatorError::KnowledgeBasesTooLarge { bytes, limit });
+    }
+    Ok(knowledge_bases)
+}
+
+/// The gRPC server's settings, with TLS when `tls` names the files.
+fn server_builder(tls: Option<&TlsFiles>) -> Result<Server, CoordinatorError> {
+    // Large flow-control windows: a batch is a few hundred kilobytes, and the
+    // 64 KiB HTTP/2 default would cost a window update every few results.
+    let mut builder = Server::builder()
+        .initial_stream_window_size(Some(4 << 20))
+        .initial_connection_window_size(Some(16 << 20))
+        .http2_keepalive_interval(Some(Duration::from_secs(10)))
+        .http2_keepalive_timeout(Some(Duration::from_secs(20)));
+    if let Some(files) = tls {
+        let read = |what, path: &PathBuf| {
+            std::fs::read(path).map_err(|source| CoordinatorError::ReadFile {
+                what,
+                path: path.clone(),
+                source,
+            })
+        };
+        let identity = Identity::from_pem(
+            read("TLS certificate", &files.cert)?,
+            read("TLS key", &files.key)?,
+        );
+        builder = builder
+            .tls_config(ServerTlsConfig::new().identity(identity))
+            .map_err(CoordinatorError::Tls)?;
+    }
+    Ok(builder)
+}
+
+/// Binds `listen` and returns the listener with the address it got (port 0 picks one).
+async fn bind(
+    listen: SocketAddr,
+) -> Result<(tokio::net::TcpListener, SocketAddr), CoordinatorError> {
+    let bind_error = |source| CoordinatorError::Bind {
+        addr: listen,
+        source,
+    };
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(bind_error)?;
+    let addr = listener.local_addr().map_err(bind_error)?;
+    Ok((listener, addr))
+}
+
+/// Expires lapsed leases twice a second until the coordinator stops.
+fn spawn_expiry(core: Arc<Mutex<core::Core>>) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_millis(500));
+        loop {
+            tick.tick().await;
+            lock(&core).expire(Instant::now());
+        }
+    })
 }
