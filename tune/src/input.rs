@@ -111,55 +111,13 @@ pub fn collect(rows: RowSource, experiment: Option<&str>, n: Option<i32>) -> Res
         .keys()
         .map(|&id| (names.name(id), id))
         .collect();
-    let chosen = match experiment {
-        Some(name) => {
-            if !candidates.contains_key(name) {
-                return Err(refuse(format!(
-                    "experiment \"{name}\" has no capped attempts (rows with a budget and no prefix); run-time experiments here: {}",
-                    list(candidates.keys().copied())
-                )));
-            }
-            name
-        }
-        None => {
-            let multi: Vec<&str> = candidates
-                .iter()
-                .filter(|(_, id)| found.trials.get(id).is_some_and(|t| t.len() > 1))
-                .map(|(name, _)| *name)
-                .collect();
-            match multi.as_slice() {
-                [one] => *one,
-                [] => {
-                    return Err(refuse(format!(
-                        "no run-time experiment: the tuner needs an experiment with kind = \"run-time\" (several capped random attempts per game), as in {EXAMPLE_TUNE}"
-                    )));
-                }
-                many => {
-                    return Err(refuse(format!(
-                        "several run-time experiments ({}); pick one with --experiment",
-                        list(many.iter().copied())
-                    )));
-                }
-            }
-        }
-    };
+    let chosen = choose_experiment(&candidates, &found.trials, experiment, &refuse)?;
     let experiment_id = candidates
         .get(chosen)
         .copied()
         .ok_or_else(|| refuse(format!("experiment \"{chosen}\" has no rows")))?;
     let sizes = found.sizes.remove(&experiment_id).unwrap_or_default();
-    let n = match n {
-        Some(n) if sizes.contains(&n) => n,
-        Some(n) => {
-            return Err(refuse(format!(
-                "experiment \"{chosen}\" has no games of size {n}; it has sizes {}",
-                list(sizes.iter())
-            )));
-        }
-        None => *sizes
-            .last()
-            .ok_or_else(|| refuse(format!("experiment \"{chosen}\" has no rows")))?,
-    };
+    let n = choose_size(chosen, &sizes, n, &refuse)?;
     let g = gather(rows, experiment_id, n)?;
     let label = |ids: &BTreeSet<u32>| list(ids.iter().map(|&id| names.name(id)));
     if g.caps.len() != 1 || g.orders.len() != 1 || g.seeds.len() != 1 || g.sweeps.len() != 1 {
@@ -241,6 +199,69 @@ pub fn collect(rows: RowSource, experiment: Option<&str>, n: Option<i32>) -> Res
         games,
         exact_orders: exact_orders.into_iter().map(str::to_owned).collect(),
         dropped_games: dropped,
+    })
+}
+
+/// The run-time experiment to tune: the one named, or the only one with several
+/// attempts per game.
+fn choose_experiment<'a>(
+    candidates: &BTreeMap<&'a str, u32>,
+    trials: &BTreeMap<u32, BTreeSet<i32>>,
+    experiment: Option<&'a str>,
+    refuse: &dyn Fn(String) -> Error,
+) -> Result<&'a str> {
+    Ok(match experiment {
+        Some(name) => {
+            if !candidates.contains_key(name) {
+                return Err(refuse(format!(
+                    "experiment \"{name}\" has no capped attempts (rows with a budget and no prefix); run-time experiments here: {}",
+                    list(candidates.keys().copied())
+                )));
+            }
+            name
+        }
+        None => {
+            let multi: Vec<&str> = candidates
+                .iter()
+                .filter(|(_, id)| trials.get(id).is_some_and(|t| t.len() > 1))
+                .map(|(name, _)| *name)
+                .collect();
+            match multi.as_slice() {
+                [one] => *one,
+                [] => {
+                    return Err(refuse(format!(
+                        "no run-time experiment: the tuner needs an experiment with kind = \"run-time\" (several capped random attempts per game), as in {EXAMPLE_TUNE}"
+                    )));
+                }
+                many => {
+                    return Err(refuse(format!(
+                        "several run-time experiments ({}); pick one with --experiment",
+                        list(many.iter().copied())
+                    )));
+                }
+            }
+        }
+    })
+}
+
+/// The size to tune: the one asked for, or the experiment's largest.
+fn choose_size(
+    chosen: &str,
+    sizes: &BTreeSet<i32>,
+    n: Option<i32>,
+    refuse: &dyn Fn(String) -> Error,
+) -> Result<i32> {
+    Ok(match n {
+        Some(n) if sizes.contains(&n) => n,
+        Some(n) => {
+            return Err(refuse(format!(
+                "experiment \"{chosen}\" has no games of size {n}; it has sizes {}",
+                list(sizes.iter())
+            )));
+        }
+        None => *sizes
+            .last()
+            .ok_or_else(|| refuse(format!("experiment \"{chosen}\" has no rows")))?,
     })
 }
 
