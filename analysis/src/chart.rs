@@ -8,6 +8,7 @@
 use std::path::Path;
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 
 use crate::report::{Chart, Scale, SeriesKind};
@@ -218,74 +219,9 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             ours_i += 1;
             PALETTE[(ours_i - 1) % PALETTE.len()]
         };
-        let pts: Vec<(f64, f64, Option<f64>, Option<f64>)> = s
-            .points
-            .iter()
-            .filter_map(|p| {
-                Some((
-                    to_axis(xs, p.x)?,
-                    to_axis(ys, p.y)?,
-                    // A t interval can reach below zero; on a log axis it is cut at 1/1000
-                    // of the value rather than dropped.
-                    p.low.and_then(|v| match ys {
-                        Scale::Log => to_axis(ys, v.max(p.y * 1e-3)),
-                        Scale::Linear => to_axis(ys, v),
-                    }),
-                    p.high.and_then(|v| to_axis(ys, v)),
-                ))
-            })
-            .collect();
-        if pts.is_empty() {
-            continue;
-        }
-        if s.kind == SeriesKind::Line {
-            cc.draw_series(LineSeries::new(
-                pts.iter().map(|p| (p.0, p.1)),
-                color.stroke_width(2),
-            ))
-            .map_err(|e| err(&e))?;
-        }
-        if s.kind != SeriesKind::Report {
-            cc.draw_series(pts.iter().filter_map(|&(x, y, lo, hi)| {
-                let (lo, hi) = (lo.unwrap_or(y), hi.unwrap_or(y));
-                (hi > lo).then(|| PathElement::new(vec![(x, lo), (x, hi)], color.stroke_width(1)))
-            }))
-            .map_err(|e| err(&e))?;
-            cc.draw_series(pts.iter().filter_map(|&(x, y, lo, hi)| {
-                let (lo, hi) = (lo.unwrap_or(y), hi.unwrap_or(y));
-                (hi > lo).then(|| {
-                    EmptyElement::at((x, lo))
-                        + PathElement::new(vec![(-4, 0), (4, 0)], color.stroke_width(1))
-                })
-            }))
-            .map_err(|e| err(&e))?;
-            cc.draw_series(pts.iter().filter_map(|&(x, y, lo, hi)| {
-                let (lo, hi) = (lo.unwrap_or(y), hi.unwrap_or(y));
-                (hi > lo).then(|| {
-                    EmptyElement::at((x, hi))
-                        + PathElement::new(vec![(-4, 0), (4, 0)], color.stroke_width(1))
-                })
-            }))
-            .map_err(|e| err(&e))?;
-            cc.draw_series(
-                pts.iter()
-                    .map(|&(x, y, _, _)| Circle::new((x, y), 4, color.filled())),
-            )
-            .map_err(|e| err(&e))?
-            .label(s.name.as_str())
-            .legend(move |(x, y)| {
-                EmptyElement::at((x, y))
-                    + PathElement::new(vec![(0, 0), (18, 0)], color.stroke_width(2))
-                    + Circle::new((9, 0), 4, color.filled())
-            });
-        } else {
-            cc.draw_series(
-                pts.iter()
-                    .map(|&(x, y, _, _)| Circle::new((x, y), 7, color.stroke_width(2))),
-            )
-            .map_err(|e| err(&e))?
-            .label(s.name.as_str())
-            .legend(move |(x, y)| Circle::new((x + 9, y), 6, color.stroke_width(2)));
+        let pts = axis_points(s, xs, ys);
+        if !pts.is_empty() {
+            draw_series(&mut cc, s, &pts, color)?;
         }
     }
     if !chart.series.is_empty() {
@@ -296,6 +232,91 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             .label_font(("sans-serif", 13))
             .draw()
             .map_err(|e| err(&e))?;
+    }
+    Ok(())
+}
+
+/// A series' points on the axes (a value a log axis cannot show is left out), each with
+/// its interval's ends where it has them.
+fn axis_points(s: &crate::report::Series, xs: Scale, ys: Scale) -> Vec<AxisPoint> {
+    s.points
+        .iter()
+        .filter_map(|p| {
+            Some((
+                to_axis(xs, p.x)?,
+                to_axis(ys, p.y)?,
+                // A t interval can reach below zero; on a log axis it is cut at 1/1000
+                // of the value rather than dropped.
+                p.low.and_then(|v| match ys {
+                    Scale::Log => to_axis(ys, v.max(p.y * 1e-3)),
+                    Scale::Linear => to_axis(ys, v),
+                }),
+                p.high.and_then(|v| to_axis(ys, v)),
+            ))
+        })
+        .collect()
+}
+
+/// A point on the axes: x, y, and the interval's low and high ends.
+type AxisPoint = (f64, f64, Option<f64>, Option<f64>);
+
+/// Draws one series: ours as points with interval bars (and a line for a line series),
+/// the report's as open circles; each with its legend entry.
+fn draw_series<'a, DB: DrawingBackend + 'a>(
+    cc: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    s: &crate::report::Series,
+    pts: &[AxisPoint],
+    color: RGBColor,
+) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    if s.kind == SeriesKind::Line {
+        cc.draw_series(LineSeries::new(
+            pts.iter().map(|p| (p.0, p.1)),
+            color.stroke_width(2),
+        ))
+        .map_err(|e| err(&e))?;
+    }
+    if s.kind != SeriesKind::Report {
+        cc.draw_series(pts.iter().filter_map(|&(x, y, lo, hi)| {
+            let (lo, hi) = (lo.unwrap_or(y), hi.unwrap_or(y));
+            (hi > lo).then(|| PathElement::new(vec![(x, lo), (x, hi)], color.stroke_width(1)))
+        }))
+        .map_err(|e| err(&e))?;
+        cc.draw_series(pts.iter().filter_map(|&(x, y, lo, hi)| {
+            let (lo, hi) = (lo.unwrap_or(y), hi.unwrap_or(y));
+            (hi > lo).then(|| {
+                EmptyElement::at((x, lo))
+                    + PathElement::new(vec![(-4, 0), (4, 0)], color.stroke_width(1))
+            })
+        }))
+        .map_err(|e| err(&e))?;
+        cc.draw_series(pts.iter().filter_map(|&(x, y, lo, hi)| {
+            let (lo, hi) = (lo.unwrap_or(y), hi.unwrap_or(y));
+            (hi > lo).then(|| {
+                EmptyElement::at((x, hi))
+                    + PathElement::new(vec![(-4, 0), (4, 0)], color.stroke_width(1))
+            })
+        }))
+        .map_err(|e| err(&e))?;
+        cc.draw_series(
+            pts.iter()
+                .map(|&(x, y, _, _)| Circle::new((x, y), 4, color.filled())),
+        )
+        .map_err(|e| err(&e))?
+        .label(s.name.as_str())
+        .legend(move |(x, y)| {
+            EmptyElement::at((x, y))
+                + PathElement::new(vec![(0, 0), (18, 0)], color.stroke_width(2))
+                + Circle::new((9, 0), 4, color.filled())
+        });
+    } else {
+        cc.draw_series(
+            pts.iter()
+                .map(|&(x, y, _, _)| Circle::new((x, y), 7, color.stroke_width(2))),
+        )
+        .map_err(|e| err(&e))?
+        .label(s.name.as_str())
+        .legend(move |(x, y)| Circle::new((x + 9, y), 6, color.stroke_width(2)));
     }
     Ok(())
 }
