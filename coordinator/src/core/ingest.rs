@@ -16,60 +16,8 @@ impl Core {
         batch: ResultBatch,
     ) -> Result<(BatchAck, Option<WriteJob>), CoreError> {
         let worker = self.worker_mut(&batch.worker_id)?.info.clone();
-        let lease_id: u64 = batch.lease_id.parse().map_err(|_| {
-            self.refused += batch.results.len() as u64;
-            CoreError::MalformedLease(batch.lease_id.clone())
-        })?;
-        let Some(rec) = self.leases.get(&lease_id) else {
-            // Either forgotten after the unit was committed, or from before a restart.
-            return Err(CoreError::UnknownLease(lease_id));
-        };
-        if rec.worker != batch.worker_id {
-            self.refused += batch.results.len() as u64;
-            return Err(CoreError::NotYourLease {
-                lease: lease_id,
-                owner: rec.worker.clone(),
-                worker: batch.worker_id,
-            });
-        }
-        let slot_index = rec.slot;
-        let (experiment, config, point) = self
-            .sweep
-            .context_of(&self.slots[slot_index as usize].unit)
-            .ok_or(CoreError::UnitOutsideSweep)?;
-        let params = point.to_string();
-        let columns = experiment.family.columns().len();
-        let slot = &self.slots[slot_index as usize];
-        let unit = slot.unit;
-        if batch.experiment != experiment.name
-            || batch.config != config.id
-            || batch.n != unit.n
-            || batch.params != params
-        {
-            self.refused += batch.results.len() as u64;
-            return Err(CoreError::OutsideLease {
-                lease: lease_id,
-                sent: format!(
-                    "experiment {:?}, config {:?}, {}",
-                    batch.experiment, batch.config, batch.params
-                ),
-                covers: format!(
-                    "experiment {:?}, config {:?}, {}, games {}..{} (unit {})",
-                    experiment.name, config.id, params, unit.start, unit.end, slot.id
-                ),
-            });
-        }
-        for result in &batch.results {
-            if let Err(problem) = check_result(result, &unit, columns) {
-                self.refused += batch.results.len() as u64;
-                return Err(CoreError::ResultRefused {
-                    game: result.game_index,
-                    lease: lease_id,
-                    unit: format!("{}, games {}..{}", slot.id, unit.start, unit.end),
-                    problem,
-                });
-            }
-        }
+        let (lease_id, slot_index) = self.check_batch(&batch)?;
+        let unit = self.slots[slot_index as usize].unit;
 
         let now = Instant::now();
         self.renew(lease_id, now);
@@ -148,6 +96,68 @@ impl Core {
             self.available.remove(&slot_index);
         }
         Ok((ack, job))
+    }
+
+    /// Checks a batch against its lease before anything of it is kept: the lease is
+    /// known and the sender's, the batch names the leased unit, and every result lies in
+    /// the unit and looks possible. A refused batch counts its results as refused.
+    /// Returns the lease and its slot.
+    fn check_batch(&mut self, batch: &ResultBatch) -> Result<(u64, u32), CoreError> {
+        let lease_id: u64 = batch.lease_id.parse().map_err(|_| {
+            self.refused += batch.results.len() as u64;
+            CoreError::MalformedLease(batch.lease_id.clone())
+        })?;
+        let Some(rec) = self.leases.get(&lease_id) else {
+            // Either forgotten after the unit was committed, or from before a restart.
+            return Err(CoreError::UnknownLease(lease_id));
+        };
+        if rec.worker != batch.worker_id {
+            self.refused += batch.results.len() as u64;
+            return Err(CoreError::NotYourLease {
+                lease: lease_id,
+                owner: rec.worker.clone(),
+                worker: batch.worker_id.clone(),
+            });
+        }
+        let slot_index = rec.slot;
+        let (experiment, config, point) = self
+            .sweep
+            .context_of(&self.slots[slot_index as usize].unit)
+            .ok_or(CoreError::UnitOutsideSweep)?;
+        let params = point.to_string();
+        let columns = experiment.family.columns().len();
+        let slot = &self.slots[slot_index as usize];
+        let unit = slot.unit;
+        if batch.experiment != experiment.name
+            || batch.config != config.id
+            || batch.n != unit.n
+            || batch.params != params
+        {
+            self.refused += batch.results.len() as u64;
+            return Err(CoreError::OutsideLease {
+                lease: lease_id,
+                sent: format!(
+                    "experiment {:?}, config {:?}, {}",
+                    batch.experiment, batch.config, batch.params
+                ),
+                covers: format!(
+                    "experiment {:?}, config {:?}, {}, games {}..{} (unit {})",
+                    experiment.name, config.id, params, unit.start, unit.end, slot.id
+                ),
+            });
+        }
+        for result in &batch.results {
+            if let Err(problem) = check_result(result, &unit, columns) {
+                self.refused += batch.results.len() as u64;
+                return Err(CoreError::ResultRefused {
+                    game: result.game_index,
+                    lease: lease_id,
+                    unit: format!("{}, games {}..{}", slot.id, unit.start, unit.end),
+                    problem,
+                });
+            }
+        }
+        Ok((lease_id, slot_index))
     }
 }
 
