@@ -6,7 +6,7 @@ create view r as select * from read_parquet('rf/**/*.parquet', hive_partitioning
 create view g as
   select regexp_replace(params, ';rule=.*', '') as board, game_index,
          split_part(split_part(params, 'rule=', 2), ';', 1) as rule,
-         split_part(params, 'turn=', 2) as turn, score, clobber_bound, clobber_stones
+         split_part(params, 'turn=', 2) as turn, score, lower_bound, clobber_stones
   from r;
 -- One line per board and game: the minimum under each rule and first colour.
 create view w as
@@ -34,5 +34,6 @@ select split_part(split_part(board, 'fill=', 2), ';', 1)::int as fill,
 from w group by fill order by fill;
 -- One stone left, and how often the engine's lower bound is already the answer.
 select rule, turn, avg((score = 1)::int) as one_stone,
-       avg((clobber_bound = score)::int) as bound_tight
+       -- Every row here is exact, so `lower_bound` is the start's own bound.
+       avg((lower_bound = score)::int) as bound_tight
 from g group by rule, turn order by rule, turn;

@@ -13,9 +13,7 @@
 mod questions;
 mod view;
 
-use hammer_engine::clobber::{
-    Board, Clobber, Colour, Colours, Gen, MAX_CELLS, Rule, Setup, lower_bound,
-};
+use hammer_engine::clobber::{Board, Clobber, Colour, Colours, Gen, MAX_CELLS, Rule, Setup};
 use hammer_engine::seeded::{self, MAX_INDEX};
 use hammer_solver::{Config, Solver};
 
@@ -73,18 +71,11 @@ const PARAMS: &[ParamSpec] = &[
     },
 ];
 
-const COLUMNS: &[ColumnSpec] = &[
-    ColumnSpec {
-        name: "clobber_stones",
-        kind: ColumnKind::Int32,
-        doc: "stones of the instance's start position",
-    },
-    ColumnSpec {
-        name: "clobber_bound",
-        kind: ColumnKind::Int32,
-        doc: "the engine's lower bound (components, mod 3, alternation) at the searched start: tight when it equals score",
-    },
-];
+const COLUMNS: &[ColumnSpec] = &[ColumnSpec {
+    name: "clobber_stones",
+    kind: ColumnKind::Int32,
+    doc: "stones of the instance's start position",
+}];
 
 const INFO: Info = Info {
     name: "clobber",
@@ -237,14 +228,8 @@ impl GameSolver for ClobberSolver {
             slot => slot.insert(Solver::new(rules)),
         };
         let outcome = solver.solve(&board, config, run_seed);
-        let extra = vec![
-            Cell::Int(i64::from(board.pos.count())),
-            Cell::Int(i64::from(lower_bound(
-                rules.board(),
-                rules.rule(),
-                &outcome.start,
-            ))),
-        ];
+        // The start's own bound is the shared `lower_bound` column of an exact row.
+        let extra = vec![Cell::Int(i64::from(board.pos.count()))];
         Ok(Solved::of(
             &outcome,
             Texts::of(&game.notation, &board, &outcome),
