@@ -132,13 +132,9 @@ pub fn steps_text(board: &Board, steps: &[Step]) -> String {
         .join(" ")
 }
 
-/// Reads a move and checks it is legal in `pos`.
-pub fn parse_step(pos: &Position, text: &str, index: Option<usize>) -> Result<Step, FamilyError> {
-    let bad = |reason: String| FamilyError::BadMove {
-        text: text.to_string(),
-        index,
-        reason,
-    };
+/// Reads a move and checks it is legal in `pos`; the error says why not (the caller names
+/// the move and the position).
+fn parse_step(pos: &Position, text: &str) -> Result<Step, String> {
     let t = text.trim();
     let step = if let Some(d) = Dir::parse(t) {
         Step::Slide(d)
@@ -146,38 +142,36 @@ pub fn parse_step(pos: &Position, text: &str, index: Option<usize>) -> Result<St
         let cell = pos
             .board
             .index(k)
-            .ok_or_else(|| bad(format!("cell {k} out of range 1..{}", pos.board.cells())))?;
+            .ok_or_else(|| format!("cell {k} out of range 1..{}", pos.board.cells()))?;
         Step::Place(cell)
     } else {
-        return Err(bad(
-            "a move is a start cell number or a slide U, L, R or D".to_string()
-        ));
+        return Err("a move is a start cell number or a slide U, L, R or D".to_string());
     };
     let mut legal = Vec::new();
     hammer_engine::Puzzle::moves(&hammer_engine::tours::Tours, &pos.state, &mut legal);
     if legal.contains(&step) {
         return Ok(step);
     }
-    Err(bad(match (step, pos.state.token) {
+    Err(match (step, pos.state.token) {
         (Step::Place(_), Some(_)) => "the token is already placed: slide U, L, R or D".into(),
         (Step::Place(c), None) => format!("cell {} is an obstacle", pos.board.number(c)),
         (Step::Slide(_), None) => "place the token first: the first move is a cell number".into(),
         (Step::Slide(d), Some(_)) => format!(
-            "cannot slide {}: the next cell is off the board, an obstacle or visited (position {pos})",
+            "cannot slide {}: the next cell is off the board, an obstacle or visited",
             d.letter()
         ),
-    }))
+    })
 }
 
 /// Slide tours' notation: a position carries its board, so one value serves every point.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ToursNotation;
 
-/// The reason of a refusal, without the position or move it names (the generic adapter
-/// names them).
+/// The reason of a refused position, without the text it names (the generic adapter
+/// names it).
 fn reason(e: FamilyError) -> String {
     match e {
-        FamilyError::BadState { reason, .. } | FamilyError::BadMove { reason, .. } => reason,
+        FamilyError::BadState { reason, .. } => reason,
         other => other.to_string(),
     }
 }
@@ -204,7 +198,7 @@ impl hammer_engine::Notation for ToursNotation {
     }
 
     fn read_move(&self, pos: &Position, text: &str) -> Result<Step, String> {
-        parse_step(pos, text, None).map_err(reason)
+        parse_step(pos, text)
     }
 
     fn write_move(&self, pos: &Position, mv: Step) -> String {
