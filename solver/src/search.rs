@@ -61,10 +61,11 @@ pub(crate) struct Search<P: Puzzle> {
     reordered: Vec<Child<P>>,
     keys: Vec<(i64, u32)>,
     /// The learned order's knowledge base for this attempt, the features of the state
-    /// being ordered, and its successors' transition hashes.
+    /// being ordered, and its successors' transition hashes and noise.
     learned: Option<std::sync::Arc<Loaded>>,
     features: P::Features,
     transitions: Vec<u64>,
+    noise: Vec<f64>,
     pub path: Vec<P::Move>,
     pub best_path: Vec<P::Move>,
     pub best: u32,
@@ -126,6 +127,7 @@ impl<P: Puzzle> Search<P> {
             learned: None,
             features: P::Features::default(),
             transitions: Vec::new(),
+            noise: Vec::new(),
             path: Vec::new(),
             best_path: Vec::new(),
             best: u32::MAX,
@@ -480,25 +482,39 @@ impl<P: Puzzle> Search<P> {
             return;
         };
         // Only successors the bound lets through need a transition: move them to the
-        // front (the others are skipped by the search wherever they stand).
+        // front, keeping their order (the others are skipped by the search wherever they
+        // stand).
         let best = self.best;
-        self.reordered.clear();
-        self.reordered
-            .extend(moves.iter().filter(|c| c.bound < best));
-        let live = self.reordered.len();
-        self.reordered
-            .extend(moves.iter().filter(|c| c.bound >= best));
-        moves.copy_from_slice(&self.reordered);
+        let mut live = 0;
+        for i in 0..moves.len() {
+            if moves[i].bound < best {
+                moves.swap(live, i);
+                live += 1;
+            }
+        }
         let moves = &mut moves[..live];
         if live > 1 && self.transition_keys(puzzle, state, moves, radius) {
+            if radius == 1 {
+                kb.prefetch1(&self.transitions);
+            }
+            // The noise first, while the prefetched rates arrive.
             let temp = temp_milli as f64 / 1000.0;
+            self.noise.clear();
+            for _ in 0..live {
+                let noise = match temp_milli {
+                    0 => 0.0,
+                    _ => temp * (rand_core::Rng::next_u32(rng) as f64 / 4294967296.0),
+                };
+                self.noise.push(noise);
+            }
             self.keys.clear();
-            for (i, keys) in self.transitions.chunks_exact(radius).enumerate() {
-                let mut rate = kb.rate(keys);
-                if temp_milli > 0 {
-                    rate += temp * (rand_core::Rng::next_u32(rng) as f64 / 4294967296.0);
-                }
-                self.keys.push((-((rate * 1e12) as i64), i as u32));
+            for (i, noise) in self.noise.iter().enumerate() {
+                let rate = match radius {
+                    1 => kb.rate1(self.transitions[i]),
+                    _ => kb.rate(&self.transitions[i * radius..(i + 1) * radius]),
+                };
+                self.keys
+                    .push((-(((rate + noise) * 1e12) as i64), i as u32));
             }
             self.apply_keys(moves);
         }

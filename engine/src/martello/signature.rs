@@ -25,7 +25,7 @@ use crate::{MoveFeatures, Successor};
 
 /// The version of the features: a knowledge base records it and is refused by a build
 /// whose features differ. Bump it whenever a signature or a transition hash changes.
-pub const FEATURE_VERSION: u32 = 1;
+pub const FEATURE_VERSION: u32 = 2;
 
 /// The largest radius a transition is hashed to (a 6x6 board is at most about 12
 /// move-steps across, and longer radii matched almost nothing in the study).
@@ -128,13 +128,13 @@ fn head(pos: usize, len: usize) -> u64 {
     end | (len as u64) << 2
 }
 
-/// Stone `s`'s features at distance `d`, packed: how many of `stones` (those at that
-/// distance) share its colour, share its symbol, or neither, and the empty white cells and
-/// board edges of the rows `d` rows above and below its `row` (`lens`: stones per row).
+/// Stone `s`'s features at distance `d`, packed in 23 bits: how many of `stones` (those
+/// at that distance) share its colour, share its symbol, or neither (6 bits each: at
+/// most 63), and the empty white cells (3 bits) and board edges (2 bits) of the rows `d`
+/// rows above and below its `row` (`lens`: stones per row).
 #[inline]
 fn ring(n: u8, s: u8, stones: u64, lens: &Lens, row: usize, d: usize) -> u64 {
-    let colour_mask = row_mask(n) << ((s / n) * n);
-    let symbol_mask = column_mask(n) << (s % n);
+    let (colour_mask, symbol_mask) = LINES[n as usize & 15][s as usize & 63];
     let same_colour = (stones & colour_mask).count_ones() as u64;
     let same_symbol = (stones & symbol_mask).count_ones() as u64;
     let other = stones.count_ones() as u64 - same_colour - same_symbol;
@@ -149,27 +149,34 @@ fn ring(n: u8, s: u8, stones: u64, lens: &Lens, row: usize, d: usize) -> u64 {
             None => edges += 1,
         }
     }
-    same_colour | same_symbol << 8 | other << 16 | empty << 32 | edges << 40
+    same_colour | same_symbol << 6 | other << 12 | empty << 18 | edges << 21
 }
 
-/// The bits of stones `0 .. n` (one colour).
-#[inline]
-fn row_mask(n: u8) -> u64 {
-    if n >= 8 {
-        u64::MAX >> (64 - 8)
-    } else {
-        (1u64 << n) - 1
-    }
-}
+/// `LINES[n][s]`: the stones of an n x n board that share stone `s`'s colour, and those
+/// that share its symbol (both with `s` itself), so that a signature needs no division.
+static LINES: [[(u64, u64); 64]; 16] = line_tables();
 
-/// The bits of stones `0, n, 2n, ...` (one symbol).
-#[inline]
-fn column_mask(n: u8) -> u64 {
-    let mut m = 0u64;
-    for c in 0..n {
-        m |= 1u64 << (c * n);
+const fn line_tables() -> [[(u64, u64); 64]; 16] {
+    let mut t = [[(0u64, 0u64); 64]; 16];
+    let mut n = 1;
+    while n <= MAX_N as usize {
+        let mut a = 0;
+        while a < n * n {
+            let mut b = 0;
+            while b < n * n {
+                if a / n == b / n {
+                    t[n][a].0 |= 1u64 << b;
+                }
+                if a % n == b % n {
+                    t[n][a].1 |= 1u64 << b;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        n += 1;
     }
-    m
+    t
 }
 
 /// Signatures of a parent state, reused for every move from it.
@@ -211,17 +218,20 @@ fn graph_keys(before: &Neighbourhood, state: &State, mv: Move, keys: &mut [u64])
     hash(state.n, mv, heads, rings, &mut keys[..radius]);
 }
 
-/// The features of one state's moves, Martello's [`MoveFeatures`]: its row lengths, each
-/// stone's radius-1 signature once a move asks for it (a stone takes part in several
-/// moves, as eater and as eaten), and, for longer radii, its move-neighbourhood graph
-/// once built.
+/// The features of one state's moves, Martello's [`MoveFeatures`]: a summary of its rows
+/// (lengths and end stones), each stone's radius-1 signature once a move asks for it (a
+/// stone takes part in several moves, as eater and as eaten), and, for longer radii, its
+/// move-neighbourhood graph once built.
 ///
 /// The radius-1 keys ([`Features::key1`]) are `keys[0]` of [`Transitions::keys`],
 /// computed from the three stones' own neighbours instead of two whole neighbourhood
-/// graphs: radius 1 is the radius that paid, and the order computes it for every
-/// successor of every expansion.
+/// graphs, and the eater's signature after the move from the parent's row summary with
+/// only the one or two rows the move changes updated, without making the child state:
+/// radius 1 is the radius that paid, and the order computes it for every successor of
+/// every expansion.
 pub struct Features {
-    lens: Lens,
+    n: u8,
+    ends: Ends,
     /// Each stone's radius-1 signature (its distance-0 features and ring), valid where
     /// `known` has its bit.
     before: [(u64, u64); 64],
@@ -234,10 +244,21 @@ pub struct Features {
 /// Stones per row.
 type Lens = [u8; MAX_N as usize];
 
+/// What a radius-1 signature needs of the rows besides a stone's own row neighbours:
+/// each row's length and the stones at its two ends (as the row bytes store them,
+/// stone id + 1; 0 in an empty row).
+#[derive(Clone, Copy, Default)]
+struct Ends {
+    lens: Lens,
+    first: [u8; MAX_N as usize],
+    last: [u8; MAX_N as usize],
+}
+
 impl Default for Features {
     fn default() -> Features {
         Features {
-            lens: [0; MAX_N as usize],
+            n: 0,
+            ends: Ends::default(),
             before: [(0, 0); 64],
             known: 0,
             graph: Neighbourhood {
@@ -255,9 +276,15 @@ impl Features {
     /// Makes these the features of `state`; signatures are computed when a key needs
     /// them.
     pub fn reset(&mut self, state: &State) {
-        self.lens = [0; MAX_N as usize];
-        for (len, &word) in self.lens.iter_mut().zip(&state.rows[..state.n as usize]) {
-            *len = row_len(word) as u8;
+        self.n = state.n;
+        self.ends = Ends::default();
+        for (r, &word) in state.rows[..state.n as usize].iter().enumerate() {
+            let len = row_len(word);
+            self.ends.lens[r] = len as u8;
+            if len > 0 {
+                self.ends.first[r] = byte_at(word, 0);
+                self.ends.last[r] = byte_at(word, len - 1);
+            }
         }
         self.known = 0;
         self.graph_built = false;
@@ -268,41 +295,81 @@ impl Features {
     fn before(&mut self, state: &State, s: u8, row: u8, pos: u8) -> (u64, u64) {
         let bit = 1u64 << (s & 63);
         if self.known & bit == 0 {
-            self.before[s as usize & 63] = signature1(state, &self.lens, s, row, pos);
+            let (row, pos) = (row as usize & 7, pos as usize);
+            let word = state.rows[row];
+            let len = self.ends.lens[row] as usize;
+            let left = if pos > 0 { byte_at(word, pos - 1) } else { 0 };
+            let right = if pos + 1 < len {
+                byte_at(word, pos + 1)
+            } else {
+                0
+            };
+            self.before[s as usize & 63] = signature1(self.n, &self.ends, s, row, pos, left, right);
             self.known |= bit;
         }
         self.before[s as usize & 63]
     }
 
+    /// The eater's signature after `mv`, a move of `state`. The eater stands in the
+    /// eaten stone's cell, and the row it left closes up (`State::apply`): only the
+    /// rows of the two stones change.
+    #[inline]
+    fn after(&self, state: &State, mv: Move) -> (u64, u64) {
+        let x = mv.eater.0;
+        let (xr, xp) = (mv.eater_row as usize & 7, mv.eater_pos as usize);
+        let (yr, yp) = (mv.eaten_row as usize & 7, mv.eaten_pos as usize);
+        let mut ends = self.ends;
+        let word = state.rows[yr];
+        let len = ends.lens[yr] as usize;
+        // The eater's cell in the child, and the run of the parent's row it replaces.
+        let (lo, hi) = if xr == yr {
+            (xp.min(yp), xp.max(yp))
+        } else {
+            (yp, yp)
+        };
+        let left = if lo > 0 { byte_at(word, lo - 1) } else { 0 };
+        let right = if hi + 1 < len {
+            byte_at(word, hi + 1)
+        } else {
+            0
+        };
+        if lo == 0 {
+            ends.first[yr] = x + 1;
+        }
+        if hi + 1 == len {
+            ends.last[yr] = x + 1;
+        }
+        if xr == yr {
+            ends.lens[yr] -= 1;
+        } else {
+            // The row the eater left loses its stone at `xp`.
+            let from = state.rows[xr];
+            let len = ends.lens[xr] as usize;
+            ends.lens[xr] -= 1;
+            if len == 1 {
+                ends.first[xr] = 0;
+                ends.last[xr] = 0;
+            } else if xp == 0 {
+                ends.first[xr] = byte_at(from, 1);
+            } else if xp + 1 == len {
+                ends.last[xr] = byte_at(from, len - 2);
+            }
+        }
+        signature1(self.n, &ends, x, yr, lo, left, right)
+    }
+
     /// The radius-1 key of `mv`, a move of `state` (the state these are the features
     /// of).
     pub fn key1(&mut self, state: &State, mv: Move) -> u64 {
-        let (xr, xp) = (mv.eater_row, mv.eater_pos);
-        let (yr, yp) = (mv.eaten_row, mv.eaten_pos);
-        let (h_eater, eater) = self.before(state, mv.eater.0, xr, xp);
-        let (h_eaten, eaten) = self.before(state, mv.eaten.0, yr, yp);
-        // After the move (`State::apply`), the eater stands in the eaten stone's cell,
-        // and the row it left closes up.
-        let child = state.apply(mv);
-        let mut lens = self.lens;
-        lens[xr as usize & 7] -= 1;
-        let at = if xr == yr && xp > yp {
-            xp - 1
-        } else if xr == yr {
-            xp
-        } else {
-            yp
-        };
-        let (h_after, after) = signature1(&child, &lens, mv.eater.0, yr, at);
-        let mut key = [0u64];
-        hash(
-            state.n,
+        let (h_eater, eater) = self.before(state, mv.eater.0, mv.eater_row, mv.eater_pos);
+        let (h_eaten, eaten) = self.before(state, mv.eaten.0, mv.eaten_row, mv.eaten_pos);
+        let (h_after, after) = self.after(state, mv);
+        key1_of(
+            self.n,
             mv,
             [h_eater, h_eaten, h_after],
-            [&[eater], &[eaten], &[after]],
-            &mut key,
-        );
-        key[0]
+            [eater, eaten, after],
+        )
     }
 
     /// [`Transitions::keys`] of `mv`, a move of `state` (the state these are the
@@ -347,11 +414,34 @@ impl MoveFeatures<Martello> for Features {
     }
 }
 
-/// Hashes a transition: the move's kind and the three signatures' distance-0 features
-/// (`heads`: eater before, eaten before, eater after), then one key per radius folding in
-/// the three signatures' ring at that distance (`rings`, each at least `keys.len()`
-/// long).
+/// Hashes a transition: the move's kind, whether the two stones share their colour, and
+/// the three signatures (eater before, eaten before, eater after) cut at distance 1
+/// (`heads`, their distance-0 features, and `rings[k][0]`) give `keys[0]`; each longer
+/// radius folds in the three rings at that distance (`rings`, each at least `keys.len()`
+/// long). The fields are packed into two words and mixed once per radius: the radius-1
+/// key is computed for every successor of every expansion under the learned order.
 fn hash(n: u8, mv: Move, heads: [u64; 3], rings: [&[u64]; 3], keys: &mut [u64]) {
+    let [eater, eaten, after] = rings;
+    let Some((first, rest)) = keys.split_first_mut() else {
+        return;
+    };
+    let mut key = key1_of(n, mv, heads, [eater[0], eaten[0], after[0]]);
+    *first = key;
+    for (d, slot) in rest.iter_mut().enumerate() {
+        key = fold(key, eater[d + 1], eaten[d + 1], after[d + 1]);
+        *slot = key;
+    }
+}
+
+/// An odd constant: multiplying by it is a bijection that spreads a word's low bits over
+/// all 64, so that two packed words combine by XOR without cancelling.
+const SPREAD: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The radius-1 key of a transition (see [`hash`]). A ring takes 23 bits and a head 6,
+/// so the eater's and the eaten stone's fields, the kind (2 bits) and the shared colour
+/// fill one word and the eater's after the move a second.
+#[inline]
+fn key1_of(n: u8, mv: Move, heads: [u64; 3], rings: [u64; 3]) -> u64 {
     let kind = if mv.eater_row == mv.eaten_row {
         0
     } else if mv.eater_row.abs_diff(mv.eaten_row) == 1 {
@@ -359,71 +449,73 @@ fn hash(n: u8, mv: Move, heads: [u64; 3], rings: [&[u64]; 3], keys: &mut [u64]) 
     } else {
         2
     };
-    let shares_colour = (mv.eater.colour(n) == mv.eaten.colour(n)) as u64;
+    let colour = LINES[n as usize & 15][mv.eater.0 as usize & 63].0;
+    let shares_colour = (colour >> (mv.eaten.0 & 63)) & 1;
     let [h_eater, h_eaten, h_after] = heads;
-    let mut key = mix64(
-        FEATURE_VERSION as u64
-            ^ (n as u64) << 8
-            ^ kind << 16
-            ^ shares_colour << 18
-            ^ h_eater << 20
-            ^ h_eaten << 32
-            ^ h_after << 44,
-    );
     let [eater, eaten, after] = rings;
-    for (d, slot) in keys.iter_mut().enumerate() {
-        key = mix64(key ^ eater[d]);
-        key = mix64(key ^ eaten[d].rotate_left(21));
-        key = mix64(key ^ after[d].rotate_left(42));
-        *slot = key;
-    }
+    let own = eater | eaten << 23 | (kind | shares_colour << 2 | h_eater << 3 | h_eaten << 9) << 46;
+    let moved = after | h_after << 23;
+    mix64(own ^ moved.wrapping_mul(SPREAD))
+}
+
+/// The key at one radius more: `key` with the three rings at that distance folded in.
+#[inline]
+fn fold(key: u64, eater: u64, eaten: u64, after: u64) -> u64 {
+    mix64(key ^ (eater | eaten << 23) ^ after.wrapping_mul(SPREAD))
 }
 
 /// Stone `s`'s distance-0 features and its ring at distance 1, as
 /// [`Neighbourhood::signature`] gives them, from the stone's own neighbours: its row
-/// neighbours and, at a row end, the same end of the rows one and (over a row of at most
-/// one stone) two away. The stone stands at (`row`, `pos`); `lens` are the state's row
-/// lengths.
+/// neighbours `left` and `right` (row bytes, 0 for none) and, at a row end, the same end
+/// of the rows one and (over a row of at most one stone) two away. The stone stands at
+/// (`row`, `pos`) of a board of side `n` whose rows `ends` summarizes.
 #[inline]
-fn signature1(state: &State, lens: &Lens, s: u8, row: u8, pos: u8) -> (u64, u64) {
-    let n = state.n as usize;
-    let (row, pos) = (row as usize & 7, pos as usize);
-    let len = lens[row] as usize;
-    let bit = |b: u8| 1u64 << ((b - 1) & 63);
-    let word = state.rows[row];
-    let mut adj = 0u64;
-    if pos > 0 {
-        adj |= bit(byte_at(word, pos - 1));
+fn signature1(
+    n: u8,
+    ends: &Ends,
+    s: u8,
+    row: usize,
+    pos: usize,
+    left: u8,
+    right: u8,
+) -> (u64, u64) {
+    let len = ends.lens[row] as usize;
+    let mut adj = bit(left) | bit(right);
+    if pos == 0 {
+        adj |= column(n as usize, ends, &ends.first, row);
     }
-    if pos + 1 < len {
-        adj |= bit(byte_at(word, pos + 1));
-    }
-    // The stone at the same end of row r, if the row has any.
-    let end = |r: usize, right: bool| -> u64 {
-        match lens[r] as usize {
-            0 => 0,
-            l => bit(byte_at(state.rows[r], if right { l - 1 } else { 0 })),
-        }
-    };
-    for right in [false, true] {
-        if (right && pos + 1 != len) || (!right && pos != 0) {
-            continue;
-        }
-        if row >= 1 {
-            adj |= end(row - 1, right);
-        }
-        if row + 1 < n {
-            adj |= end(row + 1, right);
-        }
-        if row + 2 < n && lens[row + 1] <= 1 {
-            adj |= end(row + 2, right);
-        }
-        if row >= 2 && lens[row - 1] <= 1 {
-            adj |= end(row - 2, right);
-        }
+    if pos + 1 == len {
+        adj |= column(n as usize, ends, &ends.last, row);
     }
     adj &= !(1u64 << (s & 63));
-    (head(pos, len), ring(state.n, s, adj, lens, row, 1))
+    (head(pos, len), ring(n, s, adj, &ends.lens, row, 1))
+}
+
+/// The bit of a stone given as a row byte (stone id + 1); none for 0.
+#[inline(always)]
+fn bit(byte: u8) -> u64 {
+    (1u64 << (byte.wrapping_sub(1) & 63)) & ((byte != 0) as u64).wrapping_neg()
+}
+
+/// The stones a row end of `row` reaches in one white column (`side`: the rows' first or
+/// last stones): the same end of the rows next to it, and two rows away over a row of at
+/// most one stone.
+#[inline(always)]
+fn column(n: usize, ends: &Ends, side: &[u8; MAX_N as usize], row: usize) -> u64 {
+    let mut adj = 0u64;
+    if row >= 1 {
+        adj |= bit(side[row - 1]);
+        if row >= 2 && ends.lens[row - 1] <= 1 {
+            adj |= bit(side[row - 2]);
+        }
+    }
+    if row + 1 < n {
+        adj |= bit(side[row + 1]);
+        if row + 2 < n && ends.lens[row + 1] <= 1 {
+            adj |= bit(side[row + 2]);
+        }
+    }
+    adj
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! way the peg family shares its endgame tables process-wide).
 
 mod kb;
+mod rates;
 
 use std::path::Path;
 use std::sync::{Arc, RwLock};
@@ -37,6 +38,8 @@ pub struct Loaded {
     pub received: bool,
     /// Per radius, the rate of all transitions: the prior of the smoothed rate.
     prior: Vec<f64>,
+    /// The radius-1 rates, for [`Loaded::rates1`].
+    rates1: rates::Rates1,
 }
 
 impl Loaded {
@@ -52,6 +55,22 @@ impl Loaded {
             }
         }
         self.prior.first().copied().unwrap_or(0.0)
+    }
+
+    /// Asks the processor to bring the radius-1 rates of `keys` into the cache: a large
+    /// knowledge base misses it on every lookup, and prefetching a state's successors
+    /// together, some work before reading them ([`Loaded::rate1`]), overlaps the misses.
+    #[inline]
+    pub fn prefetch1(&self, keys: &[u64]) {
+        for &key in keys {
+            self.rates1.prefetch(key);
+        }
+    }
+
+    /// [`Loaded::rate`] of `[key]`, from a flat table.
+    #[inline]
+    pub fn rate1(&self, key: u64) -> f64 {
+        self.rates1.get(key)
     }
 }
 
@@ -104,7 +123,7 @@ fn register(path: &str, kb: Kb, digest: u128, received: bool) -> u32 {
     {
         return i as u32;
     }
-    let prior = (1..=kb.radius())
+    let prior: Vec<f64> = (1..=kb.radius())
         .map(|r| {
             let (_, t, u) = kb.stats(r);
             if t + u == 0 {
@@ -114,12 +133,17 @@ fn register(path: &str, kb: Kb, digest: u128, received: bool) -> u32 {
             }
         })
         .collect();
+    let rates1 = match kb.tables.first() {
+        Some(table) => rates::Rates1::new(table.iter(), prior[0]),
+        None => rates::Rates1::new(std::iter::empty(), 0.0),
+    };
     reg.push(Arc::new(Loaded {
         path: path.to_owned(),
         digest,
         kb,
         received,
         prior,
+        rates1,
     }));
     reg.len() as u32 - 1
 }

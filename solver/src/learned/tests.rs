@@ -74,6 +74,7 @@ fn rate_prefers_taken_transitions_and_falls_back_by_radius() {
         kb,
         received: false,
         prior,
+        rates1: rates::Rates1::new(std::iter::empty(), 0.5),
     };
     assert!(l.rate(&[1, 0]) > l.rate(&[2, 0]));
     // Radius 2 is known for key 7 and wins over radius 1.
@@ -108,4 +109,39 @@ fn received_knowledge_bases_are_checked_and_stand_for_the_file() {
     let (shipped_path, shipped_digest, shipped_bytes) = super::shipped(index).unwrap();
     assert_eq!((shipped_path.as_str(), shipped_digest), (path, digest));
     assert_eq!(shipped_bytes, bytes);
+}
+
+/// The flat radius-1 table gives what the maps give: every key learned (colliding home
+/// slots and key 0 among them) and keys never seen.
+#[test]
+fn flat_rates_agree_with_the_maps() {
+    let mut kb = Kb::new(3, 1, FEATURES);
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    let mut keys = vec![0u64, 1, u64::MAX];
+    for i in 0..5_000u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        // Every third key shares its top bits (its home slot) with the one before.
+        keys.push(if i % 3 == 0 { x } else { x ^ (i & 0xff) });
+    }
+    for (i, &key) in keys.iter().enumerate() {
+        let counts = Counts {
+            taken: (i % 7) as u32,
+            untaken: (i % 11) as u32 + 1,
+        };
+        kb.tables[0].insert(key, counts);
+    }
+    let digest = kb.digest();
+    let index = register("flat-rates-test", kb, digest, false);
+    let loaded = get(index).unwrap();
+    let mut unseen: Vec<u64> = keys.iter().map(|k| k.wrapping_add(0x1234_5678)).collect();
+    unseen.retain(|k| !keys.contains(k));
+    for probe in [&keys, &unseen] {
+        loaded.prefetch1(probe);
+        for &key in probe.iter() {
+            let (flat, map) = (loaded.rate1(key), loaded.rate(&[key]));
+            assert_eq!(flat.to_bits(), map.to_bits(), "key {key:#x}");
+        }
+    }
 }
