@@ -90,6 +90,45 @@ fn seeded_solves_reproduce_bit_for_bit() {
     assert_eq!(a["schedule"], "luby:16");
 }
 
+/// `--profile` adds a per-score profile whose expansions add up to the game's, and
+/// changes nothing else; the table names its columns.
+#[test]
+fn a_profile_counts_every_expansion_and_changes_nothing() {
+    let args = [
+        "solve",
+        "--random",
+        "--n",
+        "6",
+        "--seed",
+        "3",
+        "--index",
+        "5",
+        "--order",
+        "random",
+        "--schedule",
+        "luby:64",
+        "--json",
+    ];
+    let mut plain = json(&hammer(&args, None));
+    let mut profiled = json(&hammer(&[&args[..], &["--profile"]].concat(), None));
+    assert!(plain.get("profile").is_none());
+    let profile = profiled["profile"].take();
+    let levels = profile["levels"].as_array().unwrap();
+    let expanded: u64 = levels.iter().map(|l| l["expanded"].as_u64().unwrap()).sum();
+    assert_eq!(expanded, profiled["expansions"].as_u64().unwrap());
+    assert_eq!(profile["start_bound"], 1);
+    assert_eq!(profile["memo_evictions"], 0);
+    profiled.as_object_mut().unwrap().remove("profile");
+    plain["wall_ns"] = 0.into();
+    profiled["wall_ns"] = 0.into();
+    assert_eq!(plain, profiled);
+
+    let text = hammer(&["solve", "A1B2C3/B1C2A3/C1A2B3", "--profile"], None);
+    let text = String::from_utf8_lossy(&text.stdout).to_string();
+    assert!(text.contains("start bound 1, memo evictions 0"), "{text}");
+    assert!(text.contains("base alone"), "{text}");
+}
+
 /// `--part 0/2 --race` searches the first racer alone, which is the unsplit search of
 /// the same run seed; the second racer searches the game under another stream.
 #[test]

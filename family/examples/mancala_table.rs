@@ -157,6 +157,7 @@ fn solve(
         limits: Default::default(),
         split: None,
         cancel: None,
+        profile: false,
     };
     let clock = Instant::now();
     let cpu = cpu_seconds();

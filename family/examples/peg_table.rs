@@ -38,6 +38,7 @@ fn main() {
         limits: Default::default(),
         split: None,
         cancel: None,
+        profile: false,
     };
     for board in [Board::english(), Board::european()] {
         let name = board.kind().to_string();

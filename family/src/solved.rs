@@ -62,6 +62,9 @@ pub struct Solved {
     pub solution: String,
     /// One value per [`crate::Family::columns`] entry, in that order.
     pub extra: Vec<Cell>,
+    /// What the search did at each score, when the configuration asked for a profile
+    /// (`hammer solve --profile`); never a dataset column.
+    pub profile: Option<Box<hammer_solver::Profile>>,
 }
 
 impl Solved {
@@ -89,6 +92,7 @@ impl Solved {
             split_nodes: outcome.split.map(|s| s.nodes),
             solution: texts.solution,
             extra,
+            profile: outcome.profile.clone(),
         }
     }
 }

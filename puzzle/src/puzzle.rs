@@ -35,6 +35,15 @@ pub trait Puzzle {
     /// A sound lower bound on the score of every state reachable from `state`.
     fn lower_bound(&self, state: &Self::State) -> u32;
 
+    /// The lower bound without its refinements, for search profiles: a profile counts
+    /// the successors this alone prunes, so that it tells what the refinements add
+    /// (Martello: the components of the whole board, before zones). At most
+    /// [`Puzzle::lower_bound`]; the default is the bound itself. Searches call it only
+    /// when profiling.
+    fn base_bound(&self, state: &Self::State) -> u32 {
+        self.lower_bound(state)
+    }
+
     /// The lower bound of `child`, the state after `mv` from `parent` whose bound is
     /// `parent_bound`. Puzzles whose bound changes little from move to move override
     /// this with an incremental version; it must equal `lower_bound(child)`.

@@ -29,6 +29,7 @@ fn main() {
             limits: Default::default(),
             split: None,
             cancel: None,
+            profile: false,
         };
         let mut solver = Solver::new(Martello);
         let started = Instant::now();

@@ -10,6 +10,7 @@ pub mod learned;
 mod limits;
 mod memo;
 mod order;
+mod profile;
 mod schedule;
 mod search;
 mod split;
@@ -21,6 +22,7 @@ pub use count::{Countable, Counts, Level, Reduction, count, count_towards};
 pub use limits::{Cancel, Cap, Limits};
 pub use memo::Memo;
 pub use order::{Order, OrderError};
+pub use profile::{Level as ProfileLevel, Profile};
 pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
 pub use search::Counters;
 pub use split::{NODES_PER_PART, SharedBest, SplitMode, SplitPart, SplitShape};
@@ -43,6 +45,9 @@ pub struct Config {
     /// Set by another thread to give the game up ([`Cap::Cancelled`]); not part of the
     /// configuration's identity.
     pub cancel: Option<Cancel>,
+    /// Count what the search does at each score into [`Outcome::profile`] (see
+    /// [`Profile`]); the results are the same either way.
+    pub profile: bool,
 }
 
 impl Default for Config {
@@ -54,6 +59,7 @@ impl Default for Config {
             limits: Limits::default(),
             split: None,
             cancel: None,
+            profile: false,
         }
     }
 }
@@ -88,6 +94,8 @@ pub struct Outcome<P: Puzzle> {
     pub memo_evictions: u64,
     /// How the game was split, when this is one part of it.
     pub split: Option<SplitShape>,
+    /// What the search did at each score, when [`Config::profile`] asked.
+    pub profile: Option<Box<Profile>>,
 }
 
 /// A reusable solver: it keeps its memo and buffers from one game to the next.
@@ -127,6 +135,7 @@ impl<P: Puzzle> Solver<P> {
         let search = &mut self.search;
         search.reset(puzzle, &start, config.limits);
         search.cancel = config.cancel.clone();
+        search.profile = config.profile.then(Box::default);
         let exhaustive = run_unsplit(search, puzzle, &start, config, seed);
         finish(search, config, prefix_moves, start, exhaustive, None)
     }
@@ -235,5 +244,10 @@ fn finish<P: Puzzle>(
         memo_bytes,
         memo_evictions,
         split,
+        profile: search.profile.take().map(|mut profile| {
+            profile.start_bound = search.target;
+            profile.memo_evictions = memo_evictions;
+            profile
+        }),
     }
 }

@@ -22,6 +22,7 @@ use crate::learned::Loaded;
 use crate::limits::{Cancel, Cap, Limits};
 use crate::memo::Memo;
 use crate::order::Order;
+use crate::profile::Profile;
 use crate::split::SharedBest;
 
 enum Flow {
@@ -99,6 +100,8 @@ pub(crate) struct Search<P: Puzzle> {
     /// start, while a part of a split game runs: the family publishes it to the worker.
     pub on_find: Option<FindHook<P>>,
     pub counters: Counters,
+    /// What the search did at each score, when profiling ([`crate::Config::profile`]).
+    pub profile: Option<Box<Profile>>,
 }
 
 /// See [`Search::on_find`].
@@ -147,6 +150,7 @@ impl<P: Puzzle> Search<P> {
             own_best: u32::MAX,
             on_find: None,
             counters: Counters::default(),
+            profile: None,
         }
     }
 
@@ -324,6 +328,12 @@ impl<P: Puzzle> Search<P> {
         let mut children = std::mem::take(&mut self.children[depth]);
         puzzle.successors(state, bound, fp, self.best, &mut moves, &mut children);
         self.order(puzzle, state, &mut children, depth, order, rng);
+        if let Some(profile) = self.profile.as_deref_mut() {
+            let level = profile.level(score);
+            level.expanded += 1;
+            level.bound_sum += bound as u64;
+            level.children += children.len() as u64;
+        }
         for child in &children {
             if child.bound < self.best {
                 self.memo.prefetch(child.fp);
@@ -334,6 +344,9 @@ impl<P: Puzzle> Search<P> {
             // A bound never exceeds the score of its own state, so a child whose bound
             // reaches the best score cannot beat it, nor can anything below it.
             if child.bound >= self.best || self.memo.contains(child.fp) {
+                if self.profile.is_some() {
+                    self.profile_skip(puzzle, state, score, child);
+                }
                 continue;
             }
             let next = puzzle.apply(state, child.mv);
@@ -353,6 +366,25 @@ impl<P: Puzzle> Search<P> {
             self.memo.insert(fp);
         }
         flow
+    }
+
+    /// Counts a successor of `state` (of score `score`) that the search skips: pruned by
+    /// its bound, and then whether the puzzle's base bound alone prunes it, or found in
+    /// the memo.
+    #[inline(never)]
+    fn profile_skip(&mut self, puzzle: &P, state: &P::State, score: u32, child: &Child<P>) {
+        let best = self.best;
+        let pruned = child.bound >= best;
+        let base = pruned && puzzle.base_bound(&puzzle.apply(state, child.mv)) >= best;
+        if let Some(profile) = self.profile.as_deref_mut() {
+            let level = profile.level(score);
+            if pruned {
+                level.pruned += 1;
+                level.pruned_base += base as u64;
+            } else {
+                level.memo_hits += 1;
+            }
+        }
     }
 
     /// The slow path of the stop check: whether the attempt's budget, the game's

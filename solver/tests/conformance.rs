@@ -85,6 +85,7 @@ fn paper_schedule_with_random_order_matches_every_case() {
         limits: Default::default(),
         split: None,
         cancel: None,
+        profile: false,
     };
     assert_eq!(check_all(&config, 8), 345);
 }
@@ -99,6 +100,7 @@ fn luby_and_geometric_schedules_match_every_case() {
             limits: Default::default(),
             split: None,
             cancel: None,
+            profile: false,
         };
         assert_eq!(check_all(&config, 8), 345);
     }
@@ -120,6 +122,7 @@ fn heuristic_orders_match_every_case() {
             limits: Default::default(),
             split: None,
             cancel: None,
+            profile: false,
         };
         assert_eq!(check_all(&config, 8), 345);
     }

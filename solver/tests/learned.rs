@@ -51,6 +51,7 @@ proptest! {
             limits: Default::default(),
             split: None,
             cancel: None,
+            profile: false,
         };
         let board = seeded::game(11, 5, index).unwrap();
         let seed = seeded::run_seed(11, 5, index, 0);

@@ -15,6 +15,7 @@ fn config(order: Order, schedule: &str, limits: Limits) -> Config {
         limits,
         split: None,
         cancel: None,
+        profile: false,
     }
 }
 

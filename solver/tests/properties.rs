@@ -32,6 +32,7 @@ fn config(order: usize, schedule: usize, prefix: u32) -> Config {
         limits: Default::default(),
         split: None,
         cancel: None,
+        profile: false,
     }
 }
 
@@ -81,6 +82,7 @@ fn budgeted_attempts_say_when_they_are_only_an_upper_bound() {
         limits: Default::default(),
         split: None,
         cancel: None,
+        profile: false,
     };
     let mut cut = 0;
     for index in 0..20 {
@@ -109,6 +111,7 @@ fn restarts_keep_finished_work() {
         limits: Default::default(),
         split: None,
         cancel: None,
+        profile: false,
     };
     let out = Solver::new(Martello).solve(&board, &cfg, 1);
     assert!(out.exhaustive);

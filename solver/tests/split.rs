@@ -19,6 +19,7 @@ fn config(random: bool, limits: Limits, split: Option<SplitPart>) -> Config {
         limits,
         split,
         cancel: None,
+        profile: false,
     }
 }
 

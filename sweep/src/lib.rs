@@ -211,6 +211,7 @@ impl RunConfig {
             limits: self.limits,
             split: None,
             cancel: None,
+            profile: false,
         }
     }
 

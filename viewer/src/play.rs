@@ -160,6 +160,7 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
         limits: Default::default(),
         split: None,
         cancel: None,
+        profile: false,
     };
     listed
         .into_par_iter()

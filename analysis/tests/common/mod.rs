@@ -78,6 +78,7 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                     limits: Default::default(),
                     split: None,
                     cancel: None,
+                    profile: false,
                 };
                 let mut rows = Vec::new();
                 for trial in 0..c.trials {

@@ -69,6 +69,7 @@ fn parse_config(text: &str) -> Result<Config> {
         limits: Default::default(),
         split: None,
         cancel: None,
+        profile: false,
     })
 }
 

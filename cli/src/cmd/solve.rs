@@ -69,6 +69,12 @@ pub struct SolveArgs {
     /// searches the whole game under a stream of its own (part 0 is the unsplit search).
     #[arg(long, requires = "part")]
     race: bool,
+    /// Also profile the search: per score (Martello: stones left), the states expanded
+    /// and their mean bound, their successors, those the bound pruned and how many of
+    /// them the base bound alone prunes (Martello: components before zones), and memo
+    /// hits; with memo evictions and the start's bound (docs/search.md).
+    #[arg(long)]
+    profile: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -124,7 +130,7 @@ fn solve_one(
             (spec.name.to_string(), value)
         })
         .collect();
-    Ok(json!({
+    let mut value = json!({
         "puzzle": family.name(),
         "params": point.to_string(),
         "board": out.board,
@@ -149,7 +155,64 @@ fn solve_one(
         "memo_states": out.memo_states,
         "wall_ns": wall_ns,
         "columns": columns,
-    }))
+    });
+    if let Some(profile) = out.profile.as_deref() {
+        value["profile"] = profile_json(profile);
+    }
+    Ok(value)
+}
+
+/// A profile as JSON: the start's bound, memo evictions, and one object per score with
+/// any expansion, lowest score first.
+fn profile_json(profile: &hammer_solver::Profile) -> Value {
+    let levels: Vec<Value> = (profile.levels.iter().enumerate())
+        .filter(|(_, l)| l.expanded > 0)
+        .map(|(score, l)| {
+            json!({
+                "score": score,
+                "expanded": l.expanded,
+                "bound_sum": l.bound_sum,
+                "children": l.children,
+                "pruned": l.pruned,
+                "pruned_base": l.pruned_base,
+                "memo_hits": l.memo_hits,
+            })
+        })
+        .collect();
+    json!({
+        "start_bound": profile.start_bound,
+        "memo_evictions": profile.memo_evictions,
+        "levels": levels,
+    })
+}
+
+/// The profile of `solve --profile` as a table, highest score (the start) first.
+fn print_profile(v: &Value) {
+    let Some(levels) = v["levels"].as_array() else {
+        return;
+    };
+    println!(
+        "profile     start bound {}, memo evictions {}",
+        v["start_bound"], v["memo_evictions"]
+    );
+    println!(
+        "{:>8} {:>12} {:>10} {:>12} {:>12} {:>12} {:>12}",
+        "score", "expanded", "mean bound", "successors", "pruned", "base alone", "memo hits"
+    );
+    for l in levels.iter().rev() {
+        let n = |key: &str| l[key].as_u64().unwrap_or(0);
+        let mean = n("bound_sum") as f64 / n("expanded").max(1) as f64;
+        println!(
+            "{:>8} {:>12} {:>10.2} {:>12} {:>12} {:>12} {:>12}",
+            n("score"),
+            n("expanded"),
+            mean,
+            n("children"),
+            n("pruned"),
+            n("pruned_base"),
+            n("memo_hits")
+        );
+    }
 }
 
 fn print_solve(family: FamilyRef, v: &Value) {
@@ -206,6 +269,7 @@ fn print_solve(family: FamilyRef, v: &Value) {
             }
         }
     }
+    print_profile(&v["profile"]);
 }
 
 pub fn solve(args: SolveArgs) -> Result<ExitCode> {
@@ -229,6 +293,7 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
             shared: hammer_solver::SharedBest::new(),
         }),
         cancel: None,
+        profile: args.profile,
     };
     let extra: Vec<(String, String)> = args
         .n

@@ -46,6 +46,11 @@ impl Puzzle for Martello {
         bound::lower_bound(state)
     }
 
+    /// The components of the whole board: the bound before zones.
+    fn base_bound(&self, state: &State) -> u32 {
+        bound::components(state.present, state.n)
+    }
+
     #[inline]
     fn successors(
         &self,

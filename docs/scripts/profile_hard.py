@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Profile the search on the hard Martello games of the frontier runs (docs/search.md).
+
+    python3 docs/scripts/profile_hard.py --hammer target/release/hammer \\
+        --set deep7 --set unsolvable8 --set open8:20 --jobs 2 --out profile.jsonl
+
+Sets of games, read from the committed datasets:
+  deep7         the unsolvable 7x7 games of science/frontier7 that end with 2 to 5 stones
+                (the deep proofs)
+  unsolvable8   the unsolvable 8x8 games of science/frontier8 (exact in any rung)
+  open8:K       K of the 8x8 games still open after every rung (the first K by index),
+                searched up to --cap expansions
+
+Each game is searched again by `hammer solve --random --profile --json` under the frontier's
+configuration (sweep seed 2013, random/luby:256, a 1,024 MiB memo), so that an exact game
+takes the expansions its dataset row records; the script checks that it does. It writes
+each game's JSON to --out (one line each; a rerun skips the games already there, so an
+interrupted profile resumes) and prints Markdown tables: per set, per stone count, and
+per game. Needs pyarrow (the project's .ci/requirements.lock).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+import pyarrow.dataset as ds
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+SEED = 2013
+ORDER, SCHEDULE, MEMO_MB = "random", "luby:256", 1024
+
+
+def rows(path):
+    """The dataset's rows as dicts, with the columns the sets need."""
+    cols = ["experiment", "game_index", "score", "exhaustive", "expansions", "lower_bound", "n"]
+    table = ds.dataset(path, format="parquet", partitioning="hive").to_table(columns=cols)
+    return table.to_pylist()
+
+
+def games_of(spec, cap):
+    """(set name, [(n, index, dataset expansions or None, cap)]) for a --set argument."""
+    name, _, count = spec.partition(":")
+    if name == "deep7":
+        rs = rows(os.path.join(ROOT, "science", "frontier7"))
+        picked = [r for r in rs if r["exhaustive"] and 2 <= r["score"] <= 5]
+        return name, [(7, r["game_index"], r["expansions"], None) for r in sorted(picked, key=key)]
+    rs = rows(os.path.join(ROOT, "science", "frontier8"))
+    exact = {r["game_index"]: r for r in rs if r["exhaustive"]}
+    if name == "unsolvable8":
+        picked = [r for r in exact.values() if r["score"] >= 2]
+        return name, [(8, r["game_index"], r["expansions"], None) for r in sorted(picked, key=key)]
+    if name == "open8":
+        open_games = sorted({r["game_index"] for r in rs} - set(exact))
+        k = int(count) if count else len(open_games)
+        return name, [(8, i, None, cap) for i in open_games[:k]]
+    sys.exit(f"--set {spec}: unknown set (deep7, unsolvable8, open8:K)")
+
+
+def key(r):
+    return r["game_index"]
+
+
+def solve(hammer, n, index, cap):
+    cmd = [hammer, "solve", "--random", "--n", str(n), "--index", str(index), "--seed", str(SEED),
+           "--order", ORDER, "--schedule", SCHEDULE, "--max-memo-mb", str(MEMO_MB),
+           "--profile", "--json"]
+    if cap:
+        cmd += ["--max-expansions", str(cap)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--hammer", default="hammer", help="the hammer binary (a release build)")
+    ap.add_argument("--set", action="append", required=True, dest="sets")
+    ap.add_argument("--cap", type=int, default=100_000_000, help="expansions of an open game")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--out", required=True, help="JSON lines, one per game (resumable)")
+    ap.add_argument("--per-game", action="store_true", help="also print a row per game")
+    args = ap.parse_args()
+
+    done = {}
+    if os.path.exists(args.out):
+        with open(args.out) as f:
+            for line in f:
+                r = json.loads(line)
+                done[(r["set"], r["n"], r["index"])] = r
+    todo = []
+    for spec in args.sets:
+        name, games = games_of(spec, args.cap)
+        todo += [(name, g) for g in games if (name, g[0], g[1]) not in done]
+
+    def run(item):
+        name, (n, index, recorded, cap) = item
+        v = solve(args.hammer, n, index, cap)
+        return {"set": name, "n": n, "index": index, "recorded": recorded, "cap": cap, "result": v}
+
+    with open(args.out, "a") as out, ThreadPoolExecutor(args.jobs) as pool:
+        for r in pool.map(run, todo):
+            out.write(json.dumps(r) + "\n")
+            out.flush()
+            done[(r["set"], r["n"], r["index"])] = r
+            print(f"{r['set']} n={r['n']} game {r['index']}: {r['result']['expansions']} expansions",
+                  file=sys.stderr)
+    names = {s.partition(":")[0] for s in args.sets}
+    report([r for r in done.values() if r["set"] in names], args.per_game)
+
+
+def report(results, with_games):
+    sets = sorted({r["set"] for r in results})
+    print("| set | games | exact | expansions (total) | median | max | memo evictions | replays match |")
+    print("|---|---|---|---|---|---|---|---|")
+    for s in sets:
+        rs = [r for r in results if r["set"] == s]
+        ex = sorted(r["result"]["expansions"] for r in rs)
+        exact = sum(r["result"]["exhaustive"] for r in rs)
+        ev = sum(r["result"]["profile"]["memo_evictions"] for r in rs)
+        checked = [r for r in rs if r["recorded"] is not None]
+        match = sum(r["result"]["expansions"] == r["recorded"] for r in checked)
+        print(f"| {s} | {len(rs)} | {exact} | {sum(ex):,} | {ex[len(ex) // 2]:,} | {ex[-1]:,} | "
+              f"{ev:,} | {match}/{len(checked)} |")
+    for s in sets:
+        levels(s, [r for r in results if r["set"] == s])
+    for s in sets if with_games else []:
+        per_game(s, [r for r in results if r["set"] == s])
+
+
+def levels(name, rs):
+    """Per stone count, summed over the set's games."""
+    sums = {}
+    for r in rs:
+        for lv in r["result"]["profile"]["levels"]:
+            acc = sums.setdefault(lv["score"], dict.fromkeys(lv, 0))
+            for k, v in lv.items():
+                if k != "score":
+                    acc[k] += v
+    total = sum(a["expanded"] for a in sums.values()) or 1
+    print(f"\n**{name}**, per stones left (summed over {len(rs)} games):\n")
+    print("| stones | expanded | share | mean gap to bound | successors per expansion | "
+          "pruned | of which by components alone | memo hits |")
+    print("|---|---|---|---|---|---|---|---|")
+    for score in sorted(sums, reverse=True):
+        a = sums[score]
+        e = max(a["expanded"], 1)
+        c = max(a["children"], 1)
+        p = max(a["pruned"], 1)
+        print(f"| {score} | {a['expanded']:,} | {a['expanded'] / total:.1%} | "
+              f"{score - a['bound_sum'] / e:.2f} | {a['children'] / e:.2f} | "
+              f"{a['pruned'] / c:.1%} | {a['pruned_base'] / p:.1%} | {a['memo_hits'] / c:.1%} |")
+
+
+def per_game(name, rs):
+    print(f"\n**{name}**, per game:\n")
+    print("| game | min stones | start bound | exact | expansions | pruned by zones only | "
+          "memo hits per expansion | memo evictions |")
+    print("|---|---|---|---|---|---|---|---|")
+    for r in sorted(rs, key=lambda r: r["index"]):
+        v = r["result"]
+        p = v["profile"]
+        pruned = sum(lv["pruned"] for lv in p["levels"])
+        base = sum(lv["pruned_base"] for lv in p["levels"])
+        hits = sum(lv["memo_hits"] for lv in p["levels"])
+        zones = (pruned - base) / max(pruned, 1)
+        print(f"| {r['index']} | {v['score']} | {p['start_bound']} | {v['exhaustive']} | "
+              f"{v['expansions']:,} | {zones:.1%} | {hits / max(v['expansions'], 1):.2f} | "
+              f"{p['memo_evictions']:,} |")
+
+
+if __name__ == "__main__":
+    main()
