@@ -81,6 +81,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--out", required=True, help="JSON lines, one per game (resumable)")
     ap.add_argument("--per-game", action="store_true", help="also print a row per game")
+    ap.add_argument("--bands", help="group stone counts into bands with these lower ends, "
+                    "such as 40,30,25,20,15,10,0")
     args = ap.parse_args()
 
     done = {}
@@ -107,10 +109,11 @@ def main():
             print(f"{r['set']} n={r['n']} game {r['index']}: {r['result']['expansions']} expansions",
                   file=sys.stderr)
     names = {s.partition(":")[0] for s in args.sets}
-    report([r for r in done.values() if r["set"] in names], args.per_game)
+    bands = [int(b) for b in args.bands.split(",")] if args.bands else None
+    report([r for r in done.values() if r["set"] in names], args.per_game, bands)
 
 
-def report(results, with_games):
+def report(results, with_games, bands=None):
     sets = sorted({r["set"] for r in results})
     print("| set | games | exact | expansions (total) | median | max | memo evictions | replays match |")
     print("|---|---|---|---|---|---|---|---|")
@@ -124,32 +127,38 @@ def report(results, with_games):
         print(f"| {s} | {len(rs)} | {exact} | {sum(ex):,} | {ex[len(ex) // 2]:,} | {ex[-1]:,} | "
               f"{ev:,} | {match}/{len(checked)} |")
     for s in sets:
-        levels(s, [r for r in results if r["set"] == s])
+        levels(s, [r for r in results if r["set"] == s], bands)
     for s in sets if with_games else []:
         per_game(s, [r for r in results if r["set"] == s])
 
 
-def levels(name, rs):
-    """Per stone count, summed over the set's games."""
+def levels(name, rs, bands):
+    """Per stone count (or per band of stone counts: `bands` are their lower ends),
+    summed over the set's games."""
     sums = {}
     for r in rs:
         for lv in r["result"]["profile"]["levels"]:
-            acc = sums.setdefault(lv["score"], dict.fromkeys(lv, 0))
+            band = lv["score"]
+            if bands:
+                band = max([b for b in bands if b <= band] or [0])
+            acc = sums.setdefault(band, dict.fromkeys(lv, 0))
             for k, v in lv.items():
-                if k != "score":
-                    acc[k] += v
+                acc[k] += v if k != "score" else v * lv["expanded"]
     total = sum(a["expanded"] for a in sums.values()) or 1
-    print(f"\n**{name}**, per stones left (summed over {len(rs)} games):\n")
-    print("| stones | expanded | share | mean gap to bound | successors per expansion | "
+    what = "band of stones left" if bands else "stones left"
+    print(f"\n**{name}**, per {what} (summed over {len(rs)} games):\n")
+    print("| stones | expanded | share | mean bound | successors per expansion | "
           "pruned | of which by components alone | memo hits |")
     print("|---|---|---|---|---|---|---|---|")
-    for score in sorted(sums, reverse=True):
-        a = sums[score]
+    tops = sorted(sums, reverse=True)
+    for i, low in enumerate(tops):
+        a = sums[low]
         e = max(a["expanded"], 1)
         c = max(a["children"], 1)
         p = max(a["pruned"], 1)
-        print(f"| {score} | {a['expanded']:,} | {a['expanded'] / total:.1%} | "
-              f"{score - a['bound_sum'] / e:.2f} | {a['children'] / e:.2f} | "
+        label = f"{low}" if not bands else f"{low}-{tops[i - 1] - 1 if i else 'start'}"
+        print(f"| {label} | {a['expanded']:,} | {a['expanded'] / total:.1%} | "
+              f"{a['bound_sum'] / e:.2f} | {a['children'] / e:.2f} | "
               f"{a['pruned'] / c:.1%} | {a['pruned_base'] / p:.1%} | {a['memo_hits'] / c:.1%} |")
 
 
