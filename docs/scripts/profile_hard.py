@@ -12,8 +12,10 @@ Sets of games, read from the committed datasets:
                 searched up to --cap expansions
 
 Each game is searched again by `hammer solve --random --profile --json` under the frontier's
-configuration (sweep seed 2013, random/luby:256, a 1,024 MiB memo), so that an exact game
-takes the expansions its dataset row records; the script checks that it does. It writes
+configuration (sweep seed 2013, random/luby:256, the memo limit of the rung that settled
+it: 1,024 MiB for 7x7 and the 10-million 8x8 rung, 2,048 for the 100-million rungs, 4,096
+for the billion), so that an exact game takes the expansions its dataset row records; the
+script checks that it does. Open games are searched under 2,048 MiB. It writes
 each game's JSON to --out (one line each; a rerun skips the games already there, so an
 interrupted profile resumes) and prints Markdown tables: per set, per stone count, and
 per game. Needs pyarrow (the project's .ci/requirements.lock).
@@ -30,7 +32,13 @@ import pyarrow.dataset as ds
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SEED = 2013
-ORDER, SCHEDULE, MEMO_MB = "random", "luby:256", 1024
+ORDER, SCHEDULE = "random", "luby:256"
+# The memo limit of each rung of the frontier runs (examples/frontier7.toml,
+# examples/frontier8.toml, science/frontier8_more*.toml): a game is searched again under
+# its own rung's limit, since a smaller memo forgets states and changes the expansions.
+MEMO_MB = {"cap1e7": 1024, "cap1e8": 2048, "cap1e8w": 2048, "cap1e9w": 4096}
+DEEP7_MEMO_MB = 1024
+OPEN8_MEMO_MB = 2048
 
 
 def rows(path):
@@ -41,21 +49,24 @@ def rows(path):
 
 
 def games_of(spec, cap):
-    """(set name, [(n, index, dataset expansions or None, cap)]) for a --set argument."""
+    """(set name, [(n, index, dataset expansions or None, cap, memo MiB)]) for a --set
+    argument."""
     name, _, count = spec.partition(":")
     if name == "deep7":
         rs = rows(os.path.join(ROOT, "science", "frontier7"))
         picked = [r for r in rs if r["exhaustive"] and 2 <= r["score"] <= 5]
-        return name, [(7, r["game_index"], r["expansions"], None) for r in sorted(picked, key=key)]
+        return name, [(7, r["game_index"], r["expansions"], None, DEEP7_MEMO_MB)
+                      for r in sorted(picked, key=key)]
     rs = rows(os.path.join(ROOT, "science", "frontier8"))
     exact = {r["game_index"]: r for r in rs if r["exhaustive"]}
     if name == "unsolvable8":
         picked = [r for r in exact.values() if r["score"] >= 2]
-        return name, [(8, r["game_index"], r["expansions"], None) for r in sorted(picked, key=key)]
+        return name, [(8, r["game_index"], r["expansions"], None, MEMO_MB[r["experiment"]])
+                      for r in sorted(picked, key=key)]
     if name == "open8":
         open_games = sorted({r["game_index"] for r in rs} - set(exact))
         k = int(count) if count else len(open_games)
-        return name, [(8, i, None, cap) for i in open_games[:k]]
+        return name, [(8, i, None, cap, OPEN8_MEMO_MB) for i in open_games[:k]]
     sys.exit(f"--set {spec}: unknown set (deep7, unsolvable8, open8:K)")
 
 
@@ -63,9 +74,9 @@ def key(r):
     return r["game_index"]
 
 
-def solve(hammer, n, index, cap):
+def solve(hammer, n, index, cap, memo_mb):
     cmd = [hammer, "solve", "--random", "--n", str(n), "--index", str(index), "--seed", str(SEED),
-           "--order", ORDER, "--schedule", SCHEDULE, "--max-memo-mb", str(MEMO_MB),
+           "--order", ORDER, "--schedule", SCHEDULE, "--max-memo-mb", str(memo_mb),
            "--profile", "--json"]
     if cap:
         cmd += ["--max-expansions", str(cap)]
@@ -97,8 +108,8 @@ def main():
         todo += [(name, g) for g in games if (name, g[0], g[1]) not in done]
 
     def run(item):
-        name, (n, index, recorded, cap) = item
-        v = solve(args.hammer, n, index, cap)
+        name, (n, index, recorded, cap, memo_mb) = item
+        v = solve(args.hammer, n, index, cap, memo_mb)
         return {"set": name, "n": n, "index": index, "recorded": recorded, "cap": cap, "result": v}
 
     with open(args.out, "a") as out, ThreadPoolExecutor(args.jobs) as pool:
