@@ -94,6 +94,8 @@ def main():
     ap.add_argument("--per-game", action="store_true", help="also print a row per game")
     ap.add_argument("--bands", help="group stone counts into bands with these lower ends, "
                     "such as 40,30,25,20,15,10,0")
+    ap.add_argument("--split-at", type=int, help="report the games whose minimum is above "
+                    "this many stones (stuck boards) as a set of their own, SET-above-K")
     args = ap.parse_args()
 
     done = {}
@@ -121,7 +123,12 @@ def main():
                   file=sys.stderr)
     names = {s.partition(":")[0] for s in args.sets}
     bands = [int(b) for b in args.bands.split(",")] if args.bands else None
-    report([r for r in done.values() if r["set"] in names], args.per_game, bands)
+    results = [dict(r) for r in done.values() if r["set"] in names]
+    if args.split_at is not None:
+        for r in results:
+            if r["result"]["score"] > args.split_at:
+                r["set"] = f"{r['set']}-above-{args.split_at}"
+    report(results, args.per_game, bands)
 
 
 def report(results, with_games, bands=None):
