@@ -19,6 +19,25 @@
 const SLOTS: usize = 4;
 const MIN_BUCKETS: usize = 1 << 12;
 
+/// Asks the processor to bring the cache line of `item` in: a table lookup that will
+/// miss the cache starts its miss now and overlaps it with others. A hint with no effect
+/// on memory; nothing on other architectures.
+#[inline(always)]
+pub(crate) fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ptr = item as *const T as *const i8;
+        // SAFETY: prefetching is a hint with no effect on memory; `ptr` comes from a
+        // reference.
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Bucket([u128; SLOTS]);
@@ -128,18 +147,7 @@ impl Memo {
     /// fingerprints first and prefetches them, so their cache misses overlap.
     #[inline]
     pub fn prefetch(&self, fp: u128) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let ptr = &self.buckets[self.home(Self::key(fp))] as *const Bucket as *const i8;
-            // SAFETY: prefetching is a hint with no effect on memory; `ptr` points
-            // into `self.buckets`.
-            #[allow(unused_unsafe)]
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = fp;
+        prefetch(&self.buckets[self.home(Self::key(fp))]);
     }
 
     #[inline]

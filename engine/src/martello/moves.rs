@@ -29,22 +29,45 @@ impl Move {
     }
 }
 
-/// `COMPAT[n][s]`: the stones of an n x n board that share a colour or a symbol with `s`.
-static COMPAT: [[u64; 64]; MAX_N as usize + 1] = compat_tables();
+/// `LINES[n][s]`: the stones of an n x n board that share stone `s`'s colour, and those
+/// that share its symbol (both with `s` itself), so that move generation and signatures
+/// need no division.
+pub(crate) static LINES: [[(u64, u64); 64]; MAX_N as usize + 1] = line_tables();
 
-const fn compat_tables() -> [[u64; 64]; MAX_N as usize + 1] {
-    let mut t = [[0u64; 64]; MAX_N as usize + 1];
+const fn line_tables() -> [[(u64, u64); 64]; MAX_N as usize + 1] {
+    let mut t = [[(0u64, 0u64); 64]; MAX_N as usize + 1];
     let mut n = 1;
     while n <= MAX_N as usize {
         let mut a = 0;
         while a < n * n {
             let mut b = 0;
             while b < n * n {
-                if a != b && (a / n == b / n || a % n == b % n) {
-                    t[n][a] |= 1u64 << b;
+                if a / n == b / n {
+                    t[n][a].0 |= 1u64 << b;
+                }
+                if a % n == b % n {
+                    t[n][a].1 |= 1u64 << b;
                 }
                 b += 1;
             }
+            a += 1;
+        }
+        n += 1;
+    }
+    t
+}
+
+/// `COMPAT[n][s]`: the stones of an n x n board that share a colour or a symbol with `s`.
+static COMPAT: [[u64; 64]; MAX_N as usize + 1] = compat_tables();
+
+const fn compat_tables() -> [[u64; 64]; MAX_N as usize + 1] {
+    let mut t = [[0u64; 64]; MAX_N as usize + 1];
+    let mut n = 0;
+    while n <= MAX_N as usize {
+        let mut a = 0;
+        while a < 64 {
+            let (colour, symbol) = LINES[n][a];
+            t[n][a] = (colour | symbol) & !(1u64 << a);
             a += 1;
         }
         n += 1;

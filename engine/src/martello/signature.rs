@@ -18,7 +18,7 @@
 //! then a breadth-first walk of at most `R` levels per stone.
 
 use super::Martello;
-use super::moves::Move;
+use super::moves::{LINES, Move};
 use super::state::{MAX_N, State, byte_at, row_len};
 use crate::mix::mix64;
 use crate::{MoveFeatures, Successor};
@@ -134,7 +134,7 @@ fn head(pos: usize, len: usize) -> u64 {
 /// rows above and below its `row` (`lens`: stones per row).
 #[inline]
 fn ring(n: u8, s: u8, stones: u64, lens: &Lens, row: usize, d: usize) -> u64 {
-    let (colour_mask, symbol_mask) = LINES[n as usize & 15][s as usize & 63];
+    let (colour_mask, symbol_mask) = LINES[n as usize][s as usize & 63];
     let same_colour = (stones & colour_mask).count_ones() as u64;
     let same_symbol = (stones & symbol_mask).count_ones() as u64;
     let other = stones.count_ones() as u64 - same_colour - same_symbol;
@@ -150,33 +150,6 @@ fn ring(n: u8, s: u8, stones: u64, lens: &Lens, row: usize, d: usize) -> u64 {
         }
     }
     same_colour | same_symbol << 6 | other << 12 | empty << 18 | edges << 21
-}
-
-/// `LINES[n][s]`: the stones of an n x n board that share stone `s`'s colour, and those
-/// that share its symbol (both with `s` itself), so that a signature needs no division.
-static LINES: [[(u64, u64); 64]; 16] = line_tables();
-
-const fn line_tables() -> [[(u64, u64); 64]; 16] {
-    let mut t = [[(0u64, 0u64); 64]; 16];
-    let mut n = 1;
-    while n <= MAX_N as usize {
-        let mut a = 0;
-        while a < n * n {
-            let mut b = 0;
-            while b < n * n {
-                if a / n == b / n {
-                    t[n][a].0 |= 1u64 << b;
-                }
-                if a % n == b % n {
-                    t[n][a].1 |= 1u64 << b;
-                }
-                b += 1;
-            }
-            a += 1;
-        }
-        n += 1;
-    }
-    t
 }
 
 /// Signatures of a parent state, reused for every move from it.
@@ -296,14 +269,8 @@ impl Features {
         let bit = 1u64 << (s & 63);
         if self.known & bit == 0 {
             let (row, pos) = (row as usize & 7, pos as usize);
-            let word = state.rows[row];
             let len = self.ends.lens[row] as usize;
-            let left = if pos > 0 { byte_at(word, pos - 1) } else { 0 };
-            let right = if pos + 1 < len {
-                byte_at(word, pos + 1)
-            } else {
-                0
-            };
+            let (left, right) = beside(state.rows[row], pos, pos, len);
             self.before[s as usize & 63] = signature1(self.n, &self.ends, s, row, pos, left, right);
             self.known |= bit;
         }
@@ -327,12 +294,7 @@ impl Features {
         } else {
             (yp, yp)
         };
-        let left = if lo > 0 { byte_at(word, lo - 1) } else { 0 };
-        let right = if hi + 1 < len {
-            byte_at(word, hi + 1)
-        } else {
-            0
-        };
+        let (left, right) = beside(word, lo, hi, len);
         if lo == 0 {
             ends.first[yr] = x + 1;
         }
@@ -449,7 +411,7 @@ fn key1_of(n: u8, mv: Move, heads: [u64; 3], rings: [u64; 3]) -> u64 {
     } else {
         2
     };
-    let colour = LINES[n as usize & 15][mv.eater.0 as usize & 63].0;
+    let colour = LINES[n as usize][mv.eater.0 as usize & 63].0;
     let shares_colour = (colour >> (mv.eaten.0 & 63)) & 1;
     let [h_eater, h_eaten, h_after] = heads;
     let [eater, eaten, after] = rings;
@@ -489,6 +451,19 @@ fn signature1(
     }
     adj &= !(1u64 << (s & 63));
     (head(pos, len), ring(n, s, adj, &ends.lens, row, 1))
+}
+
+/// The row bytes just left of position `lo` and just right of position `hi` of a row
+/// of `len` stones (0 where the row ends there).
+#[inline(always)]
+fn beside(word: u64, lo: usize, hi: usize, len: usize) -> (u8, u8) {
+    let left = if lo > 0 { byte_at(word, lo - 1) } else { 0 };
+    let right = if hi + 1 < len {
+        byte_at(word, hi + 1)
+    } else {
+        0
+    };
+    (left, right)
 }
 
 /// The bit of a stone given as a row byte (stone id + 1); none for 0.

@@ -38,7 +38,7 @@ pub struct Loaded {
     pub received: bool,
     /// Per radius, the rate of all transitions: the prior of the smoothed rate.
     prior: Vec<f64>,
-    /// The radius-1 rates, for [`Loaded::rates1`].
+    /// The radius-1 rates, for [`Loaded::prefetch1`] and [`Loaded::rate1`].
     rates1: rates::Rates1,
 }
 

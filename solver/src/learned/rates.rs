@@ -71,18 +71,7 @@ impl Rates1 {
     /// Asks the processor to bring `key`'s home slot into the cache.
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let ptr = &self.slots[self.home(key)] as *const (u64, f64) as *const i8;
-            // SAFETY: prefetching is a hint with no effect on memory; `ptr` points
-            // into `self.slots`.
-            #[allow(unused_unsafe)]
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        crate::memo::prefetch(&self.slots[self.home(key)]);
     }
 
     /// The smoothed rate of `key`, or the prior if it was never seen: what
