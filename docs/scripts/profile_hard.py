@@ -19,11 +19,24 @@ script checks that it does. Open games are searched under 2,048 MiB. It writes
 each game's JSON to --out (one line each; a rerun skips the games already there, so an
 interrupted profile resumes) and prints Markdown tables: per set, per stone count, and
 per game. Needs pyarrow (the project's .ci/requirements.lock).
+
+With --strong-bound the games are searched with `hammer solve --strong-bound` (the
+frozen-stone bound, docs/search.md); each exact game must then keep its dataset row's
+minimum. --compare BASE.jsonl prints, per set, the games' expansions and times against
+those of the same games in BASE (paired, with 95% bootstrap intervals of the ratio of
+totals). Run the two profiles side by side (one job each) so that both see the same
+machine:
+
+    python3 docs/scripts/profile_hard.py --hammer HAMMER --set deep7 --max-recorded 4000000 \
+        --jobs 1 --out base.jsonl &
+    python3 docs/scripts/profile_hard.py --hammer HAMMER --set deep7 --max-recorded 4000000 \
+        --jobs 1 --out strong.jsonl --strong-bound --compare base.jsonl
 """
 
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -55,7 +68,7 @@ def games_of(spec, cap):
     if name == "deep7":
         rs = rows(os.path.join(ROOT, "science", "frontier7"))
         picked = [r for r in rs if r["exhaustive"] and 2 <= r["score"] <= 5]
-        return name, [(7, r["game_index"], r["expansions"], None, DEEP7_MEMO_MB)
+        return name, [(7, r["game_index"], r["expansions"], None, DEEP7_MEMO_MB, r["score"])
                       for r in sorted(picked, key=key)]
     rs = rows(os.path.join(ROOT, "science", "frontier8"))
     # A game exact in two rungs is searched as the unsplit rung searched it: rung cap1e8
@@ -64,12 +77,13 @@ def games_of(spec, cap):
     exact = {r["game_index"]: r for r in rs if r["exhaustive"]}
     if name == "unsolvable8":
         picked = [r for r in exact.values() if r["score"] >= 2]
-        return name, [(8, r["game_index"], r["expansions"], None, MEMO_MB[r["experiment"]])
+        return name, [(8, r["game_index"], r["expansions"], None, MEMO_MB[r["experiment"]],
+                       r["score"])
                       for r in sorted(picked, key=key)]
     if name == "open8":
         open_games = sorted({r["game_index"] for r in rs} - set(exact))
         k = int(count) if count else len(open_games)
-        return name, [(8, i, None, cap, OPEN8_MEMO_MB) for i in open_games[:k]]
+        return name, [(8, i, None, cap, OPEN8_MEMO_MB, None) for i in open_games[:k]]
     sys.exit(f"--set {spec}: unknown set (deep7, unsolvable8, open8:K)")
 
 
@@ -77,10 +91,12 @@ def key(r):
     return r["game_index"]
 
 
-def solve(hammer, n, index, cap, memo_mb):
+def solve(hammer, n, index, cap, memo_mb, strong):
     cmd = [hammer, "solve", "--random", "--n", str(n), "--index", str(index), "--seed", str(SEED),
            "--order", ORDER, "--schedule", SCHEDULE, "--max-memo-mb", str(memo_mb),
            "--profile", "--json"]
+    if strong:
+        cmd.append("--strong-bound")
     if cap:
         cmd += ["--max-expansions", str(cap)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
@@ -99,6 +115,11 @@ def main():
                     "such as 40,30,25,20,15,10,0")
     ap.add_argument("--split-at", type=int, help="report the games whose minimum is above "
                     "this many stones (stuck boards) as a set of their own, SET-above-K")
+    ap.add_argument("--strong-bound", action="store_true",
+                    help="search with hammer solve --strong-bound")
+    ap.add_argument("--max-recorded", type=int,
+                    help="only the games whose dataset row took at most this many expansions")
+    ap.add_argument("--compare", help="a profile of the same games to compare with (paired)")
     args = ap.parse_args()
 
     done = {}
@@ -108,14 +129,21 @@ def main():
                 r = json.loads(line)
                 done[(r["set"], r["n"], r["index"])] = r
     todo = []
+    wanted = set()
     for spec in args.sets:
         name, games = games_of(spec, args.cap)
+        if args.max_recorded is not None:
+            games = [g for g in games if g[2] is not None and g[2] <= args.max_recorded]
+        wanted.update((name, g[0], g[1]) for g in games)
         todo += [(name, g) for g in games if (name, g[0], g[1]) not in done]
 
     def run(item):
-        name, (n, index, recorded, cap, memo_mb) = item
-        v = solve(args.hammer, n, index, cap, memo_mb)
-        return {"set": name, "n": n, "index": index, "recorded": recorded, "cap": cap, "result": v}
+        name, (n, index, recorded, cap, memo_mb, score) = item
+        v = solve(args.hammer, n, index, cap, memo_mb, args.strong_bound)
+        if v["exhaustive"] and score is not None and v["score"] != score:
+            sys.exit(f"{name} game {index}: minimum {v['score']}, the dataset says {score}")
+        return {"set": name, "n": n, "index": index, "recorded": None if args.strong_bound
+                else recorded, "score": score, "cap": cap, "result": v}
 
     with open(args.out, "a") as out, ThreadPoolExecutor(args.jobs) as pool:
         for r in pool.map(run, todo):
@@ -126,12 +154,44 @@ def main():
                   file=sys.stderr)
     names = {s.partition(":")[0] for s in args.sets}
     bands = [int(b) for b in args.bands.split(",")] if args.bands else None
-    results = [dict(r) for r in done.values() if r["set"] in names]
+    results = [dict(r) for r in done.values() if (r["set"], r["n"], r["index"]) in wanted]
+    unsplit = [dict(r) for r in results]
     if args.split_at is not None:
         for r in results:
             if r["result"]["score"] > args.split_at:
                 r["set"] = f"{r['set']}-above-{args.split_at}"
     report(results, args.per_game, bands)
+    if args.compare:
+        compare(unsplit, args.compare)
+
+
+def compare(results, base_path):
+    """Per set: total expansions and search time against the same games of `base_path`,
+    as ratios of totals with 95% bootstrap intervals over games."""
+    with open(base_path) as f:
+        base = {(r["set"], r["n"], r["index"]): r["result"] for r in map(json.loads, f)}
+    print("\n| set | games | expansions | against base | 95% | time (s) | against base | 95% | "
+          "same minimum |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for s in sorted({r["set"] for r in results}):
+        pairs = [(r["result"], base[(r["set"], r["n"], r["index"])]) for r in results
+                 if r["set"] == s and (r["set"], r["n"], r["index"]) in base]
+        if not pairs:
+            continue
+        same = sum(a["score"] == b["score"] for a, b in pairs)
+        cells = []
+        for key in ("expansions", "wall_ns"):
+            xs = [(a[key], b[key]) for a, b in pairs]
+            ratio = sum(x for x, _ in xs) / sum(y for _, y in xs)
+            rng = random.Random(2013)
+            boots = sorted(
+                sum(x for x, _ in sample) / sum(y for _, y in sample)
+                for sample in ([rng.choice(xs) for _ in xs] for _ in range(2000)))
+            total = sum(x for x, _ in xs) / (1e9 if key == "wall_ns" else 1)
+            cells.append(f"{total:,.0f} | {ratio:.2f}x | {boots[50]:.2f} to {boots[1949]:.2f}"
+                         if key == "expansions" else
+                         f"{total:,.1f} | {ratio:.2f}x | {boots[50]:.2f} to {boots[1949]:.2f}")
+        print(f"| {s} | {len(pairs)} | {cells[0]} | {cells[1]} | {same}/{len(pairs)} |")
 
 
 def report(results, with_games, bands=None):

@@ -39,6 +39,7 @@ fn main() {
         split: None,
         cancel: None,
         profile: false,
+        strong_bound: false,
     };
     for board in [Board::english(), Board::european()] {
         let name = board.kind().to_string();

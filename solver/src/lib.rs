@@ -48,6 +48,10 @@ pub struct Config {
     /// Count what the search does at each score into [`Outcome::profile`] (see
     /// [`Profile`]); the results are the same either way.
     pub profile: bool,
+    /// Ask the puzzle's strong bound ([`Puzzle::strong_bound`]) of every state before
+    /// expanding it, and of the start: fewer expansions where it prunes, each state
+    /// costlier. It changes expansions, never the answer.
+    pub strong_bound: bool,
 }
 
 impl Default for Config {
@@ -60,6 +64,7 @@ impl Default for Config {
             split: None,
             cancel: None,
             profile: false,
+            strong_bound: false,
         }
     }
 }
@@ -133,7 +138,7 @@ impl<P: Puzzle> Solver<P> {
         let (prefix_moves, start) = self.prefix(board, config, seed);
         let puzzle = &self.puzzle;
         let search = &mut self.search;
-        search.reset(puzzle, &start, config.limits);
+        search.reset(puzzle, &start, config);
         search.cancel = config.cancel.clone();
         search.profile = config.profile.then(Box::default);
         let exhaustive = run_unsplit(search, puzzle, &start, config, seed);

@@ -102,6 +102,9 @@ pub(crate) struct Search<P: Puzzle> {
     pub counters: Counters,
     /// What the search did at each score, when profiling ([`crate::Config::profile`]).
     pub profile: Option<Box<Profile>>,
+    /// Whether to ask [`Puzzle::strong_bound`] before each expansion
+    /// ([`crate::Config::strong_bound`]).
+    strong: bool,
 }
 
 /// See [`Search::on_find`].
@@ -151,11 +154,13 @@ impl<P: Puzzle> Search<P> {
             on_find: None,
             counters: Counters::default(),
             profile: None,
+            strong: false,
         }
     }
 
     /// Prepares for a new game from `start` under `limits`; the time limit runs from now.
-    pub fn reset(&mut self, puzzle: &P, start: &P::State, limits: Limits) {
+    pub fn reset(&mut self, puzzle: &P, start: &P::State, config: &crate::Config) {
+        let limits = config.limits;
         self.memo.set_limit(limits.memo_bytes);
         self.memo.clear();
         self.limits = limits;
@@ -167,7 +172,11 @@ impl<P: Puzzle> Search<P> {
         self.best_path.clear();
         self.best = puzzle.score(start);
         self.own_best = self.best;
+        self.strong = config.strong_bound;
         self.target = puzzle.lower_bound(start);
+        if self.strong {
+            self.target = puzzle.strong_bound(start, self.target, 0);
+        }
         self.shared = None;
         self.cancel = None;
         self.counters = Counters::default();
@@ -314,6 +323,14 @@ impl<P: Puzzle> Search<P> {
             }
         }
         if bound >= self.best {
+            return Flow::Go;
+        }
+        if self.strong && puzzle.strong_bound(state, bound, self.best) >= self.best {
+            // Nothing below can beat the best score, now or later: remember it as done.
+            if let Some(profile) = self.profile.as_deref_mut() {
+                profile.level(score).strong_pruned += 1;
+            }
+            self.memo.insert(fp);
             return Flow::Go;
         }
         if self.attempt_expansions >= self.stop_at && self.should_stop() {

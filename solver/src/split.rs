@@ -282,7 +282,7 @@ impl<P: Puzzle> crate::Solver<P> {
         let (prefix_moves, start) = self.prefix(board, config, seed);
         let puzzle = &self.puzzle;
         let search = &mut self.search;
-        search.reset(puzzle, &start, config.limits);
+        search.reset(puzzle, &start, config);
         search.cancel = config.cancel.clone();
         search.profile = config.profile.then(Box::default);
         let frontier = frontier(puzzle, &start, part.count);

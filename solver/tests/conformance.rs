@@ -86,6 +86,7 @@ fn paper_schedule_with_random_order_matches_every_case() {
         split: None,
         cancel: None,
         profile: false,
+        strong_bound: false,
     };
     assert_eq!(check_all(&config, 8), 345);
 }
@@ -101,6 +102,7 @@ fn luby_and_geometric_schedules_match_every_case() {
             split: None,
             cancel: None,
             profile: false,
+            strong_bound: false,
         };
         assert_eq!(check_all(&config, 8), 345);
     }
@@ -123,6 +125,7 @@ fn heuristic_orders_match_every_case() {
             split: None,
             cancel: None,
             profile: false,
+            strong_bound: false,
         };
         assert_eq!(check_all(&config, 8), 345);
     }

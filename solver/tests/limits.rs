@@ -16,6 +16,7 @@ fn config(order: Order, schedule: &str, limits: Limits) -> Config {
         split: None,
         cancel: None,
         profile: false,
+        strong_bound: false,
     }
 }
 

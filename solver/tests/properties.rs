@@ -33,6 +33,7 @@ fn config(order: usize, schedule: usize, prefix: u32) -> Config {
         split: None,
         cancel: None,
         profile: false,
+        strong_bound: false,
     }
 }
 
@@ -83,6 +84,7 @@ fn budgeted_attempts_say_when_they_are_only_an_upper_bound() {
         split: None,
         cancel: None,
         profile: false,
+        strong_bound: false,
     };
     let mut cut = 0;
     for index in 0..20 {
@@ -112,6 +114,7 @@ fn restarts_keep_finished_work() {
         split: None,
         cancel: None,
         profile: false,
+        strong_bound: false,
     };
     let out = Solver::new(Martello).solve(&board, &cfg, 1);
     assert!(out.exhaustive);

@@ -212,6 +212,7 @@ impl RunConfig {
             split: None,
             cancel: None,
             profile: false,
+            strong_bound: false,
         }
     }
 

@@ -58,7 +58,7 @@ const fn line_tables() -> [[(u64, u64); 64]; MAX_N as usize + 1] {
 }
 
 /// `COMPAT[n][s]`: the stones of an n x n board that share a colour or a symbol with `s`.
-static COMPAT: [[u64; 64]; MAX_N as usize + 1] = compat_tables();
+pub(crate) static COMPAT: [[u64; 64]; MAX_N as usize + 1] = compat_tables();
 
 const fn compat_tables() -> [[u64; 64]; MAX_N as usize + 1] {
     let mut t = [[0u64; 64]; MAX_N as usize + 1];
