@@ -15,9 +15,11 @@ pub struct Successor<M> {
 /// Martello), and [`Puzzle::lower_bound`] must never exceed the best score reachable
 /// from a state: solvers prune on it and stop as soon as they reach it, so an unsound
 /// bound would silently turn exact results into wrong ones.
-pub trait Puzzle {
-    type State: Copy + Eq + std::fmt::Debug;
-    type Move: Copy + Eq + std::fmt::Debug;
+pub trait Puzzle: Sync {
+    /// States and moves are plain values that threads pass one another (a game searched
+    /// by several owners sends states between them).
+    type State: Copy + Eq + std::fmt::Debug + Send + Sync;
+    type Move: Copy + Eq + std::fmt::Debug + Send + Sync;
     /// What the learned move order knows of the puzzle's moves; [`NoFeatures`] for a
     /// puzzle without transition features.
     type Features: MoveFeatures<Self>;

@@ -1,0 +1,62 @@
+//! One game searched by several owners: the exact minimum of the usual search, a
+//! solution that replays, and each state admitted by one owner only.
+
+use hammer_engine::{Martello, Puzzle, State, seeded};
+use hammer_solver::{Config, Solver, solve_owned};
+
+fn replay(start: &State, moves: &[hammer_engine::Move]) -> State {
+    let mut state = *start;
+    let mut legal = Vec::new();
+    for &mv in moves {
+        Martello.moves(&state, &mut legal);
+        assert!(legal.contains(&mv), "{mv:?} is not legal in {state}");
+        state = Martello.apply(&state, mv);
+    }
+    state
+}
+
+#[test]
+fn owners_find_the_exact_minimum_and_a_solution_that_replays() {
+    let mut solver = Solver::new(Martello);
+    let mut sent = 0;
+    for n in [3u8, 4, 5, 6, 7] {
+        for index in 0..24 {
+            let mut start = seeded::game(11, n, index).unwrap();
+            if n == 7 {
+                // From the middle game, where a 7x7 game takes a moment.
+                let mut moves = Vec::new();
+                for step in 0..22u64 {
+                    Martello.moves(&start, &mut moves);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    start =
+                        Martello.apply(&start, moves[((index + step) * 7) as usize % moves.len()]);
+                }
+            }
+            let exact = solver.solve(&start, &Config::default(), 1);
+            assert!(exact.exhaustive);
+            for workers in [1, 2, 3, 4] {
+                let owned = solve_owned(&Martello, &start, workers);
+                let what = format!("n {n}, game {index}, {workers} workers");
+                assert_eq!(owned.min_score, exact.min_score, "{what}");
+                let end = replay(&start, &owned.solution);
+                assert_eq!(Martello.score(&end), owned.min_score, "{what}");
+                assert_eq!(owned.expansions.len(), workers, "{what}");
+                // No state is expanded twice: the expansions never exceed the states the
+                // tables admitted.
+                let expanded: u64 = owned.expansions.iter().sum();
+                let admitted: u64 = owned.table_states.iter().sum();
+                assert!(expanded <= admitted, "{what}: {expanded} > {admitted}");
+                if workers == 1 {
+                    assert_eq!(owned.sent, 0, "{what}");
+                }
+                sent += owned.sent;
+            }
+        }
+    }
+    assert!(
+        sent > 10_000,
+        "the workers sent only {sent} states: the test lost its point"
+    );
+}
