@@ -10,16 +10,18 @@
 //! Exactness: a state is dropped only when its bound reaches the best score (it cannot
 //! beat it) or when its owner has admitted it before; so every state a better score
 //! could be reached through is expanded, and the best score at the end is the minimum.
-//! The work ends when no state is queued or in flight anywhere: a count of the states
-//! admitted or sent and not yet finished, which a worker raises before it hands a state
-//! on and lowers after it has dealt with one.
+//! The work ends when no state is queued or in flight anywhere: a shared count of the
+//! batches sent and not yet taken plus the workers that hold work. A worker counts
+//! itself before it lets go of the batch that woke it, and counts each batch before it
+//! sends it, so the count reaches zero only when every worker is idle with nothing in
+//! flight, and then it stays there.
 //!
 //! Which worker admits a state first, and so the expansions and the solution returned,
 //! may depend on timing; the minimum does not. This search runs its workers as threads
 //! of one process; the messages are the same a network would carry.
 
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU32, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
@@ -28,6 +30,8 @@ use rustc_hash::FxHashMap;
 
 /// Successors gathered for one other worker before they are sent.
 const BATCH: usize = 512;
+/// Slots of the cache of states sent lately (a power of two).
+const RECENT: usize = 1 << 16;
 /// Expansions between sends of partial batches.
 const FLUSH_EVERY: u64 = 1024;
 
@@ -60,7 +64,7 @@ pub struct OwnedOutcome<M> {
 }
 
 /// What the workers share: the best score and the fingerprint of its state, the count of
-/// unfinished states, and the flag that ends the search early once the best score
+/// unfinished work (batches sent and not yet taken, plus busy workers), and the flag that ends the search early once the best score
 /// reaches the start's bound.
 struct Shared {
     best: AtomicU32,
@@ -95,6 +99,7 @@ pub fn solve_owned<P: Puzzle>(
     let shared = Shared {
         best: AtomicU32::new(puzzle.score(start)),
         best_fp: Mutex::new(start_fp),
+        // The start's batch.
         pending: AtomicI64::new(1),
         done: AtomicBool::new(false),
         target: puzzle.lower_bound(start),
@@ -168,8 +173,13 @@ struct Worker<P: Puzzle> {
     outbox: Vec<Vec<Item<P>>>,
     children: Vec<Successor<P::Move>>,
     moves: Vec<P::Move>,
+    /// The fingerprints of states sent lately, one per slot by their low bits.
+    recent: Vec<u128>,
     expansions: u64,
     sent: u64,
+    /// Whether this worker counts itself in [`Shared::pending`]: from the batch it takes
+    /// while idle until it has nothing queued or waiting to be sent.
+    busy: bool,
 }
 
 impl<P: Puzzle> Worker<P> {
@@ -181,8 +191,10 @@ impl<P: Puzzle> Worker<P> {
             outbox: (0..k).map(|_| Vec::new()).collect(),
             children: Vec::new(),
             moves: Vec::new(),
+            recent: vec![0; RECENT],
             expansions: 0,
             sent: 0,
+            busy: false,
         }
     }
 
@@ -192,33 +204,44 @@ impl<P: Puzzle> Worker<P> {
                 return;
             }
             while let Ok(batch) = inbox.try_recv() {
-                for item in batch {
-                    self.admit(puzzle, shared, item);
-                }
+                self.take(puzzle, shared, batch);
             }
             if let Some(item) = self.pop() {
                 self.expand(puzzle, shared, item, senders);
-                shared.pending.fetch_sub(1, Ordering::AcqRel);
                 // Partial batches go out now and then, so that no worker waits long on
                 // states another keeps while it has work of its own.
                 if self.expansions.is_multiple_of(FLUSH_EVERY) {
-                    self.flush(senders);
+                    self.flush(shared, senders);
                 }
                 continue;
             }
-            // Nothing queued here: hand on what is waiting, then wait for work or the end.
-            self.flush(senders);
+            // Nothing queued here: hand on what is waiting, go idle, and wait for work or
+            // the end.
+            self.flush(shared, senders);
+            if self.busy {
+                self.busy = false;
+                shared.pending.fetch_sub(1, Ordering::AcqRel);
+            }
             if shared.pending.load(Ordering::Acquire) == 0 {
                 return;
             }
-            match inbox.recv_timeout(Duration::from_millis(1)) {
-                Ok(batch) => {
-                    for item in batch {
-                        self.admit(puzzle, shared, item);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {}
+            if let Ok(batch) = inbox.recv_timeout(Duration::from_millis(1)) {
+                self.take(puzzle, shared, batch);
             }
+        }
+    }
+
+    /// Admits a batch from another worker. The worker counts itself busy before the
+    /// batch stops counting, so that the count of unfinished work never passes through
+    /// zero while work remains.
+    fn take(&mut self, puzzle: &P, shared: &Shared, batch: Vec<Item<P>>) {
+        if !self.busy {
+            self.busy = true;
+            shared.pending.fetch_add(1, Ordering::AcqRel);
+        }
+        shared.pending.fetch_sub(1, Ordering::AcqRel);
+        for item in batch {
+            self.admit(puzzle, shared, item);
         }
     }
 
@@ -228,7 +251,6 @@ impl<P: Puzzle> Worker<P> {
         let fresh =
             item.bound < shared.best.load(Ordering::Acquire) && !self.table.contains_key(&item.fp);
         if !fresh {
-            shared.pending.fetch_sub(1, Ordering::AcqRel);
             return;
         }
         self.table.insert(item.fp, item.link);
@@ -276,19 +298,27 @@ impl<P: Puzzle> Worker<P> {
                 // A transposition this worker owns: dropped before its state is built.
                 continue;
             }
+            if to != self.id {
+                // A state this worker sent lately is at its owner already: sending it again
+                // would only be dropped there (or pruned, as the best score only falls).
+                let slot = &mut self.recent[child.fp as usize & (RECENT - 1)];
+                if *slot == child.fp {
+                    continue;
+                }
+                *slot = child.fp;
+            }
             let next = Item {
                 state: puzzle.apply(&item.state, child.mv),
                 fp: child.fp,
                 bound: child.bound,
                 link: Some((item.fp, child.mv)),
             };
-            shared.pending.fetch_add(1, Ordering::AcqRel);
             if to == self.id {
                 self.admit(puzzle, shared, next);
             } else {
                 self.outbox[to].push(next);
                 if self.outbox[to].len() >= BATCH {
-                    self.send(senders, to);
+                    self.send(shared, senders, to);
                 }
             }
         }
@@ -296,18 +326,21 @@ impl<P: Puzzle> Worker<P> {
         self.moves = moves;
     }
 
-    fn send(&mut self, senders: &[Outbox<P>], to: usize) {
+    /// Sends the states waiting for worker `to`; the batch counts as unfinished work
+    /// until its owner has taken it.
+    fn send(&mut self, shared: &Shared, senders: &[Outbox<P>], to: usize) {
         let batch = std::mem::take(&mut self.outbox[to]);
         self.sent += batch.len() as u64;
+        shared.pending.fetch_add(1, Ordering::AcqRel);
         // A worker that has ended takes nothing more; its states are not needed then
         // (the search is over).
         let _ = senders[to].send(batch);
     }
 
-    fn flush(&mut self, senders: &[Outbox<P>]) {
+    fn flush(&mut self, shared: &Shared, senders: &[Outbox<P>]) {
         for to in 0..self.outbox.len() {
             if !self.outbox[to].is_empty() {
-                self.send(senders, to);
+                self.send(shared, senders, to);
             }
         }
     }
