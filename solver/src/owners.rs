@@ -113,7 +113,7 @@ pub fn solve_owned<P: Puzzle>(
     };
     // The start goes to its owner like any other state.
     let _ = senders[owner(start_fp, k)].send(vec![first]);
-    let mut finished: Vec<Worker<P>> = std::thread::scope(|scope| {
+    let finished: Vec<Worker<P>> = std::thread::scope(|scope| {
         let handles: Vec<_> = receivers
             .into_iter()
             .enumerate()
@@ -136,7 +136,7 @@ pub fn solve_owned<P: Puzzle>(
         .best_fp
         .lock()
         .unwrap_or_else(PoisonError::into_inner);
-    let solution = path_to(&mut finished, best_fp, k);
+    let solution = path_to(&finished, best_fp, k);
     OwnedOutcome {
         min_score: shared.best.load(Ordering::Acquire),
         solution,
@@ -153,7 +153,7 @@ fn owner(fp: u128, k: usize) -> usize {
 }
 
 /// The moves from the start to the state `fp`, read back through the owners' tables.
-fn path_to<P: Puzzle>(workers: &mut [Worker<P>], mut fp: u128, k: usize) -> Vec<P::Move> {
+fn path_to<P: Puzzle>(workers: &[Worker<P>], mut fp: u128, k: usize) -> Vec<P::Move> {
     let mut moves = Vec::new();
     while let Some(&Some((parent, mv))) = workers[owner(fp, k)].table.get(&fp) {
         moves.push(mv);
