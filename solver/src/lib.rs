@@ -141,8 +141,6 @@ impl<P: Puzzle> Solver<P> {
         let puzzle = &self.puzzle;
         let search = &mut self.search;
         search.reset(puzzle, &start, config);
-        search.cancel = config.cancel.clone();
-        search.profile = config.profile.then(Box::default);
         let exhaustive = run_unsplit(search, puzzle, &start, config, seed);
         finish(search, config, prefix_moves, start, exhaustive, None)
     }

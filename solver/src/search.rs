@@ -158,7 +158,8 @@ impl<P: Puzzle> Search<P> {
         }
     }
 
-    /// Prepares for a new game from `start` under `limits`; the time limit runs from now.
+    /// Prepares for a new game from `start` under `config` (its limits, cancel flag,
+    /// profile and strong bound); the time limit runs from now.
     pub fn reset(&mut self, puzzle: &P, start: &P::State, config: &crate::Config) {
         let limits = config.limits;
         self.memo.set_limit(limits.memo_bytes);
@@ -178,7 +179,8 @@ impl<P: Puzzle> Search<P> {
             self.target = puzzle.strong_bound(start, self.target, 0);
         }
         self.shared = None;
-        self.cancel = None;
+        self.cancel = config.cancel.clone();
+        self.profile = config.profile.then(Box::default);
         self.counters = Counters::default();
         let depth = self.best as usize + 2;
         if self.bufs.len() < depth {

@@ -283,8 +283,6 @@ impl<P: Puzzle> crate::Solver<P> {
         let puzzle = &self.puzzle;
         let search = &mut self.search;
         search.reset(puzzle, &start, config);
-        search.cancel = config.cancel.clone();
-        search.profile = config.profile.then(Box::default);
         let frontier = frontier(puzzle, &start, part.count);
         search.shared = Some(part.shared.clone());
         // The first racer is the unsplit search: it neither counts the frontier's

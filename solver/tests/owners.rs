@@ -1,19 +1,11 @@
 //! One game searched by several owners: the exact minimum of the usual search, a
 //! solution that replays, and each state admitted by one owner only.
 
-use hammer_engine::{Martello, Puzzle, State, seeded};
-use hammer_solver::{Config, Solver, solve_owned};
+mod common;
 
-fn replay(start: &State, moves: &[hammer_engine::Move]) -> State {
-    let mut state = *start;
-    let mut legal = Vec::new();
-    for &mv in moves {
-        Martello.moves(&state, &mut legal);
-        assert!(legal.contains(&mv), "{mv:?} is not legal in {state}");
-        state = Martello.apply(&state, mv);
-    }
-    state
-}
+use common::{replay, walk};
+use hammer_engine::{Martello, Puzzle, seeded};
+use hammer_solver::{Config, Solver, solve_owned};
 
 #[test]
 fn owners_find_the_exact_minimum_and_a_solution_that_replays() {
@@ -21,19 +13,9 @@ fn owners_find_the_exact_minimum_and_a_solution_that_replays() {
     let mut sent = 0;
     for n in [3u8, 4, 5, 6, 7] {
         for index in 0..24 {
-            let mut start = seeded::game(11, n, index).unwrap();
-            if n == 7 {
-                // From the middle game, where a 7x7 game takes a moment.
-                let mut moves = Vec::new();
-                for step in 0..22u64 {
-                    Martello.moves(&start, &mut moves);
-                    if moves.is_empty() {
-                        break;
-                    }
-                    start =
-                        Martello.apply(&start, moves[((index + step) * 7) as usize % moves.len()]);
-                }
-            }
+            let game = seeded::game(11, n, index).unwrap();
+            // 7x7 from the middle game, where a 7x7 game takes a moment.
+            let start = if n == 7 { walk(game, index, 22) } else { game };
             let exact = solver.solve(&start, &Config::default(), 1);
             assert!(exact.exhaustive);
             for workers in [1, 2, 3, 4] {

@@ -1,39 +1,30 @@
 //! The search profile: it changes nothing the search does, and its counts add up.
 
-use hammer_engine::{Martello, Puzzle, seeded};
-use hammer_solver::{Config, Limits, Order, Schedule, Solver};
+mod common;
 
-fn config(order: Order, schedule: &str, memo_mb: Option<u64>, profile: bool) -> Config {
+use common::{CONFIGS, config, pick};
+use hammer_engine::{Martello, Puzzle, seeded};
+use hammer_solver::{Config, Order, Solver};
+
+fn profiled(order: Order, schedule: &str, memo_mb: Option<u64>, profile: bool) -> Config {
     Config {
-        order,
-        schedule: schedule.parse::<Schedule>().unwrap(),
-        limits: Limits {
-            memo_bytes: memo_mb.map(|mb| mb << 20),
-            ..Limits::default()
-        },
         profile,
-        ..Config::default()
+        ..config(order, schedule, memo_mb)
     }
 }
 
 #[test]
 fn profiling_changes_no_result_and_its_counts_add_up() {
-    let configs = [
-        (Order::Standard, "exact", None),
-        (Order::Random, "luby:64", None),
-        // A memo too small for 6x6 games: it forgets states, which are searched again.
-        (Order::Random, "luby:256", Some(1)),
-    ];
     let mut plain = Solver::new(Martello);
-    let mut profiled = Solver::new(Martello);
+    let mut profiler = Solver::new(Martello);
     let mut evictions = 0;
     for n in [4u8, 5, 6] {
         for index in 0..40 {
             let board = seeded::game(7, n, index).unwrap();
-            for (order, schedule, memo) in configs {
+            for (order, schedule, memo) in CONFIGS {
                 let seed = seeded::run_seed(7, n, index, 0);
-                let a = plain.solve(&board, &config(order, schedule, memo, false), seed);
-                let mut b = profiled.solve(&board, &config(order, schedule, memo, true), seed);
+                let a = plain.solve(&board, &profiled(order, schedule, memo, false), seed);
+                let mut b = profiler.solve(&board, &profiled(order, schedule, memo, true), seed);
                 assert!(a.profile.is_none());
                 let profile = b.profile.take().expect("a profile was asked for");
                 assert_eq!(a, b, "n {n}, game {index}, {order}/{schedule}");
@@ -74,8 +65,7 @@ fn the_base_bound_is_a_weaker_bound() {
                 if moves.is_empty() {
                     break;
                 }
-                step = step.wrapping_mul(6364136223846793005).wrapping_add(1);
-                state = Martello.apply(&state, moves[(step >> 33) as usize % moves.len()]);
+                state = Martello.apply(&state, pick(&moves, &mut step));
             }
         }
     }

@@ -53,8 +53,7 @@ impl Puzzle for Martello {
     }
 
     /// The frozen-stone bound ([`frozen`]): stones no play can ever let move count one
-    /// each. Above the plain bound only when some stone is frozen, which a state with a
-    /// move for every stone rules out at once.
+    /// each. Above the plain bound only when some stone is frozen.
     fn strong_bound(&self, state: &State, bound: u32, cutoff: u32) -> u32 {
         frozen::frozen_bound_from(state, cutoff).map_or(bound, |b| b.max(bound))
     }
