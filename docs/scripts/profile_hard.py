@@ -103,6 +103,28 @@ def solve(hammer, n, index, cap, memo_mb, strong):
     return json.loads(out)
 
 
+def read_done(path):
+    """The games already in `path`. A last line without its newline is what a killed run
+    left half-written: it is cut off, so that the run resumes from the games before it."""
+    done = {}
+    if not os.path.exists(path):
+        return done
+    with open(path, "rb") as f:
+        data = f.read()
+    complete = data[:data.rfind(b"\n") + 1]
+    if len(complete) < len(data):
+        print(f"{path}: dropping a half-written last line", file=sys.stderr)
+        with open(path, "r+b") as f:
+            f.truncate(len(complete))
+    for number, line in enumerate(complete.decode().splitlines(), 1):
+        try:
+            r = json.loads(line)
+        except json.JSONDecodeError as e:
+            sys.exit(f"{path}, line {number}: not a JSON object ({e})")
+        done[(r["set"], r["n"], r["index"])] = r
+    return done
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--hammer", default="hammer", help="the hammer binary (a release build)")
@@ -122,12 +144,7 @@ def main():
     ap.add_argument("--compare", help="a profile of the same games to compare with (paired)")
     args = ap.parse_args()
 
-    done = {}
-    if os.path.exists(args.out):
-        with open(args.out) as f:
-            for line in f:
-                r = json.loads(line)
-                done[(r["set"], r["n"], r["index"])] = r
+    done = read_done(args.out)
     todo = []
     wanted = set()
     for spec in args.sets:

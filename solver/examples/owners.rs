@@ -10,22 +10,21 @@ use std::time::Instant;
 use hammer_engine::{Martello, seeded};
 use hammer_solver::{Config, Solver, solve_owned};
 
-fn main() {
-    let mut args = std::env::args().skip(1);
-    let mut next = |what: &str| -> u64 {
-        let text = args
-            .next()
-            .unwrap_or_else(|| panic!("missing {what}: N INDEX WORKERS..."));
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number = |i: usize, what: &str| -> Result<u64, String> {
+        let text = args.get(i).ok_or(format!(
+            "missing {what}: the arguments are N INDEX WORKERS..."
+        ))?;
         text.parse()
-            .unwrap_or_else(|_| panic!("{what} '{text}' is not a whole number"))
+            .map_err(|_| format!("{what} '{text}' is not a whole number"))
     };
-    let n = next("N") as u8;
-    let index = next("INDEX");
-    let workers: Vec<usize> = std::env::args()
-        .skip(3)
-        .map(|w| w.parse().expect("WORKERS"))
-        .collect();
-    let start = seeded::game(2013, n, index).expect("game");
+    let n = u8::try_from(number(0, "N")?).map_err(|_| "N is at most 8".to_string())?;
+    let index = number(1, "INDEX")?;
+    let workers = (2..args.len().max(3))
+        .map(|i| number(i, "WORKERS").map(|w| w.max(1) as usize))
+        .collect::<Result<Vec<_>, _>>()?;
+    let start = seeded::game(2013, n, index).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let usual = Solver::new(Martello).solve(&start, &Config::default(), 1);
     println!(
@@ -50,4 +49,5 @@ fn main() {
             started.elapsed().as_secs_f64()
         );
     }
+    Ok(())
 }
