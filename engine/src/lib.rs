@@ -17,6 +17,6 @@ pub mod peg;
 pub mod seeded;
 pub mod tours;
 
-pub use hammer_puzzle::{Countable, MoveFeatures, NoFeatures, Puzzle, Successor, mix};
+pub use hammer_puzzle::{Countable, MoveFeatures, NoFeatures, Puzzle, Successor, Wire, mix};
 pub use martello::{MAX_N, Martello, Move, ParseError, State, Stone};
 pub use notation::Notation;

@@ -14,6 +14,7 @@
 
 mod error;
 mod game;
+mod owners;
 mod params;
 mod registry;
 mod solved;
@@ -26,6 +27,7 @@ pub mod tours;
 
 pub use error::FamilyError;
 pub use game::{Draw, Game, Positions};
+pub use owners::{OwnedSolved, Owners, OwnersError, Team, solve_by_owners};
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};
 pub use registry::{DEFAULT_FAMILY, by_name, families, names};
 pub use solved::{Cell, ColumnKind, ColumnSpec, Solved, Texts};
@@ -215,6 +217,13 @@ pub trait Family: Send + Sync + 'static {
     /// The learned move order's side of the family (docs/learned-order.md), if the
     /// family's rules have transition features: `None` refuses `learned:` orders.
     fn learning(&self) -> Option<&dyn Learning> {
+        None
+    }
+
+    /// The owner search of one game by several workers (`hammer solve --owners`,
+    /// `--peers`), if the family's states can travel between processes: `None` refuses
+    /// it.
+    fn owners(&self) -> Option<&dyn Owners> {
         None
     }
 

@@ -32,3 +32,9 @@ pub const FILE_DESCRIPTOR_SET: &[u8] = tonic::include_file_descriptor_set!("hamm
 
 /// Metadata key carrying the shared token, as `Bearer TOKEN`.
 pub const TOKEN_METADATA_KEY: &str = "authorization";
+
+/// Metadata key of a peer stream naming its sender's rank in the gang.
+pub const GANG_RANK_METADATA_KEY: &str = "x-hammer-gang-rank";
+
+/// Metadata key of a peer stream naming the game its gang searches.
+pub const GANG_GAME_METADATA_KEY: &str = "x-hammer-gang";

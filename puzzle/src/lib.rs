@@ -10,5 +10,7 @@
 pub mod mix;
 mod puzzle;
 pub mod seeded;
+mod wire;
 
 pub use puzzle::{Countable, MoveFeatures, NoFeatures, Puzzle, Successor};
+pub use wire::{Wire, take_bytes};

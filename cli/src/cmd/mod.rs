@@ -16,6 +16,7 @@ pub mod moves;
 pub mod replay;
 pub mod run;
 pub mod solve;
+pub mod solve_owned;
 pub mod status;
 pub mod tune;
 pub mod view;

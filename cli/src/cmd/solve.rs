@@ -5,12 +5,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_family::{Cell, FamilyRef, GameSolver, Instance, Point};
+use hammer_family::{Cell, FamilyRef, GameSolver, Instance, Point, Solved};
 use hammer_solver::{Config, Limits, Order, Schedule};
 use serde_json::{Value, json};
 
 use crate::args::schedule_arg;
 use crate::batch::batch;
+use crate::cmd::solve_owned::{OwnersArgs, solve_owned};
 use crate::puzzle::{PuzzleArgs, move_list};
 
 #[derive(Args)]
@@ -80,6 +81,8 @@ pub struct SolveArgs {
     /// each state costlier. The answer is the same.
     #[arg(long)]
     strong_bound: bool,
+    #[command(flatten)]
+    owners: OwnersArgs,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -120,6 +123,18 @@ fn solve_one(
     let started = Instant::now();
     let out = solver.solve(point, instance, config, seed)?;
     let wall_ns = started.elapsed().as_nanos() as u64;
+    Ok(solved_json(family, point, &out, config, seed, wall_ns))
+}
+
+/// One solved instance as `hammer solve --json` prints it.
+pub(crate) fn solved_json(
+    family: FamilyRef,
+    point: &Point,
+    out: &Solved,
+    config: &Config,
+    seed: u64,
+    wall_ns: u64,
+) -> Value {
     // The family's own columns (peg's finishes, a tour count), as the dataset has them.
     let columns: serde_json::Map<String, Value> = family
         .columns()
@@ -165,7 +180,7 @@ fn solve_one(
     if let Some(profile) = out.profile.as_deref() {
         value["profile"] = profile_json(profile);
     }
-    Ok(value)
+    value
 }
 
 /// A profile as JSON: the start's bound, memo evictions, and one object per score with
@@ -230,7 +245,7 @@ fn print_profile(v: &Value) {
     }
 }
 
-fn print_solve(family: FamilyRef, v: &Value) {
+pub(crate) fn print_solve(family: FamilyRef, v: &Value) {
     let list = |key: &str| -> String {
         let moves: Vec<&str> = v[key]
             .as_array()
@@ -323,6 +338,20 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
             args.order,
             family.name()
         );
+    }
+    if args.owners.wanted() {
+        args.owners
+            .check(&config, args.board.as_deref() == Some("-"))?;
+        let (family, point) = args.puzzle.point(&extra, args.board.as_deref())?;
+        let instance = match (&args.board, args.index) {
+            (Some(b), _) => Instance::Given(b),
+            (None, Some(index)) => Instance::Seeded {
+                sweep_seed: args.seed,
+                index,
+            },
+            (None, None) => bail!("give a board, or --random with --index"),
+        };
+        return solve_owned(&args.owners, family, &point, instance, args.json);
     }
     let mut solver = family.solver();
     let value = match (&args.board, args.random) {

@@ -10,6 +10,7 @@ mod moves;
 mod notation;
 pub mod signature;
 mod state;
+mod wire;
 
 pub use moves::Move;
 pub use notation::{ParseError, Side};

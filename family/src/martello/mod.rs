@@ -13,8 +13,9 @@ use hammer_solver::learned::Learner;
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Learning, ParamKind,
-    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
+    ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Learning, OwnedSolved,
+    Owners, OwnersError, ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Team, Texts,
+    solve_by_owners,
 };
 
 /// The Martello family.
@@ -164,6 +165,10 @@ impl Family for MartelloFamily {
         Some(self)
     }
 
+    fn owners(&self) -> Option<&dyn Owners> {
+        Some(self)
+    }
+
     fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
         questions::answer(question)
     }
@@ -223,6 +228,19 @@ impl MartelloFamily {
 }
 
 struct MartelloSolver(Solver<Martello>);
+
+impl Owners for MartelloFamily {
+    fn solve(
+        &self,
+        point: &Point,
+        instance: Instance<'_>,
+        team: Team<'_>,
+    ) -> Result<OwnedSolved, OwnersError> {
+        let game = game(point);
+        let board = game.start(instance)?;
+        solve_by_owners(&game.notation, &Martello, &board, team, Vec::new())
+    }
+}
 
 impl GameSolver for MartelloSolver {
     fn solve(

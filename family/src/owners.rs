@@ -1,0 +1,90 @@
+//! The owner search as a family capability: one game searched by several owners, threads
+//! of this process or the members of a gang of processes (`hammer_solver::owners`).
+
+use hammer_engine::{Notation, Wire};
+use hammer_solver::{GangError, Link, OwnedOutcome, solve_gang, solve_owned};
+
+use crate::{Cell, FamilyError, Instance, Point, Solved};
+
+/// Who searches a game by owners.
+pub enum Team<'a> {
+    /// This many threads of this process.
+    Threads(usize),
+    /// This process, as one member of a gang over `link`.
+    Gang(&'a mut dyn Link),
+}
+
+/// A game searched by owners: its row, and what each worker did.
+#[derive(Clone, Debug)]
+pub struct OwnedSolved {
+    pub solved: Solved,
+    /// Per worker: states expanded and states admitted to its table. A gang member other
+    /// than the leader knows its own only; the others read zero.
+    pub expansions: Vec<u64>,
+    pub table_states: Vec<u64>,
+    /// Successors sent to another worker.
+    pub sent: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum OwnersError {
+    #[error(transparent)]
+    Family(#[from] FamilyError),
+    #[error(transparent)]
+    Gang(#[from] GangError),
+}
+
+/// What a family that supports the owner search gives (`Family::owners`).
+pub trait Owners: Send + Sync {
+    /// Searches `instance` at `point` to its exact minimum with `team`. Every member of a
+    /// gang must call this with the same game.
+    fn solve(
+        &self,
+        point: &Point,
+        instance: Instance<'_>,
+        team: Team<'_>,
+    ) -> Result<OwnedSolved, OwnersError>;
+}
+
+/// The owner search of `board` under `notation`'s rules, written as a row: the one
+/// implementation behind every family's [`Owners`]. `extra` is the family's own columns.
+pub fn solve_by_owners<N, P>(
+    notation: &N,
+    puzzle: &P,
+    board: &N::Position,
+    team: Team<'_>,
+    extra: Vec<Cell>,
+) -> Result<OwnedSolved, OwnersError>
+where
+    P: Wire,
+    N: Notation<Position = P::State, Move = P::Move>,
+{
+    let outcome: OwnedOutcome<P::Move> = match team {
+        Team::Threads(k) => solve_owned(puzzle, board, k),
+        Team::Gang(link) => solve_gang(puzzle, board, link)?,
+    };
+    let solved = Solved {
+        board: notation.write(board),
+        prefix_moves: String::new(),
+        start: notation.write(board),
+        score: outcome.min_score,
+        lower_bound: puzzle.lower_bound(board),
+        exhaustive: true,
+        capped_by: None,
+        expansions: outcome.expansions.iter().sum(),
+        attempts: 1,
+        heuristic_steps: 0,
+        memo_states: outcome.table_states.iter().sum(),
+        memo_bytes: 0,
+        split_nodes: None,
+        solution: notation.write_moves(board, &outcome.solution),
+        extra,
+        profile: None,
+    };
+    Ok(OwnedSolved {
+        solved,
+        expansions: outcome.expansions,
+        table_states: outcome.table_states,
+        sent: outcome.sent,
+    })
+}

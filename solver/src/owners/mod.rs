@@ -1,0 +1,176 @@
+//! One game searched by several workers, each state owned by one of them.
+//!
+//! A state's fingerprint names its owner. The owner alone admits the state (its table
+//! drops a state it has seen, so no state is expanded twice across the workers and the
+//! workers' tables add up to one memo), queues it, and expands it; each successor goes to
+//! its own owner, in batches. Each worker takes its deepest queued state first (the least
+//! score), so the search still dives toward a solution as the depth-first search does.
+//! The best score goes to every worker as it improves, and every worker prunes against
+//! it.
+//!
+//! Exactness: a state is dropped only when its bound reaches the best score (it cannot
+//! beat it) or when its owner has admitted it before; so every state a better score
+//! could be reached through is expanded, and the best score at the end is the minimum.
+//! How the search ends, and how its solution is read back, is in [`worker`].
+//!
+//! The workers are threads of one process ([`solve_owned`]) or processes that carry the
+//! same messages as bytes over a [`Link`] ([`solve_gang`]). Which worker admits a state
+//! first, and so the expansions and the solution returned, may depend on timing; the
+//! minimum does not.
+
+mod msg;
+mod worker;
+
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};
+use std::time::Duration;
+
+use hammer_puzzle::{Puzzle, Wire};
+
+use msg::{Msg, decode, encode};
+use worker::{Net, Worker};
+
+/// What one game searched by owners gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OwnedOutcome<M> {
+    /// The minimum score: exact, since the search ran to the end.
+    pub min_score: u32,
+    /// Moves from the start that reach it.
+    pub solution: Vec<M>,
+    /// Per worker: the states it expanded. A gang's leader (worker 0) has every
+    /// worker's; another member its own only, and zeros.
+    pub expansions: Vec<u64>,
+    /// Per worker: the states its table admitted (its share of the memo); complete as
+    /// `expansions` is.
+    pub table_states: Vec<u64>,
+    /// Successors sent to another worker, over the workers counted.
+    pub sent: u64,
+}
+
+/// Why a search by a gang of processes failed.
+#[derive(Debug, thiserror::Error)]
+pub enum GangError {
+    /// A member stopped answering or its connection broke: the game must be searched
+    /// again (nothing of a lost member's share can be recovered).
+    #[error("gang member {peer} was lost: {reason}")]
+    Lost { peer: usize, reason: String },
+    /// A member turned this one away: a wrong shared token, or another game.
+    #[error("gang member {peer} refused this member: {reason}")]
+    Refused { peer: usize, reason: String },
+    #[error(
+        "gang member {peer} sent bytes that are not a message of this build (does every member run the same hammer?)"
+    )]
+    Malformed { peer: usize },
+    #[error("a gang member broke the protocol: {what}")]
+    Protocol { what: &'static str },
+}
+
+/// The network under a gang of processes: whole frames of bytes between its members,
+/// in order between any two of them.
+pub trait Link {
+    /// This member's number: 0 (the leader) to `size() - 1`.
+    fn rank(&self) -> usize;
+    /// The members of the gang.
+    fn size(&self) -> usize;
+    /// Sends `frame` to member `to`.
+    fn send(&mut self, to: usize, frame: Vec<u8>) -> Result<(), GangError>;
+    /// The next frame with the member it came from, waiting up to `wait` for one.
+    fn recv(&mut self, wait: Duration) -> Result<Option<(usize, Vec<u8>)>, GangError>;
+}
+
+/// Searches `start` with `workers` owners (threads of this process) and returns the
+/// exact minimum.
+pub fn solve_owned<P: Puzzle>(
+    puzzle: &P,
+    start: &P::State,
+    workers: usize,
+) -> OwnedOutcome<P::Move> {
+    let k = workers.max(1);
+    let (senders, receivers): (Vec<Sender<Msg<P>>>, Vec<_>) = (0..k).map(|_| channel()).unzip();
+    let results: Vec<Result<OwnedOutcome<P::Move>, GangError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = receivers
+            .into_iter()
+            .enumerate()
+            .map(|(id, inbox)| {
+                let mut net = Threads {
+                    inbox,
+                    peers: senders.clone(),
+                };
+                scope.spawn(move || Worker::new(puzzle, id, k, start).run(start, &mut net))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    match results.into_iter().next() {
+        Some(Ok(outcome)) => outcome,
+        // Threads of one process lose no messages and send none malformed.
+        Some(Err(e)) => unreachable!("an owner search in one process failed: {e}"),
+        None => unreachable!("an owner search has at least one worker"),
+    }
+}
+
+/// Searches `start` as member `link.rank()` of a gang of `link.size()` processes, each
+/// of which calls this with the same start. Every member returns the exact minimum and
+/// its solution; the leader's outcome also has every member's counts.
+pub fn solve_gang<P: Wire>(
+    puzzle: &P,
+    start: &P::State,
+    link: &mut dyn Link,
+) -> Result<OwnedOutcome<P::Move>, GangError> {
+    let (id, k) = (link.rank(), link.size());
+    let mut net = Wired { puzzle, link };
+    Worker::new(puzzle, id, k, start).run(start, &mut net)
+}
+
+/// Workers as threads: typed messages on channels.
+struct Threads<P: Puzzle> {
+    inbox: Receiver<Msg<P>>,
+    peers: Vec<Sender<Msg<P>>>,
+}
+
+impl<P: Puzzle> Net<P> for Threads<P> {
+    fn send(&mut self, to: usize, msg: Msg<P>) -> Result<(), GangError> {
+        self.peers[to].send(msg).map_err(|_| GangError::Lost {
+            peer: to,
+            reason: "its thread ended".to_string(),
+        })
+    }
+
+    fn recv(&mut self, wait: Duration) -> Result<Option<Msg<P>>, GangError> {
+        // Each worker holds a sender to itself, so its channel never disconnects.
+        if wait.is_zero() {
+            match self.inbox.try_recv() {
+                Ok(msg) => Ok(Some(msg)),
+                Err(TryRecvError::Empty | TryRecvError::Disconnected) => Ok(None),
+            }
+        } else {
+            match self.inbox.recv_timeout(wait) {
+                Ok(msg) => Ok(Some(msg)),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => Ok(None),
+            }
+        }
+    }
+}
+
+/// Workers as processes: messages written as bytes over a [`Link`].
+struct Wired<'a, P: Wire> {
+    puzzle: &'a P,
+    link: &'a mut dyn Link,
+}
+
+impl<P: Wire> Net<P> for Wired<'_, P> {
+    fn send(&mut self, to: usize, msg: Msg<P>) -> Result<(), GangError> {
+        let mut frame = Vec::new();
+        encode(self.puzzle, &msg, &mut frame);
+        self.link.send(to, frame)
+    }
+
+    fn recv(&mut self, wait: Duration) -> Result<Option<Msg<P>>, GangError> {
+        match self.link.recv(wait)? {
+            Some((peer, frame)) => decode(self.puzzle, peer, &frame).map(Some),
+            None => Ok(None),
+        }
+    }
+}

@@ -1,0 +1,451 @@
+//! One worker of an owner search, over any network that keeps each pair's messages in
+//! order.
+//!
+//! **The end.** Worker 0, the leader, decides when the search is over. A worker that runs
+//! out of work (nothing queued, nothing waiting to be sent) tells the leader so, with the
+//! batches it has sent to each worker and taken from each, whenever those counts changed
+//! since it last told it. The leader ends the search when it is idle itself and, in the
+//! latest reports, every batch worker `i` says it sent to `j` is one `j` says it took.
+//! That cannot happen while work remains: take the first worker to become busy again
+//! after its report; a batch woke it, sent before its sender's report (the sender was
+//! not busy since), so counted as sent there, and not yet taken in the woken worker's
+//! report; as batches between two workers arrive in order, the two counts cannot match.
+//!
+//! **The answer.** Every better score goes to every worker as it is reached, before its
+//! finder's next report, so the leader holds the minimum when it ends the search. It then
+//! follows the best state's path back to the start, owner by owner (`Trace`), and tells
+//! everyone the minimum and its solution (`Stop`); each worker answers with its counts.
+
+use std::time::Duration;
+
+use hammer_puzzle::{Puzzle, Successor};
+use rustc_hash::FxHashMap;
+
+use super::msg::{Item, Msg};
+use super::{GangError, OwnedOutcome};
+
+/// Successors gathered for one other worker before they are sent.
+const BATCH: usize = 512;
+/// Slots of the cache of states sent lately (a power of two).
+const RECENT: usize = 1 << 16;
+/// Expansions between sends of partial batches.
+const FLUSH_EVERY: u64 = 1024;
+/// How long an idle worker waits for a message before it looks again.
+const WAIT: Duration = Duration::from_millis(1);
+
+/// Where a worker's messages go and come from.
+pub(crate) trait Net<P: Puzzle> {
+    fn send(&mut self, to: usize, msg: Msg<P>) -> Result<(), GangError>;
+    /// The next message, waiting up to `wait` for one.
+    fn recv(&mut self, wait: Duration) -> Result<Option<Msg<P>>, GangError>;
+}
+
+/// The worker that owns the state of fingerprint `fp`.
+#[inline]
+pub(crate) fn owner(fp: u128, k: usize) -> usize {
+    ((fp >> 64) as u64 % k as u64) as usize
+}
+
+/// Counts of another worker: expansions, table states, states sent.
+type Stats = (u64, u64, u64);
+
+/// What only the leader keeps.
+struct Leader {
+    /// Each worker's latest report: batches sent to each worker and taken from each.
+    reports: Vec<Option<(Vec<u64>, Vec<u64>)>>,
+    /// Whether the search is over and the best state's path is being traced.
+    tracing: bool,
+    /// Each worker's counts, once it has stopped.
+    stats: Vec<Option<Stats>>,
+}
+
+pub(crate) struct Worker<'p, P: Puzzle> {
+    puzzle: &'p P,
+    id: usize,
+    k: usize,
+    /// Every state this worker admitted, with the link it first arrived by.
+    table: FxHashMap<u128, Option<(u128, P::Move)>>,
+    /// `queue[s]`: admitted states of score `s` not yet expanded.
+    queue: Vec<Vec<Item<P>>>,
+    /// `outbox[w]`: successors owned by worker `w` not yet sent.
+    outbox: Vec<Vec<Item<P>>>,
+    children: Vec<Successor<P::Move>>,
+    moves: Vec<P::Move>,
+    /// The fingerprints of states sent lately, one per slot by their low bits.
+    recent: Vec<u128>,
+    expansions: u64,
+    sent_states: u64,
+    /// The best score known here, and the state it was reached at.
+    best: u32,
+    best_fp: u128,
+    /// The start's bound: a score this low ends the search at once.
+    target: u32,
+    /// Batches sent to each worker and taken from each.
+    sent: Vec<u64>,
+    taken: Vec<u64>,
+    /// Whether the counts changed since this worker last reported.
+    unreported: bool,
+    leader: Option<Leader>,
+    /// The minimum and its solution, once the leader has ended the search.
+    stop: Option<(u32, Vec<P::Move>)>,
+}
+
+impl<'p, P: Puzzle> Worker<'p, P> {
+    /// Worker `id` of `k` searching from `start`.
+    pub(crate) fn new(puzzle: &'p P, id: usize, k: usize, start: &P::State) -> Self {
+        Worker {
+            puzzle,
+            id,
+            k,
+            table: FxHashMap::default(),
+            queue: Vec::new(),
+            outbox: (0..k).map(|_| Vec::new()).collect(),
+            children: Vec::new(),
+            moves: Vec::new(),
+            recent: vec![0; RECENT],
+            expansions: 0,
+            sent_states: 0,
+            best: puzzle.score(start),
+            best_fp: puzzle.fingerprint(start),
+            target: puzzle.lower_bound(start),
+            sent: vec![0; k],
+            taken: vec![0; k],
+            unreported: true,
+            leader: (id == 0).then(|| Leader {
+                reports: vec![None; k],
+                tracing: false,
+                stats: vec![None; k],
+            }),
+            stop: None,
+        }
+    }
+
+    /// Searches until the leader ends the search; the leader's outcome has every
+    /// worker's counts, another worker's its own only.
+    pub(crate) fn run(
+        mut self,
+        start: &P::State,
+        net: &mut impl Net<P>,
+    ) -> Result<OwnedOutcome<P::Move>, GangError> {
+        if self.id == 0 {
+            // The start goes to its owner like any other state.
+            let fp = self.puzzle.fingerprint(start);
+            self.place(
+                Item {
+                    state: *start,
+                    fp,
+                    bound: self.target,
+                    link: None,
+                },
+                net,
+            )?;
+            self.flush(net)?;
+        }
+        loop {
+            while let Some(msg) = net.recv(Duration::ZERO)? {
+                self.handle(msg, net)?;
+            }
+            if let Some(item) = self.pop() {
+                self.expand(item, net)?;
+                // Partial batches go out now and then, so that no worker waits long on
+                // states another keeps while it has work of its own.
+                if self.expansions.is_multiple_of(FLUSH_EVERY) {
+                    self.flush(net)?;
+                }
+                continue;
+            }
+            self.flush(net)?;
+            self.idle(net)?;
+            if let Some(outcome) = self.outcome() {
+                return Ok(outcome);
+            }
+            if let Some(msg) = net.recv(WAIT)? {
+                self.handle(msg, net)?;
+            }
+        }
+    }
+
+    /// The outcome, once this worker is done: the leader when every worker has sent its
+    /// counts, another worker when the leader has stopped it.
+    fn outcome(&self) -> Option<OwnedOutcome<P::Move>> {
+        let (score, moves) = self.stop.as_ref()?;
+        let own = (self.expansions, self.table.len() as u64, self.sent_states);
+        let stats: Vec<Stats> = match &self.leader {
+            Some(leader) => (0..self.k)
+                .map(|w| if w == 0 { Some(own) } else { leader.stats[w] })
+                .collect::<Option<_>>()?,
+            None => (0..self.k)
+                .map(|w| if w == self.id { own } else { (0, 0, 0) })
+                .collect(),
+        };
+        Some(OwnedOutcome {
+            min_score: *score,
+            solution: moves.clone(),
+            expansions: stats.iter().map(|s| s.0).collect(),
+            table_states: stats.iter().map(|s| s.1).collect(),
+            sent: stats.iter().map(|s| s.2).sum(),
+        })
+    }
+
+    /// Whether the best score has reached the start's bound: nothing is left to search.
+    fn settled(&self) -> bool {
+        self.best <= self.target
+    }
+
+    /// Nothing queued here: report the counts if they changed; the leader looks whether
+    /// the search is over.
+    fn idle(&mut self, net: &mut impl Net<P>) -> Result<(), GangError> {
+        if std::mem::take(&mut self.unreported) && self.id != 0 {
+            let (sent, taken) = (self.sent.clone(), self.taken.clone());
+            net.send(
+                0,
+                Msg::Idle {
+                    from: self.id as u32,
+                    sent,
+                    taken,
+                },
+            )?;
+        }
+        let Some(leader) = &mut self.leader else {
+            return Ok(());
+        };
+        if leader.tracing || self.stop.is_some() {
+            return Ok(());
+        }
+        let (k, sent, taken) = (self.k, &self.sent, &self.taken);
+        let counts = |w: usize| match w {
+            0 => Some((sent, taken)),
+            _ => leader.reports[w].as_ref().map(|(s, t)| (s, t)),
+        };
+        let Some(all) = (0..k).map(counts).collect::<Option<Vec<_>>>() else {
+            return Ok(());
+        };
+        let quiet = (0..k).all(|i| (0..k).all(|j| all[i].0[j] == all[j].1[i]));
+        if quiet {
+            leader.tracing = true;
+            let fp = self.best_fp;
+            self.deliver(
+                owner(fp, k),
+                Msg::Trace {
+                    fp,
+                    moves: Vec::new(),
+                },
+                net,
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Sends `msg` to worker `to`, or handles it here when `to` is this worker.
+    fn deliver(&mut self, to: usize, msg: Msg<P>, net: &mut impl Net<P>) -> Result<(), GangError> {
+        if to == self.id {
+            self.handle(msg, net)
+        } else {
+            net.send(to, msg)
+        }
+    }
+
+    fn handle(&mut self, msg: Msg<P>, net: &mut impl Net<P>) -> Result<(), GangError> {
+        let out_of_turn = |what| GangError::Protocol { what };
+        let from_peer = |from: u32| {
+            let from = from as usize;
+            (from < self.k)
+                .then_some(from)
+                .ok_or(out_of_turn("a worker number out of range"))
+        };
+        match msg {
+            Msg::Batch { from, items } => {
+                let from = from_peer(from)?;
+                self.taken[from] += 1;
+                self.unreported = true;
+                for item in items {
+                    self.admit(item);
+                }
+            }
+            Msg::Best { score, fp } => self.improve(score, fp),
+            Msg::Idle { from, sent, taken } => {
+                let from = from_peer(from)?;
+                let leader = self
+                    .leader
+                    .as_mut()
+                    .ok_or(out_of_turn("a report to a member"))?;
+                if sent.len() != self.k || taken.len() != self.k {
+                    return Err(out_of_turn("a report of another gang's size"));
+                }
+                leader.reports[from] = Some((sent, taken));
+            }
+            Msg::Trace { fp, mut moves } => match self.table.get(&fp) {
+                Some(&Some((parent, mv))) => {
+                    moves.push(mv);
+                    let to = owner(parent, self.k);
+                    self.deliver(to, Msg::Trace { fp: parent, moves }, net)?;
+                }
+                _ => self.deliver(0, Msg::Path { moves }, net)?,
+            },
+            Msg::Path { mut moves } => {
+                if self.leader.is_none() {
+                    return Err(out_of_turn("a path to a member"));
+                }
+                moves.reverse();
+                for w in 1..self.k {
+                    let stop = Msg::Stop {
+                        score: self.best,
+                        moves: moves.clone(),
+                    };
+                    net.send(w, stop)?;
+                }
+                self.stop = Some((self.best, moves));
+            }
+            Msg::Stop { score, moves } => {
+                self.stop = Some((score, moves));
+                let stats = Msg::Stats {
+                    from: self.id as u32,
+                    expansions: self.expansions,
+                    table: self.table.len() as u64,
+                    sent: self.sent_states,
+                };
+                net.send(0, stats)?;
+            }
+            Msg::Stats {
+                from,
+                expansions,
+                table,
+                sent,
+            } => {
+                let from = from_peer(from)?;
+                let leader = self
+                    .leader
+                    .as_mut()
+                    .ok_or(out_of_turn("counts to a member"))?;
+                leader.stats[from] = Some((expansions, table, sent));
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes a better score.
+    fn improve(&mut self, score: u32, fp: u128) {
+        if score < self.best {
+            self.best = score;
+            self.best_fp = fp;
+        }
+    }
+
+    /// Takes a state this worker owns: queues it unless the bound prunes it or the
+    /// table holds it already.
+    fn admit(&mut self, item: Item<P>) {
+        if item.bound >= self.best || self.settled() || self.table.contains_key(&item.fp) {
+            return;
+        }
+        self.table.insert(item.fp, item.link);
+        let score = self.puzzle.score(&item.state) as usize;
+        if self.queue.len() <= score {
+            self.queue.resize_with(score + 1, Vec::new);
+        }
+        self.queue[score].push(item);
+    }
+
+    /// The deepest queued state: the least score.
+    fn pop(&mut self) -> Option<Item<P>> {
+        if self.settled() {
+            self.queue.clear();
+            return None;
+        }
+        self.queue.iter_mut().find_map(|level| level.pop())
+    }
+
+    /// A state for its owner: admitted here, or gathered for its owner's next batch.
+    fn place(&mut self, item: Item<P>, net: &mut impl Net<P>) -> Result<(), GangError> {
+        let to = owner(item.fp, self.k);
+        if to == self.id {
+            self.admit(item);
+            return Ok(());
+        }
+        self.outbox[to].push(item);
+        if self.outbox[to].len() >= BATCH {
+            self.send(to, net)?;
+        }
+        Ok(())
+    }
+
+    fn expand(&mut self, item: Item<P>, net: &mut impl Net<P>) -> Result<(), GangError> {
+        let puzzle = self.puzzle;
+        let score = puzzle.score(&item.state);
+        if score < self.best {
+            self.improve(score, item.fp);
+            for w in (0..self.k).filter(|&w| w != self.id) {
+                net.send(w, Msg::Best { score, fp: item.fp })?;
+            }
+        }
+        let best = self.best;
+        if item.bound >= best || self.settled() {
+            return Ok(());
+        }
+        self.expansions += 1;
+        let (mut children, mut moves) = (
+            std::mem::take(&mut self.children),
+            std::mem::take(&mut self.moves),
+        );
+        puzzle.successors(
+            &item.state,
+            item.bound,
+            item.fp,
+            best,
+            &mut moves,
+            &mut children,
+        );
+        for child in &children {
+            if child.bound >= best {
+                continue;
+            }
+            let to = owner(child.fp, self.k);
+            if to == self.id && self.table.contains_key(&child.fp) {
+                // A transposition this worker owns: dropped before its state is built.
+                continue;
+            }
+            if to != self.id {
+                // A state this worker sent lately is at its owner already: sending it again
+                // would only be dropped there (or pruned, as the best score only falls).
+                let slot = &mut self.recent[child.fp as usize & (RECENT - 1)];
+                if *slot == child.fp {
+                    continue;
+                }
+                *slot = child.fp;
+            }
+            let next = Item {
+                state: puzzle.apply(&item.state, child.mv),
+                fp: child.fp,
+                bound: child.bound,
+                link: Some((item.fp, child.mv)),
+            };
+            self.place(next, net)?;
+        }
+        self.children = children;
+        self.moves = moves;
+        Ok(())
+    }
+
+    /// Sends the states waiting for worker `to` as one batch.
+    fn send(&mut self, to: usize, net: &mut impl Net<P>) -> Result<(), GangError> {
+        let items = std::mem::take(&mut self.outbox[to]);
+        self.sent_states += items.len() as u64;
+        self.sent[to] += 1;
+        self.unreported = true;
+        net.send(
+            to,
+            Msg::Batch {
+                from: self.id as u32,
+                items,
+            },
+        )
+    }
+
+    fn flush(&mut self, net: &mut impl Net<P>) -> Result<(), GangError> {
+        for to in 0..self.k {
+            if !self.outbox[to].is_empty() {
+                self.send(to, net)?;
+            }
+        }
+        Ok(())
+    }
+}
