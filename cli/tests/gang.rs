@@ -166,3 +166,50 @@ fn a_killed_member_is_reported_lost() {
     let text = leader.log_text();
     assert!(text.contains("gang member 1 was lost"), "leader:\n{text}");
 }
+
+#[test]
+fn owner_options_that_do_not_fit_are_refused_by_name() {
+    let refused = |args: &[&str], says: &str| {
+        let out = hammer(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} was taken");
+        assert!(err.contains(says), "{args:?} said:\n{err}");
+        assert!(!err.contains("panicked"), "{args:?}:\n{err}");
+    };
+    let game = ["solve", "--random", "--n", "5", "--index", "1"];
+    let with = |extra: &[&str]| -> Vec<String> {
+        game.iter().chain(extra).map(|a| a.to_string()).collect()
+    };
+    let run = |extra: &[&str], says: &str| {
+        let args = with(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        refused(&args, says);
+    };
+    run(
+        &["--owners", "2", "--prefix", "3"],
+        "--owners cannot be combined with --prefix",
+    );
+    run(
+        &["--owners", "2", "--schedule", "luby:64"],
+        "--owners cannot be combined with --schedule",
+    );
+    run(&["--owners", "0"], "--owners");
+    run(
+        &["--peers", "127.0.0.1:1", "--rank", "0"],
+        "a gang needs at least 2 members, got 1",
+    );
+    run(
+        &["--peers", "127.0.0.1:1,127.0.0.1:2", "--rank", "2"],
+        "--rank 2: --peers lists only 2 members",
+    );
+    run(
+        &["--peers", "127.0.0.1:1,nowhere", "--rank", "1"],
+        "--peers entry 1 'nowhere' is not HOST:PORT",
+    );
+    refused(
+        &[
+            "solve", "--puzzle", "peg", "--random", "--index", "0", "--owners", "2",
+        ],
+        "puzzle peg has no owner search",
+    );
+}
