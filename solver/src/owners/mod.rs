@@ -19,6 +19,7 @@
 //! minimum does not.
 
 mod msg;
+mod table;
 mod worker;
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, TryRecvError, channel};

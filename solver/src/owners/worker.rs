@@ -19,9 +19,9 @@
 use std::time::Duration;
 
 use hammer_puzzle::{Puzzle, Successor};
-use rustc_hash::FxHashMap;
 
 use super::msg::{Item, Msg};
+use super::table::Table;
 use super::{GangError, OwnedOutcome};
 
 /// Successors gathered for one other worker before they are sent.
@@ -64,7 +64,7 @@ pub(crate) struct Worker<'p, P: Puzzle> {
     id: usize,
     k: usize,
     /// Every state this worker admitted, with the link it first arrived by.
-    table: FxHashMap<u128, Option<(u128, P::Move)>>,
+    table: Table<P::Move>,
     /// `queue[s]`: admitted states of score `s` not yet expanded.
     queue: Vec<Vec<Item<P>>>,
     /// `outbox[w]`: successors owned by worker `w` not yet sent.
@@ -97,7 +97,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             puzzle,
             id,
             k,
-            table: FxHashMap::default(),
+            table: Table::new(),
             queue: Vec::new(),
             outbox: (0..k).map(|_| Vec::new()).collect(),
             children: Vec::new(),
@@ -258,6 +258,9 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 let from = from_peer(from)?;
                 self.taken[from] += 1;
                 self.unreported = true;
+                for item in &items {
+                    self.table.prefetch(item.fp);
+                }
                 for item in items {
                     self.admit(item);
                 }
@@ -274,8 +277,8 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 }
                 leader.reports[from] = Some((sent, taken));
             }
-            Msg::Trace { fp, mut moves } => match self.table.get(&fp) {
-                Some(&Some((parent, mv))) => {
+            Msg::Trace { fp, mut moves } => match self.table.get(fp) {
+                Some(Some((parent, mv))) => {
                     moves.push(mv);
                     let to = owner(parent, self.k);
                     self.deliver(to, Msg::Trace { fp: parent, moves }, net)?;
@@ -334,10 +337,9 @@ impl<'p, P: Puzzle> Worker<'p, P> {
     /// Takes a state this worker owns: queues it unless the bound prunes it or the
     /// table holds it already.
     fn admit(&mut self, item: Item<P>) {
-        if item.bound >= self.best || self.settled() || self.table.contains_key(&item.fp) {
+        if item.bound >= self.best || self.settled() || !self.table.insert(item.fp, item.link) {
             return;
         }
-        self.table.insert(item.fp, item.link);
         let score = self.puzzle.score(&item.state) as usize;
         if self.queue.len() <= score {
             self.queue.resize_with(score + 1, Vec::new);
@@ -394,12 +396,18 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             &mut moves,
             &mut children,
         );
+        // The table slots of the successors this worker owns, loaded together.
+        for child in &children {
+            if child.bound < best && owner(child.fp, self.k) == self.id {
+                self.table.prefetch(child.fp);
+            }
+        }
         for child in &children {
             if child.bound >= best {
                 continue;
             }
             let to = owner(child.fp, self.k);
-            if to == self.id && self.table.contains_key(&child.fp) {
+            if to == self.id && self.table.contains(child.fp) {
                 // A transposition this worker owns: dropped before its state is built.
                 continue;
             }
