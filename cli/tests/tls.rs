@@ -449,3 +449,75 @@ unit_games = 100
     let sweep = Sweep::parse(SWEEP, "test").expect("sweep parses");
     assert_eq!(read_checked(&out, &sweep).len(), 300);
 }
+
+/// A gang of two `hammer solve --peers` members over TLS: with certificates the CA signed
+/// they solve the game; a member that trusts another CA does not form the gang, and both
+/// exit non-zero with a message.
+#[test]
+fn a_gang_over_tls_solves_and_a_member_trusting_another_ca_is_left_out() {
+    if !have_openssl() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    make_ca(d, "ca");
+    make_ca(d, "other-ca");
+    make_server_cert(d, "ca");
+    let file = |name: &str| s(&d.join(name)).to_owned();
+    let member = |rank: usize, peers: &str, ca: &str, name: &str| {
+        let args: Vec<String> = [
+            "solve",
+            "--json",
+            "--random",
+            "--n",
+            "6",
+            "--index",
+            "7",
+            "--peers",
+            peers,
+            "--rank",
+            &rank.to_string(),
+            "--peer-wait",
+            "5",
+            "--peer-tls-cert",
+            &file("server.pem"),
+            "--peer-tls-key",
+            &file("server.key"),
+            "--peer-tls-ca",
+            &file(ca),
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        spawn(d, name, &refs)
+    };
+    let peers = format!("127.0.0.1:{},127.0.0.1:{}", free_port(), free_port());
+    let mut a = member(0, &peers, "ca.pem", "good0");
+    let mut b = member(1, &peers, "ca.pem", "good1");
+    a.wait_ok(Duration::from_secs(60));
+    b.wait_ok(Duration::from_secs(60));
+    let last = |p: &Proc| -> serde_json::Value {
+        let text = p.log_text();
+        let line = text
+            .lines()
+            .rev()
+            .find(|l| l.starts_with('{'))
+            .expect("a JSON line");
+        serde_json::from_str(line).expect("JSON")
+    };
+    assert_eq!(last(&a)["score"], 24);
+    assert_eq!(last(&b)["score"], 24);
+
+    let peers = format!("127.0.0.1:{},127.0.0.1:{}", free_port(), free_port());
+    let mut a = member(0, &peers, "ca.pem", "mixed0");
+    let mut b = member(1, &peers, "other-ca.pem", "mixed1");
+    assert_ne!(a.wait(Duration::from_secs(60)), 0);
+    assert_ne!(b.wait(Duration::from_secs(60)), 0);
+    assert!(
+        b.log_text().contains("did not answer within 5 s"),
+        "{}",
+        b.log_text()
+    );
+    assert!(!a.log_text().contains("panicked") && !b.log_text().contains("panicked"));
+}

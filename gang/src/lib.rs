@@ -25,7 +25,9 @@ use hammer_solver::{GangError, Link};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio_stream::wrappers::UnboundedReceiverStream;
 use tonic::metadata::AsciiMetadataValue;
-use tonic::transport::{Channel, Endpoint, Server};
+use tonic::transport::{
+    Certificate, Channel, ClientTlsConfig, Endpoint, Identity, Server, ServerTlsConfig,
+};
 use tonic::{Request, Response, Status, Streaming};
 
 /// How often a member pings the others, and how long it waits for the answer before it
@@ -48,6 +50,20 @@ pub struct GangSpec {
     pub game: String,
     /// How long to wait for every other member to answer at the start.
     pub connect_timeout: Duration,
+    /// TLS between the members, if the gang uses it: every member serves `cert` and
+    /// trusts the members whose certificates `ca` signed.
+    pub tls: Option<PeerTls>,
+}
+
+/// The PEM files of a gang's TLS.
+#[derive(Clone, Debug)]
+pub struct PeerTls {
+    pub cert: Vec<u8>,
+    pub key: Vec<u8>,
+    pub ca: Vec<u8>,
+    /// The name the members' certificates are checked against, when it is not the host
+    /// of their addresses.
+    pub domain: Option<String>,
 }
 
 /// Why a gang could not be formed.
@@ -66,12 +82,15 @@ pub enum PeerError {
     },
     #[error("'{addr}' is not a member's address (host:port)")]
     Address { addr: String },
-    #[error("gang member {peer} at {addr} did not answer within {seconds} s")]
+    #[error("gang member {peer} at {addr} did not answer within {seconds} s (last: {last})")]
     Unreachable {
         peer: usize,
         addr: String,
         seconds: u64,
+        last: String,
     },
+    #[error("the gang's TLS certificate or key is not usable")]
+    Tls(#[source] tonic::transport::Error),
     #[error(
         "gang member(s) {missing} did not open their streams to this member within {seconds} s"
     )]
@@ -146,7 +165,7 @@ impl PeerLink {
             events: events.clone(),
             roll: roll_tx.clone(),
         };
-        let stop_server = runtime.block_on(serve(service, spec.listen))?;
+        let stop_server = runtime.block_on(serve(service, spec.listen, spec.tls.as_ref()))?;
         let mut outs = Vec::with_capacity(size);
         let mut streams = Vec::new();
         for (peer, addr) in spec.peers.iter().enumerate() {
@@ -154,7 +173,7 @@ impl PeerLink {
                 outs.push(None);
                 continue;
             }
-            let channel = runtime.block_on(connect(peer, addr, spec.connect_timeout, &roll))?;
+            let channel = runtime.block_on(connect(peer, addr, spec, &roll))?;
             let (tx, rx) = mpsc::unbounded_channel();
             let mut request = Request::new(UnboundedReceiverStream::new(rx));
             let meta = request.metadata_mut();
@@ -278,10 +297,12 @@ impl Link for PeerLink {
 async fn connect(
     peer: usize,
     addr: &str,
-    timeout: Duration,
+    spec: &GangSpec,
     roll: &watch::Receiver<Roll>,
 ) -> Result<Channel, PeerError> {
-    let endpoint = Endpoint::from_shared(format!("http://{addr}"))
+    let timeout = spec.connect_timeout;
+    let scheme = if spec.tls.is_some() { "https" } else { "http" };
+    let mut endpoint = Endpoint::from_shared(format!("{scheme}://{addr}"))
         .map_err(|_| PeerError::Address {
             addr: addr.to_string(),
         })?
@@ -292,6 +313,13 @@ async fn connect(
         .http2_keep_alive_interval(KEEPALIVE)
         .keep_alive_timeout(KEEPALIVE_TIMEOUT)
         .keep_alive_while_idle(true);
+    if let Some(tls) = &spec.tls {
+        let mut config = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(&tls.ca));
+        if let Some(domain) = &tls.domain {
+            config = config.domain_name(domain.clone());
+        }
+        endpoint = endpoint.tls_config(config).map_err(PeerError::Tls)?;
+    }
     let deadline = Instant::now() + timeout;
     loop {
         if let Some(reason) = roll.borrow().refused.clone() {
@@ -302,11 +330,12 @@ async fn connect(
             Err(_) if Instant::now() < deadline => {
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
-            Err(_) => {
+            Err(e) => {
                 return Err(PeerError::Unreachable {
                     peer,
                     addr: addr.to_string(),
                     seconds: timeout.as_secs(),
+                    last: hammer_proto::error_chain(&e),
                 });
             }
         }
@@ -314,7 +343,11 @@ async fn connect(
 }
 
 /// Binds `listen` and serves the members' streams until the returned sender fires.
-async fn serve(service: Members, listen: SocketAddr) -> Result<oneshot::Sender<()>, PeerError> {
+async fn serve(
+    service: Members,
+    listen: SocketAddr,
+    tls: Option<&PeerTls>,
+) -> Result<oneshot::Sender<()>, PeerError> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|source| PeerError::Listen {
@@ -323,7 +356,14 @@ async fn serve(service: Members, listen: SocketAddr) -> Result<oneshot::Sender<(
         })?;
     let incoming = tokio_stream::wrappers::TcpListenerStream::new(listener);
     let (stop, stopped) = oneshot::channel::<()>();
-    let server = Server::builder()
+    let mut builder = Server::builder();
+    if let Some(tls) = tls {
+        let identity = Identity::from_pem(&tls.cert, &tls.key);
+        builder = builder
+            .tls_config(ServerTlsConfig::new().identity(identity))
+            .map_err(PeerError::Tls)?;
+    }
+    let server = builder
         .tcp_nodelay(true)
         .initial_stream_window_size(4 << 20)
         .initial_connection_window_size(16 << 20)

@@ -3,13 +3,14 @@
 
 use std::hash::{Hash, Hasher};
 use std::net::{Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_family::{FamilyRef, Instance, Point, Team};
-use hammer_gang::{GangSpec, PeerLink};
+use hammer_gang::{GangSpec, PeerLink, PeerTls};
 use hammer_solver::{Config, Limits, Order, Schedule};
 use serde_json::json;
 
@@ -45,6 +46,20 @@ pub struct OwnersArgs {
     /// (with --peers).
     #[command(flatten)]
     token: TokenArgs,
+    /// TLS between the members: this member's PEM certificate (with --peer-tls-key and
+    /// --peer-tls-ca); every member's certificate must be signed by the CA.
+    #[arg(long, requires_all = ["peer_tls_key", "peer_tls_ca", "peers"])]
+    peer_tls_cert: Option<PathBuf>,
+    /// This member's PEM private key (with --peer-tls-cert).
+    #[arg(long, requires = "peer_tls_cert")]
+    peer_tls_key: Option<PathBuf>,
+    /// The PEM CA that signed the members' certificates (with --peer-tls-cert).
+    #[arg(long, requires = "peer_tls_cert")]
+    peer_tls_ca: Option<PathBuf>,
+    /// The name the members' certificates carry, when it is not the host of their
+    /// --peers addresses.
+    #[arg(long, requires = "peer_tls_cert")]
+    peer_tls_domain: Option<String>,
     /// Seconds to wait for the other members to come up.
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     peer_wait: u64,
@@ -123,7 +138,27 @@ impl OwnersArgs {
             token: self.token.token()?,
             game,
             connect_timeout: Duration::from_secs(self.peer_wait),
+            tls: self.tls()?,
         })
+    }
+
+    /// The gang's TLS files, read.
+    fn tls(&self) -> Result<Option<PeerTls>> {
+        let (Some(cert), Some(key), Some(ca)) =
+            (&self.peer_tls_cert, &self.peer_tls_key, &self.peer_tls_ca)
+        else {
+            return Ok(None);
+        };
+        let read = |path: &PathBuf, what: &str| {
+            std::fs::read(path)
+                .with_context(|| format!("cannot read the {what} {}", path.display()))
+        };
+        Ok(Some(PeerTls {
+            cert: read(cert, "--peer-tls-cert certificate")?,
+            key: read(key, "--peer-tls-key key")?,
+            ca: read(ca, "--peer-tls-ca certificate authority")?,
+            domain: self.peer_tls_domain.clone(),
+        }))
     }
 }
 
