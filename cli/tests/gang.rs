@@ -213,3 +213,28 @@ fn owner_options_that_do_not_fit_are_refused_by_name() {
         "puzzle peg has no owner search",
     );
 }
+
+#[test]
+fn a_stopped_member_is_reported_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = ["--random", "--n", "7", "--seed", "2013", "--index", "5399"];
+    let peers = peers(2);
+    let mut leader = member(dir.path(), &game, &peers, 0, &[]);
+    let mut other = member(dir.path(), &game, &peers, 1, &[]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let signal = |sig: &str| {
+        let status = std::process::Command::new("kill")
+            .args([sig, &other.pid().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+    };
+    // A paused process keeps its connections open but answers no keepalive ping.
+    signal("-STOP");
+    let code = leader.wait(Duration::from_secs(60));
+    signal("-CONT");
+    other.kill9();
+    assert_ne!(code, 0);
+    let text = leader.log_text();
+    assert!(text.contains("gang member 1 was lost"), "leader:\n{text}");
+}
