@@ -9,9 +9,11 @@ use super::{MAX_N, Martello, Move, State, Stone};
 impl Wire for Martello {
     fn put_state(&self, state: &State, out: &mut Vec<u8>) {
         out.push(state.n);
-        for r in 0..state.n as usize {
-            out.push(state.row_len(r) as u8);
-            out.extend(state.row(r).map(|s| s.0));
+        for &word in &state.rows[..state.n as usize] {
+            // A row's bytes are its stones + 1, lowest byte first, up to the first zero.
+            let len = super::state::row_len(word);
+            out.push(len as u8);
+            out.extend(word.to_le_bytes()[..len].iter().map(|b| b - 1));
         }
     }
 

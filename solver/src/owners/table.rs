@@ -12,7 +12,9 @@ use crate::memo::prefetch;
 const LOAD_NUM: usize = 7;
 const LOAD_DEN: usize = 10;
 
+/// One cache line, aligned to it, so that prefetching a slot loads all of it.
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct Slot<M> {
     /// The state's fingerprint; 0 marks an empty slot (see [`key`]).
     fp: u128,
