@@ -34,6 +34,20 @@ fn member(dir: &std::path::Path, game: &[&str], peers: &str, rank: usize, extra:
     Proc::spawn(&format!("member {rank}"), support::HAMMER, &args, &[], log)
 }
 
+/// Waits until `proc` says its gang formed, so that a fault comes mid-search.
+fn formed(proc: &Proc) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !proc.log_text().contains("members formed") {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{} never formed its gang:\n{}",
+            proc.name,
+            proc.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The JSON object a member printed as the last line of its log.
 fn last_json(proc: &Proc) -> Value {
     let text = proc.log_text();
@@ -160,7 +174,9 @@ fn a_killed_member_is_reported_lost() {
     let peers = peers(2);
     let mut leader = member(dir.path(), &game, &peers, 0, &[]);
     let mut other = member(dir.path(), &game, &peers, 1, &[]);
-    std::thread::sleep(Duration::from_millis(1500));
+    formed(&leader);
+    formed(&other);
+    std::thread::sleep(Duration::from_millis(500));
     other.kill9();
     assert_ne!(leader.wait(Duration::from_secs(60)), 0);
     let text = leader.log_text();
@@ -221,7 +237,9 @@ fn a_stopped_member_is_reported_lost() {
     let peers = peers(2);
     let mut leader = member(dir.path(), &game, &peers, 0, &[]);
     let mut other = member(dir.path(), &game, &peers, 1, &[]);
-    std::thread::sleep(Duration::from_millis(1500));
+    formed(&leader);
+    formed(&other);
+    std::thread::sleep(Duration::from_millis(500));
     let signal = |sig: &str| {
         let status = std::process::Command::new("kill")
             .args([sig, &other.pid().to_string()])

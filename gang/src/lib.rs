@@ -201,6 +201,10 @@ impl PeerLink {
             outs.push(Some(tx));
         }
         runtime.block_on(wait_joined(roll.clone(), spec))?;
+        tracing::info!(
+            "the gang of {size} members formed; this is member {}",
+            spec.rank
+        );
         Ok(PeerLink {
             rank: spec.rank,
             size,
