@@ -8,7 +8,7 @@ mod support;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{Proc, free_port, hammer, ok, s};
+use support::{Proc, free_port, hammer, last_json, ok, s};
 
 /// `--peers` for `k` members on free local ports.
 fn peers(k: usize) -> String {
@@ -46,19 +46,6 @@ fn formed(proc: &Proc) {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-/// The JSON object a member printed as the last line of its log.
-fn last_json(proc: &Proc) -> Value {
-    let text = proc.log_text();
-    let line = text
-        .lines()
-        .rev()
-        .find(|l| l.starts_with('{'))
-        .unwrap_or_else(|| {
-            panic!("{} printed no JSON; log:\n{text}", proc.name);
-        });
-    serde_json::from_str(line).expect("one JSON object")
 }
 
 #[test]
@@ -166,17 +153,23 @@ fn a_member_with_a_wrong_token_is_refused_by_name() {
     assert!(!l.contains("panicked") && !i.contains("panicked"));
 }
 
-#[test]
-fn a_killed_member_is_reported_lost() {
-    let dir = tempfile::tempdir().unwrap();
-    // 7.8 million states: far longer than the moment before the kill.
+/// A gang of two in the middle of a long game (7x7 game 5399: 7.8 million states, far
+/// longer than the moment before a fault), both members past forming the gang.
+fn gang_mid_search(dir: &std::path::Path) -> (Proc, Proc) {
     let game = ["--random", "--n", "7", "--seed", "2013", "--index", "5399"];
     let peers = peers(2);
-    let mut leader = member(dir.path(), &game, &peers, 0, &[]);
-    let mut other = member(dir.path(), &game, &peers, 1, &[]);
+    let leader = member(dir, &game, &peers, 0, &[]);
+    let other = member(dir, &game, &peers, 1, &[]);
     formed(&leader);
     formed(&other);
     std::thread::sleep(Duration::from_millis(500));
+    (leader, other)
+}
+
+#[test]
+fn a_killed_member_is_reported_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut leader, mut other) = gang_mid_search(dir.path());
     other.kill9();
     assert_ne!(leader.wait(Duration::from_secs(60)), 0);
     let text = leader.log_text();
@@ -233,13 +226,7 @@ fn owner_options_that_do_not_fit_are_refused_by_name() {
 #[test]
 fn a_stopped_member_is_reported_lost() {
     let dir = tempfile::tempdir().unwrap();
-    let game = ["--random", "--n", "7", "--seed", "2013", "--index", "5399"];
-    let peers = peers(2);
-    let mut leader = member(dir.path(), &game, &peers, 0, &[]);
-    let mut other = member(dir.path(), &game, &peers, 1, &[]);
-    formed(&leader);
-    formed(&other);
-    std::thread::sleep(Duration::from_millis(500));
+    let (mut leader, mut other) = gang_mid_search(dir.path());
     let signal = |sig: &str| {
         let status = std::process::Command::new("kill")
             .args([sig, &other.pid().to_string()])

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use hammer_dataset::read_dataset;
 use hammer_sweep::Sweep;
-use support::{Proc, free_port, hammer, read_checked, spawn_hammer as spawn};
+use support::{Proc, free_port, hammer, last_json, read_checked, spawn_hammer as spawn};
 
 const TINY: &str = r#"
 name = "tls-tiny"
@@ -497,17 +497,8 @@ fn a_gang_over_tls_solves_and_a_member_trusting_another_ca_is_left_out() {
     let mut b = member(1, &peers, "ca.pem", "good1");
     a.wait_ok(Duration::from_secs(60));
     b.wait_ok(Duration::from_secs(60));
-    let last = |p: &Proc| -> serde_json::Value {
-        let text = p.log_text();
-        let line = text
-            .lines()
-            .rev()
-            .find(|l| l.starts_with('{'))
-            .expect("a JSON line");
-        serde_json::from_str(line).expect("JSON")
-    };
-    assert_eq!(last(&a)["score"], 24);
-    assert_eq!(last(&b)["score"], 24);
+    assert_eq!(last_json(&a)["score"], 24);
+    assert_eq!(last_json(&b)["score"], 24);
 
     let peers = format!("127.0.0.1:{},127.0.0.1:{}", free_port(), free_port());
     let mut a = member(0, &peers, "ca.pem", "mixed0");

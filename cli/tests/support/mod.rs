@@ -144,6 +144,14 @@ impl Drop for Proc {
     }
 }
 
+/// The JSON object `proc` printed last (the line of `hammer ... --json` in its log).
+pub fn last_json(proc: &Proc) -> serde_json::Value {
+    let text = proc.log_text();
+    let line = text.lines().rev().find(|l| l.starts_with('{'));
+    let line = line.unwrap_or_else(|| panic!("{} printed no JSON; log:\n{text}", proc.name));
+    serde_json::from_str(line).expect("one JSON object")
+}
+
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())

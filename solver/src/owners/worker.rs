@@ -169,7 +169,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
     /// counts, another worker when the leader has stopped it.
     fn outcome(&self) -> Option<OwnedOutcome<P::Move>> {
         let (score, moves) = self.stop.as_ref()?;
-        let own = (self.expansions, self.table.len() as u64, self.sent_states);
+        let own = self.own_stats();
         let stats: Vec<Stats> = match &self.leader {
             Some(leader) => (0..self.k)
                 .map(|w| if w == 0 { Some(own) } else { leader.stats[w] })
@@ -185,6 +185,11 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             table_states: stats.iter().map(|s| s.1).collect(),
             sent: stats.iter().map(|s| s.2).sum(),
         })
+    }
+
+    /// This worker's counts: expansions, table states, states sent.
+    fn own_stats(&self) -> Stats {
+        (self.expansions, self.table.len() as u64, self.sent_states)
     }
 
     /// Whether the best score has reached the start's bound: nothing is left to search.
@@ -301,11 +306,12 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             }
             Msg::Stop { score, moves } => {
                 self.stop = Some((score, moves));
+                let (expansions, table, sent) = self.own_stats();
                 let stats = Msg::Stats {
                     from: self.id as u32,
-                    expansions: self.expansions,
-                    table: self.table.len() as u64,
-                    sent: self.sent_states,
+                    expansions,
+                    table,
+                    sent,
                 };
                 net.send(0, stats)?;
             }
