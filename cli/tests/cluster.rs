@@ -460,6 +460,7 @@ fn forged_results_and_old_protocols_are_refused() {
                 threads: 1,
                 hammer_version: "9.9.9".into(),
                 instance: String::new(),
+                peer_addr: String::new(),
             })
             .await
             .expect_err("another protocol version is refused");
@@ -481,6 +482,7 @@ fn forged_results_and_old_protocols_are_refused() {
                 threads: 1,
                 hammer_version: "0".into(),
                 instance: String::new(),
+                peer_addr: String::new(),
             })
             .await
             .unwrap()
@@ -489,6 +491,7 @@ fn forged_results_and_old_protocols_are_refused() {
             .lease(LeaseRequest {
                 worker_id: reg.worker_id.clone(),
                 resume_unit_id: String::new(),
+                gang_failed: false,
             })
             .await
             .unwrap()

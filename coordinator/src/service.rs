@@ -55,7 +55,12 @@ impl Coordinator for Service {
         if core.draining {
             return Err(Status::unavailable("the coordinator is shutting down"));
         }
-        let worker_id = core.register(&request.name, &request.hammer_version, &request.instance);
+        let worker_id = core.register(
+            &request.name,
+            &request.hammer_version,
+            &request.instance,
+            &request.peer_addr,
+        );
         info!(worker = %worker_id, ?peer, threads = request.threads, version = %request.hammer_version, "worker registered");
         Ok(Response::new(RegisterResponse {
             protocol_version: PROTOCOL_VERSION,
@@ -74,7 +79,11 @@ impl Coordinator for Service {
         request: Request<LeaseRequest>,
     ) -> Result<Response<LeaseResponse>, Status> {
         let request = request.into_inner();
-        let outcome = lock(&self.core).lease(&request.worker_id, &request.resume_unit_id)?;
+        let outcome = lock(&self.core).lease(
+            &request.worker_id,
+            &request.resume_unit_id,
+            request.gang_failed,
+        )?;
         let outcome = match outcome {
             LeaseOutcome::Lease(lease) => {
                 debug!(worker = %request.worker_id, lease = %lease.lease_id, unit = ?lease.unit.as_ref().map(|u| &u.unit_id), "leased");

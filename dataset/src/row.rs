@@ -251,6 +251,10 @@ mod tests {
                 memo_bytes: Some(1 << 40),
                 split_parts: Some(8),
                 split_nodes: Some(130),
+                gang_size: Some(2),
+                gang_expansions: Some("5 7".into()),
+                gang_memo_bytes: Some("64 128".into()),
+                states_sent: Some(9),
                 extra: Vec::new(),
             },
         ]
@@ -404,6 +408,10 @@ mod tests {
                 memo_bytes: None,
                 split_parts: None,
                 split_nodes: None,
+                gang_size: None,
+                gang_expansions: None,
+                gang_memo_bytes: None,
+                states_sent: None,
                 extra: Vec::new(),
                 ..w.clone()
             };

@@ -192,6 +192,20 @@ row_table! {
     /// For a game searched in parts: the frontier subtrees dealt among them; null for a
     /// game searched whole.
     SPLIT_NODES split_nodes: Option<i32>, File, Game, Null;
+
+    // The columns that came with games searched by a gang of workers: nullable.
+
+    /// For a game searched by a gang of workers (`split_mode = "shared"`): its members;
+    /// null for a game searched by one worker.
+    GANG_SIZE gang_size: Option<i32>, File, Derived, Null;
+    /// For a game searched by a gang: each member's expansions, in rank order, separated
+    /// by spaces (they add up to `expansions`).
+    GANG_EXPANSIONS gang_expansions: Option<String>, File, Game, Null;
+    /// For a game searched by a gang: each member's peak memo (its share of the states)
+    /// in bytes, in rank order, separated by spaces (they add up to `memo_bytes`).
+    GANG_MEMO_BYTES gang_memo_bytes: Option<String>, File, Game, Null;
+    /// For a game searched by a gang: the states its members sent one another.
+    STATES_SENT states_sent: Option<i64>, File, Game, Null;
 }
 
 #[cfg(test)]

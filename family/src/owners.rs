@@ -22,6 +22,8 @@ pub struct OwnedSolved {
     /// than the leader knows its own only; the others read zero.
     pub expansions: Vec<u64>,
     pub table_states: Vec<u64>,
+    /// Per worker: the bytes of its table at its largest (complete as `expansions` is).
+    pub table_bytes: Vec<u64>,
     /// Successors sent to another worker.
     pub sent: u64,
 }
@@ -75,7 +77,7 @@ where
         attempts: 1,
         heuristic_steps: 0,
         memo_states: outcome.table_states.iter().sum(),
-        memo_bytes: 0,
+        memo_bytes: outcome.table_bytes.iter().sum(),
         split_nodes: None,
         solution: notation.write_moves(board, &outcome.solution),
         extra,
@@ -85,6 +87,7 @@ where
         solved,
         expansions: outcome.expansions,
         table_states: outcome.table_states,
+        table_bytes: outcome.table_bytes,
         sent: outcome.sent,
     })
 }

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use hammer_coordinator::{Coordinator, CoordinatorConfig, CoordinatorError};
 use hammer_proto::v1::StatusResponse;
-use hammer_worker::{ConnectOptions, SolverPool, WorkerError, WorkerOptions, run_group};
+use hammer_worker::{
+    ConnectOptions, PeerOptions, SolverPool, WorkerError, WorkerOptions, run_group,
+};
 use tokio::sync::watch;
 
 /// Errors of a local run.
@@ -20,6 +22,8 @@ pub enum LocalError {
     Worker(#[from] WorkerError),
     #[error("the worker task failed")]
     WorkerTask(#[source] tokio::task::JoinError),
+    #[error("cannot find loopback ports for the gangs' members")]
+    PeerPorts(#[source] std::io::Error),
 }
 
 /// What a local run reports while it runs, for the caller to show.
@@ -55,6 +59,29 @@ pub struct RunOutcome {
     pub seconds: f64,
 }
 
+/// The first of `count` consecutive loopback ports that are free now, for the local
+/// worker loops' gang members.
+fn loopback_ports(count: usize) -> Result<SocketAddr, LocalError> {
+    use std::net::{Ipv4Addr, TcpListener};
+    for _ in 0..64 {
+        let first = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(LocalError::PeerPorts)?;
+        let base = first.local_addr().map_err(LocalError::PeerPorts)?.port();
+        drop(first);
+        if usize::from(base) + count > usize::from(u16::MAX) {
+            continue;
+        }
+        let free =
+            (0..count as u16).all(|i| TcpListener::bind((Ipv4Addr::LOCALHOST, base + i)).is_ok());
+        if free {
+            return Ok(SocketAddr::from((Ipv4Addr::LOCALHOST, base)));
+        }
+    }
+    Err(LocalError::PeerPorts(std::io::Error::new(
+        std::io::ErrorKind::AddrInUse,
+        format!("no {count} consecutive free loopback ports"),
+    )))
+}
+
 /// A coordinator and a worker in this process, talking gRPC over loopback: the same
 /// code paths as a cluster, so `hammer run` tests the cluster and vice versa. The worker
 /// holds one lease per thread of `pool` ([`run_group`]), so that units of one game (a
@@ -71,6 +98,15 @@ pub async fn run_local(
     mut on_event: impl FnMut(LocalEvent<'_>),
 ) -> Result<RunOutcome, LocalError> {
     let started = Instant::now();
+    // The largest gang the sweep's games need (`split_mode = "shared"`): so many worker
+    // loops at least, each a gang member of its own on a loopback port.
+    let gang = config
+        .sweep
+        .experiments
+        .iter()
+        .filter_map(|e| e.gang)
+        .max()
+        .unwrap_or(0) as usize;
     let mut coordinator = Coordinator::start(config).await?;
     if let Some(addr) = metrics {
         let bound = coordinator.serve_metrics(addr).await?;
@@ -92,7 +128,17 @@ pub async fn run_local(
     options.name = "local".into();
     options.give_up_after = Duration::from_secs(30);
     let (stop_tx, stop_rx) = watch::channel(false);
-    let leases = pool.threads();
+    let leases = pool.threads().max(gang);
+    if gang > 0 {
+        let listen = loopback_ports(leases)?;
+        options.peer = Some(PeerOptions {
+            listen,
+            advertise: listen.to_string(),
+            token: None,
+            tls: None,
+            wait: Duration::from_secs(30),
+        });
+    }
     let mut worker = tokio::spawn(run_group(options, pool, stop_rx, leases));
     let mut tick = tokio::time::interval(Duration::from_millis(200));
     let stop = std::pin::pin!(stop);

@@ -42,6 +42,7 @@ pub async fn synthetic_worker(
             threads: 1,
             hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
             instance: format!("{index:x}"),
+            peer_addr: String::new(),
         })
         .await
         .map_err(ClientError::from)?
@@ -53,6 +54,7 @@ pub async fn synthetic_worker(
             .lease(LeaseRequest {
                 worker_id: reg.worker_id.clone(),
                 resume_unit_id: String::new(),
+                gang_failed: false,
             })
             .await
             .map_err(ClientError::from)?
@@ -149,5 +151,6 @@ fn template() -> GameResult {
         capped_by: String::new(),
         memo_bytes: 262_144,
         split_nodes: 0,
+        ..GameResult::default()
     }
 }

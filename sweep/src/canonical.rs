@@ -229,6 +229,14 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
         if let Some(u) = e.unit_games {
             let _ = writeln!(out, "unit_games = {u}");
         }
+        let split = match (e.split, e.gang) {
+            (Some(k), _) => Some((k, e.split_mode.name())),
+            (None, Some(k)) => Some((k, crate::experiment::SHARED)),
+            (None, None) => None,
+        };
+        if let Some((k, mode)) = split {
+            let _ = writeln!(out, "split = {k}\nsplit_mode = {}", quote(mode));
+        }
         // Every configuration of an experiment has the experiment's limits.
         if let Some(c) = e.configs.first() {
             for (key, value) in limit_values(&c.limits) {

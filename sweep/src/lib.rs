@@ -112,6 +112,11 @@ pub struct Experiment {
     /// search all of it under its own random stream, the first to prove the answer
     /// settling the game (`race`).
     pub split_mode: SplitMode,
+    /// `split = K` with `split_mode = "shared"`: every game is searched by a gang of K
+    /// workers together, each owning a hash share of the game's states (the owner search
+    /// of `hammer_solver::owners`); the coordinator leases the game to all K at once and
+    /// the gang's leader submits its row. `split` is then `None`: no parts.
+    pub gang: Option<u32>,
     /// The cross product of the solver settings: orders (outermost), then schedules or
     /// budgets, then prefixes, then trials (innermost), each in file order. A unit names
     /// its configuration by index into this list.
@@ -410,7 +415,7 @@ impl Experiment {
         ) else {
             return 1;
         };
-        if self.unknown_games.is_some() || self.split.is_some() {
+        if self.unknown_games.is_some() || self.split.is_some() || self.gang.is_some() {
             return 1;
         }
         match self.unit_games {

@@ -103,3 +103,76 @@ fn split_mode_names_what_each_part_searches() {
         "{e}"
     );
 }
+
+const SHARED: &str = r#"name = "gang"
+seed = 2013
+
+[[experiment]]
+name = "hard"
+sizes = [7]
+games = 3
+split = 2
+split_mode = "shared"
+"#;
+
+/// `split_mode = "shared"`: every game is one unit, leased to a gang of `split` workers;
+/// no part units, and the rows' configuration is that of the game searched alone.
+#[test]
+fn a_shared_game_is_one_unit_for_a_gang() {
+    let sweep = Sweep::parse(SHARED, "gang.toml").unwrap();
+    let experiment = &sweep.experiments[0];
+    assert_eq!(experiment.gang, Some(2));
+    assert_eq!(experiment.split, None);
+    let units = sweep.units();
+    assert_eq!(units.len(), 3);
+    assert!(units.iter().all(|u| u.games() == 1 && u.part.is_none()));
+    let alone = Sweep::parse(
+        &SHARED.replace("split = 2\nsplit_mode = \"shared\"\n", ""),
+        "a",
+    )
+    .unwrap();
+    assert_eq!(alone.experiments[0].configs, experiment.configs);
+    // The canonical text says it, and reads back the same.
+    let canonical = sweep.to_canonical_toml();
+    assert!(
+        canonical.contains("split = 2\nsplit_mode = \"shared\""),
+        "{canonical}"
+    );
+    let again = Sweep::parse(&canonical, "canonical.toml").unwrap();
+    assert_eq!(again.experiments[0].gang, Some(2));
+}
+
+/// A gang searches by owners, exactly: a family without an owner search, and any
+/// configuration the owner search is not, are refused by name.
+#[test]
+fn shared_is_refused_where_a_gang_cannot_search() {
+    let e = error(&SHARED.replace("games = 3\n", "games = 3\norders = [\"random\"]\n"));
+    assert!(
+        e.contains("bad.toml:10") && e.contains("split_mode") && e.contains("order random"),
+        "{e}"
+    );
+    let e = error(&SHARED.replace("games = 3\n", "games = 3\nschedules = [\"luby:256\"]\n"));
+    assert!(e.contains("schedule luby:256"), "{e}");
+    let e = error(&SHARED.replace("games = 3\n", "games = 3\nmax_expansions = 1000\n"));
+    assert!(e.contains("max_expansions"), "{e}");
+    let e = error(&SHARED.replace("games = 3\n", "games = 3\nunit_games = 2\n"));
+    assert!(e.contains("unit_games"), "{e}");
+    let e = error(&SHARED.replace("split_mode = \"shared\"", "split_mode = \"sharing\""));
+    assert!(e.contains("\"shared\""), "{e}");
+    let peg = r#"name = "p"
+seed = 1
+
+[[experiment]]
+name = "peg"
+puzzle = "peg"
+boards = ["english"]
+games = 1
+split = 2
+split_mode = "shared"
+"#;
+    let e = error(peg);
+    assert!(
+        e.contains("bad.toml:10") && e.contains("no owner search"),
+        "{e}"
+    );
+}

@@ -609,8 +609,10 @@ function liveUnit(u) {
   const progress = u.expansions
     ? `${fmtCount(u.expansions)} expansions, grew ${(u.progress_ms / 1000).toFixed(1)} s ago`
     : `no expansions reported for ${(u.progress_ms / 1000).toFixed(1)} s`;
-  return el('div', { class: 'unit', 'data-expansions': u.expansions, 'data-progress-ms': u.progress_ms },
-    el('span', { class: 'unit-id' }, u.unit), ` (${u.received}/${u.games} games, ${progress}, lease renewed ${(u.renewed_ms / 1000).toFixed(1)} s ago)`);
+  // A game searched by a gang of workers is leased to each member.
+  const gang = u.gang_size ? `, gang member ${u.gang_rank} of ${u.gang_size}` : '';
+  return el('div', { class: 'unit', 'data-expansions': u.expansions, 'data-progress-ms': u.progress_ms, 'data-gang-size': u.gang_size },
+    el('span', { class: 'unit-id' }, u.unit), ` (${u.received}/${u.games} games, ${progress}${gang}, lease renewed ${(u.renewed_ms / 1000).toFixed(1)} s ago)`);
 }
 
 // 1234 -> "1,234"; 12345678 -> "12.3M": expansions of a long unit run to billions.

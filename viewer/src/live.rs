@@ -105,6 +105,8 @@ pub fn status_json(status: &StatusResponse) -> Value {
                     "renewed_ms": u.renewed_ms,
                     "expansions": u.expansions,
                     "progress_ms": u.progress_ms,
+                    "gang_rank": u.gang_rank,
+                    "gang_size": u.gang_size,
                 })).collect::<Vec<_>>(),
             })
         })
@@ -163,6 +165,8 @@ mod tests {
                     unit_id: "u".into(),
                     expansions: 123_456_789,
                     progress_ms: 1500,
+                    gang_rank: 1,
+                    gang_size: 2,
                     ..Default::default()
                 }],
                 ..Default::default()
@@ -172,6 +176,10 @@ mod tests {
         let unit = &status_json(&status)["workers"][0]["units"][0];
         assert_eq!(unit["expansions"], json!(123_456_789));
         assert_eq!(unit["progress_ms"], json!(1500));
+        assert_eq!(
+            (&unit["gang_rank"], &unit["gang_size"]),
+            (&json!(1), &json!(2))
+        );
         let empty = status_json(&StatusResponse::default());
         assert_eq!(empty["eta_seconds"], json!(0.0));
     }

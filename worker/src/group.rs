@@ -16,7 +16,9 @@ use crate::run::{Worker, WorkerError, WorkerOptions, WorkerReport, stopped};
 use crate::solve::SolverPool;
 
 /// Runs `leases` worker loops sharing `pool` until the sweep is complete, and returns
-/// their reports. Loops are named `NAME-1`, `NAME-2`, ... when there are several.
+/// their reports. Loops are named `NAME-1`, `NAME-2`, ... when there are several; when
+/// they take part in gangs, loop `i` listens for its gangs' members at the peer port plus
+/// `i - 1` (each loop is a gang member of its own).
 ///
 /// Setting `shutdown` stops them all ([`WorkerError::Stopped`]); when one loop fails, the
 /// others are stopped and its error is returned.
@@ -33,6 +35,9 @@ pub async fn run_group(
         let mut options = options.clone();
         if leases > 1 {
             options.name = format!("{}-{i}", options.name);
+            if let Some(peer) = options.peer.as_mut() {
+                peer.shift_port(i as u16 - 1)?;
+            }
         }
         loops.spawn(Worker::new(options, pool.clone(), stop_rx.clone()).run());
     }

@@ -5,6 +5,7 @@
 //! tests and benchmarks compare the cluster's output and speed with.
 
 mod connect;
+mod gang;
 mod group;
 mod run;
 mod solve;
@@ -13,6 +14,7 @@ pub use connect::{
     Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,
     is_transient_status,
 };
+pub use gang::{GangFailure, PeerOptions};
 pub use group::run_group;
 pub use run::{Worker, WorkerError, WorkerOptions, WorkerProgress, WorkerReport, default_name};
 pub use solve::{GameSolvers, HAMMER_VERSION, SolveError, SolverPool, solve_game};

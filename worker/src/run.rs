@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use hammer_proto::v1::{
-    GameResult, HeartbeatRequest, LeaseProgress, LeaseRequest, RegisterRequest, RegisterResponse,
-    ResultBatch, UnitState, lease_response,
+    GameResult, GangLease, HeartbeatRequest, LeaseProgress, LeaseRequest, RegisterRequest,
+    RegisterResponse, ResultBatch, UnitState, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
 use hammer_solver::{Cancel, SharedBest};
@@ -24,6 +24,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tracing::{debug, info, warn};
 
 use crate::connect::{Client, ClientError, ConnectOptions};
+use crate::gang::{GangFailure, PeerOptions, solve_gang_unit};
 use crate::solve::{HAMMER_VERSION, SolveError, SolverPool};
 
 /// How a worker runs.
@@ -40,6 +41,9 @@ pub struct WorkerOptions {
     /// A partial batch is sent at the latest this long after its first result, so that
     /// progress is visible and a crash loses little.
     pub flush_after: Duration,
+    /// Taking part in gangs (games of `split_mode = "shared"` experiments); `None`: this
+    /// worker is never leased one.
+    pub peer: Option<PeerOptions>,
 }
 
 impl WorkerOptions {
@@ -50,6 +54,7 @@ impl WorkerOptions {
             give_up_after: Duration::from_secs(600),
             batch_rows: 1024,
             flush_after: Duration::from_millis(200),
+            peer: None,
         }
     }
 }
@@ -101,6 +106,8 @@ pub enum WorkerError {
     KnowledgeBase(#[from] hammer_solver::learned::KbError),
     #[error("the coordinator sent a bad lease: {0}")]
     BadLease(String),
+    #[error("bad peer address: {0}")]
+    BadPeer(String),
     #[error(transparent)]
     Solve(#[from] SolveError),
     #[error(
@@ -182,6 +189,12 @@ struct Current {
     /// For a part of a split game: the least score other parts proved, as the
     /// coordinator reports it with the lease and in heartbeats.
     told: SharedBest,
+    /// A member of a gang other than its leader: it searches but makes no results.
+    follower: bool,
+    /// Leased as a member of a gang.
+    gang: bool,
+    /// The gang broke: the coordinator is told with the next lease request.
+    gang_failed: bool,
 }
 
 impl Current {
@@ -219,6 +232,8 @@ pub struct Worker {
     /// same worker id after a reconnect (see [`instance_id`]).
     instance: String,
     report: WorkerReport,
+    /// The gang of the last lease broke; said with the next lease request.
+    gang_failed: bool,
 }
 
 impl Worker {
@@ -238,6 +253,7 @@ impl Worker {
             worker_id: String::new(),
             instance: instance_id(),
             report: WorkerReport::default(),
+            gang_failed: false,
         }
     }
 
@@ -293,6 +309,12 @@ impl Worker {
                 threads: self.pool.threads() as u32,
                 hammer_version: HAMMER_VERSION.to_owned(),
                 instance: self.instance.clone(),
+                peer_addr: self
+                    .options
+                    .peer
+                    .as_ref()
+                    .map(|p| p.advertise.clone())
+                    .unwrap_or_default(),
             })
             .await?
             .into_inner();
@@ -320,15 +342,18 @@ impl Worker {
             let resume_unit_id = self
                 .current
                 .as_ref()
+                .filter(|c| !c.gang)
                 .map(|c| c.unit_id.clone())
                 .unwrap_or_default();
             let answer = client
                 .lease(LeaseRequest {
                     worker_id: self.worker_id.clone(),
                     resume_unit_id: resume_unit_id.clone(),
+                    gang_failed: self.gang_failed,
                 })
                 .await?
                 .into_inner();
+            self.gang_failed = false;
             match answer.outcome {
                 Some(lease_response::Outcome::Complete(_)) => {
                     info!(
@@ -375,12 +400,20 @@ impl Worker {
                             wire.n
                         )));
                     }
-                    if let Some(current) = self.current.take_if(|c| c.unit_id != wire.unit_id) {
+                    // A gang's game is searched anew by every gang it is leased to.
+                    let gang = lease.gang.is_some();
+                    if let Some(current) = self
+                        .current
+                        .take_if(|c| c.unit_id != wire.unit_id || c.gang || gang)
+                    {
                         debug!(unit = %current.unit_id, "unit given to another worker, dropping it");
                         current.abandon().await;
                     }
                     if self.current.is_none() {
-                        self.current = Some(self.start_unit(&sweep, unit));
+                        self.current = Some(match &lease.gang {
+                            Some(gang) => self.start_gang_unit(&sweep, unit, gang.clone())?,
+                            None => self.start_unit(&sweep, unit),
+                        });
                     }
                     if let (Some(best), Some(current)) = (lease.split_best, &self.current) {
                         current.told.tell(best, &lease.split_solution);
@@ -398,6 +431,7 @@ impl Worker {
                     )
                     .await?;
                     if let Some(current) = self.current.take() {
+                        self.gang_failed = current.gang_failed;
                         if finished {
                             self.report.units += 1;
                             self.report.games += current.results.len() as u64;
@@ -469,7 +503,81 @@ impl Worker {
             cancel,
             task: Some(task),
             told,
+            follower: false,
+            gang: false,
+            gang_failed: false,
         }
+    }
+
+    /// Starts searching `unit` as a member of `gang` in the background, on a thread of
+    /// its own (the gang's link runs a tokio runtime of its own, which cannot start on
+    /// a thread of this one).
+    fn start_gang_unit(
+        &self,
+        sweep: &Arc<Sweep>,
+        unit: Unit,
+        gang: GangLease,
+    ) -> Result<Current, WorkerError> {
+        let Some(peer) = self.options.peer.clone() else {
+            return Err(WorkerError::BadLease(format!(
+                "unit {} was leased to a gang, but this worker takes no part in gangs (no --peer-listen)",
+                unit.id()
+            )));
+        };
+        let (tx, rx) = mpsc::unbounded_channel();
+        let cancel = Cancel::new();
+        let sweep_for_task = sweep.clone();
+        let cancel_for_task = cancel.clone();
+        let progress = self.progress.clone();
+        let follower = gang.rank != 0;
+        info!(unit = %unit.id(), gang = %gang.game, rank = gang.rank, members = gang.peers.len(), "searching a game with a gang");
+        let unit_id = unit.id();
+        let task = tokio::task::spawn_blocking(move || {
+            let emit_tx = tx.clone();
+            let thread = std::thread::Builder::new()
+                .name("hammer-gang-member".into())
+                .spawn(move || {
+                    solve_gang_unit(
+                        &sweep_for_task,
+                        &unit,
+                        &gang,
+                        &peer,
+                        &cancel_for_task,
+                        &move |row| {
+                            progress.games_solved.fetch_add(1, Ordering::Relaxed);
+                            let _ = emit_tx.send(SolverMsg::Row(row));
+                        },
+                    )
+                });
+            let result = match thread.map(|t| t.join()) {
+                Ok(Ok(result)) => result,
+                Ok(Err(_)) => Err(SolveError::Gang {
+                    unit: unit_id,
+                    index: unit.start,
+                    source: Box::new(GangFailure::Panicked),
+                }),
+                Err(e) => Err(SolveError::ThreadStart(e)),
+            };
+            let _ = tx.send(SolverMsg::Done(result));
+        });
+        Ok(Current {
+            digest: sweep.digest.clone(),
+            unit,
+            unit_id: unit.id(),
+            params: sweep
+                .context_of(&unit)
+                .map(|(_, _, p)| p.to_string())
+                .unwrap_or_default(),
+            results: Vec::with_capacity(unit.games() as usize),
+            rx,
+            solved_all: false,
+            cancel,
+            task: Some(task),
+            told: SharedBest::new(),
+            follower,
+            gang: true,
+            gang_failed: false,
+        })
     }
 }
 
@@ -514,8 +622,17 @@ async fn work(
     let mut in_flight = 0usize;
     let mut flush_at: Option<Instant> = None;
     let mut next_heartbeat = Instant::now() + heartbeat;
-    let games = current.unit.games() as usize;
+    let games = if current.follower {
+        0
+    } else {
+        current.unit.games() as usize
+    };
     loop {
+        if current.solved_all && (current.follower || current.gang_failed) {
+            // A follower's search is over (the leader submits the row), or the gang broke
+            // and the coordinator is told with the next lease request.
+            return Ok(false);
+        }
         let pending = current.results.len() - sent;
         if pending > 0 && flush_at.is_none() {
             flush_at = Some(Instant::now() + options.flush_after);
@@ -636,6 +753,12 @@ fn finish_solving(
             Ok(())
         }
         Err(SolveError::Cancelled) => Err(WorkerError::Stopped),
+        Err(e @ SolveError::Gang { .. }) => {
+            warn!(error = %error_chain(&e), "the gang broke; the game will be leased to a new gang");
+            current.gang_failed = true;
+            current.solved_all = true;
+            Ok(())
+        }
         Err(e) => Err(e.into()),
     }
 }

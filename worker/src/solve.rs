@@ -33,9 +33,20 @@ pub enum SolveError {
     },
     #[error("cannot start the solver threads")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    #[error("cannot start a gang member's thread")]
+    ThreadStart(#[source] std::io::Error),
     /// The unit was abandoned (it was committed by another worker, or the worker stops).
     #[error("solving was cancelled")]
     Cancelled,
+    /// The gang searching game `index` broke or did not form: the coordinator leases the
+    /// game again to a new gang.
+    #[error("the gang searching game {index} of unit {unit} broke")]
+    Gang {
+        unit: String,
+        index: u64,
+        #[source]
+        source: Box<crate::gang::GangFailure>,
+    },
 }
 
 /// One thread's solvers, one per family met so far: a solver keeps its memo and buffers
@@ -151,6 +162,9 @@ fn game_result(game_index: u64, solved: Solved, wall_ns: u64) -> GameResult {
             .map_or(String::new(), |c| c.name().to_owned()),
         memo_bytes: solved.memo_bytes,
         split_nodes: solved.split_nodes.unwrap_or(0),
+        gang_expansions: String::new(),
+        gang_memo_bytes: String::new(),
+        states_sent: 0,
     }
 }
 

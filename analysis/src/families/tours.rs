@@ -523,6 +523,10 @@ mod tests {
                         })
                         .collect(),
                     split_nodes: None,
+                    gang_size: None,
+                    gang_expansions: None,
+                    gang_memo_bytes: None,
+                    states_sent: None,
                     split_parts: None,
                 }
             })

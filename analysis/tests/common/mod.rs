@@ -125,6 +125,10 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                             memo_bytes: Some(out.memo_bytes as i64),
                             extra: Vec::new(),
                             split_nodes: None,
+                            gang_size: None,
+                            gang_expansions: None,
+                            gang_memo_bytes: None,
+                            states_sent: None,
                             split_parts: None,
                         });
                     }

@@ -210,6 +210,7 @@ pub fn solve_owned(
     value["rank"] = json!(rank);
     value["expansions_per_owner"] = json!(out.expansions);
     value["table_states_per_owner"] = json!(out.table_states);
+    value["table_bytes_per_owner"] = json!(out.table_bytes);
     value["sent"] = json!(out.sent);
     value["bytes_sent"] = json!(bytes_sent);
     if json {

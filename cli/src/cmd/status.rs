@@ -70,8 +70,13 @@ fn leased_units(status: &hammer_proto::v1::StatusResponse) -> String {
                     unit.progress_ms as f64 / 1000.0
                 )
             };
+            let gang = if unit.gang_size > 0 {
+                format!(" (gang member {} of {})", unit.gang_rank, unit.gang_size)
+            } else {
+                String::new()
+            };
             out.push_str(&format!(
-                "leased {} to {}: {}/{} games in; {moved}\n",
+                "leased {} to {}{gang}: {}/{} games in; {moved}\n",
                 unit.unit_id, worker.id, unit.received, unit.games
             ));
         }

@@ -1,12 +1,13 @@
 //! `hammer worker`: solve units of a coordinator's sweep on all cores until it is complete.
 
+use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_worker::{WorkerError, WorkerOptions, run_group};
+use hammer_worker::{PeerOptions, WorkerError, WorkerOptions, run_group};
 use tokio::sync::watch;
 
 use crate::args::{ConnectArgs, MemoryArgs, pool};
@@ -38,10 +39,66 @@ pub struct WorkerArgs {
     stay_after_complete: bool,
     #[command(flatten)]
     memory: MemoryArgs,
+    /// Take part in gangs, the games of `split_mode = "shared"` experiments that K
+    /// workers search together: where to take the other members' streams. They send the
+    /// coordinator's token (--token-file). Without it, this worker is never leased a
+    /// gang's game. With --leases N, the N worker loops take N ports from this one on.
+    #[arg(long, value_name = "ADDR:PORT")]
+    peer_listen: Option<SocketAddr>,
+    /// Where the other members of a gang reach this worker (HOST:PORT). Default: the
+    /// --peer-listen address, or this host's name at its port when it listens on every
+    /// interface.
+    #[arg(long, value_name = "HOST:PORT", requires = "peer_listen")]
+    peer_advertise: Option<String>,
+    /// Seconds to wait for the other members of a gang to come up for a game.
+    #[arg(long, default_value_t = 30, requires = "peer_listen",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    peer_wait: u64,
+}
+
+/// How this worker takes part in gangs, if it does.
+fn peer_options(args: &WorkerArgs, token: Option<String>) -> Result<Option<PeerOptions>> {
+    let Some(listen) = args.peer_listen else {
+        return Ok(None);
+    };
+    let advertise = match &args.peer_advertise {
+        Some(addr) => {
+            if addr
+                .rsplit_once(':')
+                .and_then(|(_, p)| p.parse::<u16>().ok())
+                .is_none()
+            {
+                bail!("--peer-advertise '{addr}' is not HOST:PORT");
+            }
+            addr.clone()
+        }
+        None if listen.ip().is_unspecified() => {
+            format!("{}:{}", host_name(), listen.port())
+        }
+        None => listen.to_string(),
+    };
+    Ok(Some(PeerOptions {
+        listen,
+        advertise,
+        token,
+        tls: None,
+        wait: Duration::from_secs(args.peer_wait),
+    }))
+}
+
+/// This machine's host name, as other machines on its network usually resolve it.
+fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".to_owned())
 }
 
 pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     let mut options = WorkerOptions::new(args.connect.options()?);
+    options.peer = peer_options(&args, options.connect.token.clone())?;
     if let Some(name) = args.name {
         options.name = name;
     }

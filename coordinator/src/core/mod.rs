@@ -16,6 +16,7 @@ use crate::metrics::Metrics;
 use crate::state::CommitEntry;
 
 mod error;
+mod gang;
 mod ingest;
 mod split;
 mod status;
@@ -69,6 +70,8 @@ struct Slot {
     /// Indexed by `game - unit.start`; allocated on the first result.
     results: Vec<Option<Stored>>,
     first_leased: Option<Instant>,
+    /// For a game of a `split_mode = "shared"` experiment: the gang leasing it.
+    gang: Option<gang::GangSlot>,
 }
 
 struct LeaseRec {
@@ -80,12 +83,18 @@ struct LeaseRec {
     /// number last grew (when the lease was granted, before any report).
     expansions: u64,
     progressed: Instant,
+    /// For a member of a gang: its place in it.
+    gang: Option<gang::Member>,
+    /// Its gang was dissolved: never renewed, and the worker is told to drop it.
+    revoked: bool,
 }
 
 struct WorkerRec {
     info: Arc<WorkerInfo>,
     last_seen: Instant,
     told_complete: bool,
+    /// Where other workers reach this one for gangs; empty when it takes no part.
+    peer: String,
     /// Leases of this worker that are active; a worker works on one unit at a time.
     active: Vec<u64>,
 }
@@ -185,6 +194,7 @@ impl Core {
                 _ => SlotState::Open,
             };
             slots.push(Slot {
+                gang: experiment.gang.map(gang::GangSlot::new),
                 unit: *unit,
                 id,
                 state,
@@ -245,7 +255,7 @@ impl Core {
     /// derived from its name and instance, so a process that reconnects, to this
     /// coordinator or to a restarted one, keeps its id and its rows name it
     /// consistently. Without one (older workers), every registration gets a new id.
-    pub fn register(&mut self, name: &str, version: &str, instance: &str) -> String {
+    pub fn register(&mut self, name: &str, version: &str, instance: &str, peer: &str) -> String {
         let clean = |text: &str, extra: bool| -> String {
             text.chars()
                 .filter(|c| c.is_ascii_alphanumeric() || (extra && matches!(c, '-' | '_' | '.')))
@@ -269,6 +279,7 @@ impl Core {
                 // next Lease call, which resumes or ends them.
                 rec.last_seen = now;
                 rec.told_complete = false;
+                rec.peer = peer.to_owned();
                 if rec.info.version != version {
                     rec.info = Arc::new(WorkerInfo {
                         id: id.clone(),
@@ -286,6 +297,7 @@ impl Core {
                         }),
                         last_seen: now,
                         told_complete: false,
+                        peer: peer.to_owned(),
                         active: Vec::new(),
                     },
                 );
@@ -339,8 +351,10 @@ impl Core {
         for lease in expired {
             tracing::info!(lease, "lease expired, the unit will be given out again");
             self.metrics.lease_expired();
+            self.dissolve_of(lease, "a member's lease expired");
             self.deactivate(lease);
         }
+        self.expire_gangs(now);
     }
 
     fn grant(&mut self, slot_index: u32, worker: &str, speculative: bool) -> Lease {
@@ -357,6 +371,8 @@ impl Core {
                 active: true,
                 expansions: 0,
                 progressed: now,
+                gang: None,
+                revoked: false,
             },
         );
         if let Some(w) = self.workers.get_mut(worker) {
@@ -382,10 +398,18 @@ impl Core {
             speculative,
             split_best: told.as_ref().map(|(score, _)| *score),
             split_solution: told.map(|(_, solution)| solution).unwrap_or_default(),
+            gang: None,
         }
     }
 
-    pub fn lease(&mut self, worker: &str, resume: &str) -> Result<LeaseOutcome, CoreError> {
+    /// The next lease for `worker`. `resume` names the unit it was working on before a
+    /// reconnect; `gang_failed` says the gang of its last lease broke.
+    pub fn lease(
+        &mut self,
+        worker: &str,
+        resume: &str,
+        gang_failed: bool,
+    ) -> Result<LeaseOutcome, CoreError> {
         if self.draining {
             return Err(CoreError::ShuttingDown);
         }
@@ -398,6 +422,9 @@ impl Core {
             .map(|w| w.active.clone())
             .unwrap_or_default();
         for lease in old {
+            if gang_failed {
+                self.dissolve_of(lease, "a member's gang broke");
+            }
             self.deactivate(lease);
         }
         if self.is_complete() {
@@ -406,12 +433,25 @@ impl Core {
             }
             return Ok(LeaseOutcome::Complete);
         }
+        // A gang's game is never resumed alone: its gang forms again.
         if let Some(&slot) = self.by_id.get(resume)
             && self.slots[slot as usize].state == SlotState::Open
+            && self.slots[slot as usize].gang.is_none()
         {
+            self.leave_waiting(worker, None);
             return Ok(LeaseOutcome::Lease(self.grant(slot, worker, false)));
         }
-        if let Some(&slot) = self.available.iter().next() {
+        let peer = self.workers.get(worker).is_some_and(|w| !w.peer.is_empty());
+        if peer && let Some(outcome) = self.gang_lease(worker) {
+            return Ok(outcome);
+        }
+        let alone = self
+            .available
+            .iter()
+            .copied()
+            .find(|&s| self.slots[s as usize].gang.is_none());
+        if let Some(slot) = alone {
+            self.leave_waiting(worker, None);
             return Ok(LeaseOutcome::Lease(self.grant(slot, worker, false)));
         }
         if let Some(slot) = self.straggler(worker) {
@@ -452,6 +492,7 @@ impl Core {
                     })
                 });
                 (slot.state == SlotState::Open
+                    && slot.gang.is_none()
                     && slot.active == 1
                     && !mine
                     && !moving
@@ -490,7 +531,7 @@ impl Core {
                 continue;
             }
             let slot = rec.slot;
-            if self.slots[slot as usize].state != SlotState::Open {
+            if self.slots[slot as usize].state != SlotState::Open || rec.revoked {
                 answer.dropped_lease_ids.push(text.clone());
                 continue;
             }
@@ -529,7 +570,7 @@ impl Core {
         };
         rec.expires = now + ttl;
         let open = self.slots[rec.slot as usize].state == SlotState::Open;
-        if rec.active || !open {
+        if rec.active || !open || rec.revoked {
             return;
         }
         rec.active = true;
@@ -633,13 +674,13 @@ mod tests {
     #[test]
     fn a_worker_keeps_its_id_when_it_registers_again() {
         let mut core = core();
-        let first = core.register("host-42", "0.1.0", "1a2b3c4d");
+        let first = core.register("host-42", "0.1.0", "1a2b3c4d", "");
         assert_eq!(first, "host-42-1a2b3c4d");
-        assert_eq!(core.register("host-42", "0.1.0", "1a2b3c4d"), first);
+        assert_eq!(core.register("host-42", "0.1.0", "1a2b3c4d", ""), first);
         // Another process with the same name is another worker.
-        assert_ne!(core.register("host-42", "0.1.0", "99999999"), first);
+        assert_ne!(core.register("host-42", "0.1.0", "99999999", ""), first);
         // Older workers without an instance get a fresh id each time.
-        let old = core.register("old", "0.1.0", "");
-        assert_ne!(core.register("old", "0.1.0", ""), old);
+        let old = core.register("old", "0.1.0", "", "");
+        assert_ne!(core.register("old", "0.1.0", "", ""), old);
     }
 }

@@ -134,6 +134,8 @@ impl Core {
             renewed_ms: self.timing.lease_ttl.saturating_sub(left).as_millis() as u64,
             expansions: lease.expansions,
             progress_ms: now.duration_since(lease.progressed).as_millis() as u64,
+            gang_rank: lease.gang.map_or(0, |g| g.rank),
+            gang_size: lease.gang.map_or(0, |g| g.size),
         }
     }
 }

@@ -39,6 +39,10 @@ pub fn row(experiment: &str, n: i32, config: &str, game_index: i64) -> ResultRow
         memo_bytes: (game_index % 5 != 0).then_some(game_index.wrapping_add(262_144)),
         extra: Vec::new(),
         split_nodes: None,
+        gang_size: None,
+        gang_expansions: None,
+        gang_memo_bytes: None,
+        states_sent: None,
         split_parts: None,
     }
 }

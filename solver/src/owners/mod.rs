@@ -43,6 +43,9 @@ pub struct OwnedOutcome<M> {
     /// Per worker: the states its table admitted (its share of the memo); complete as
     /// `expansions` is.
     pub table_states: Vec<u64>,
+    /// Per worker: the bytes of its table at its largest (its peak memo); complete as
+    /// `expansions` is.
+    pub table_bytes: Vec<u64>,
     /// Successors sent to another worker, over the workers counted.
     pub sent: u64,
 }
@@ -63,6 +66,9 @@ pub enum GangError {
     Malformed { peer: usize },
     #[error("a gang member broke the protocol: {what}")]
     Protocol { what: &'static str },
+    /// This member was told to stop (its lease was dropped, or its process stops).
+    #[error("the search was cancelled")]
+    Cancelled,
 }
 
 /// The network under a gang of processes: whole frames of bytes between its members,

@@ -40,6 +40,7 @@ pub(crate) enum Msg<P: Puzzle> {
         from: u32,
         expansions: u64,
         table: u64,
+        table_bytes: u64,
         sent: u64,
     },
 }
@@ -110,11 +111,12 @@ pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
             from,
             expansions,
             table,
+            table_bytes,
             sent,
         } => {
             out.push(STATS);
             u32s(out, *from);
-            [*expansions, *table, *sent]
+            [*expansions, *table, *table_bytes, *sent]
                 .into_iter()
                 .for_each(|v| u64s(out, v));
         }
@@ -192,6 +194,7 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
             from: u32s(input)?,
             expansions: u64s(input)?,
             table: u64s(input)?,
+            table_bytes: u64s(input)?,
             sent: u64s(input)?,
         },
         _ => return None,

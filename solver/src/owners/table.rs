@@ -51,6 +51,11 @@ impl<M: Copy> Table<M> {
         self.len
     }
 
+    /// The bytes of the slots: the table's size at its largest, since it only grows.
+    pub(crate) fn bytes(&self) -> u64 {
+        (self.slots.len() * std::mem::size_of::<Slot<M>>()) as u64
+    }
+
     /// The first slot to look at for `fp`. The low bits pick it: an owner is picked by
     /// the high half, which is the same for every state of this table.
     #[inline]

@@ -46,8 +46,14 @@ pub(crate) fn owner(fp: u128, k: usize) -> usize {
     ((fp >> 64) as u64 % k as u64) as usize
 }
 
-/// Counts of another worker: expansions, table states, states sent.
-type Stats = (u64, u64, u64);
+/// A worker's counts, as it reports them to the leader at the end.
+#[derive(Clone, Copy, Default)]
+struct Stats {
+    expansions: u64,
+    table: u64,
+    table_bytes: u64,
+    sent: u64,
+}
 
 /// What only the leader keeps.
 struct Leader {
@@ -175,21 +181,27 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 .map(|w| if w == 0 { Some(own) } else { leader.stats[w] })
                 .collect::<Option<_>>()?,
             None => (0..self.k)
-                .map(|w| if w == self.id { own } else { (0, 0, 0) })
+                .map(|w| if w == self.id { own } else { Stats::default() })
                 .collect(),
         };
         Some(OwnedOutcome {
             min_score: *score,
             solution: moves.clone(),
-            expansions: stats.iter().map(|s| s.0).collect(),
-            table_states: stats.iter().map(|s| s.1).collect(),
-            sent: stats.iter().map(|s| s.2).sum(),
+            expansions: stats.iter().map(|s| s.expansions).collect(),
+            table_states: stats.iter().map(|s| s.table).collect(),
+            table_bytes: stats.iter().map(|s| s.table_bytes).collect(),
+            sent: stats.iter().map(|s| s.sent).sum(),
         })
     }
 
-    /// This worker's counts: expansions, table states, states sent.
+    /// This worker's counts.
     fn own_stats(&self) -> Stats {
-        (self.expansions, self.table.len() as u64, self.sent_states)
+        Stats {
+            expansions: self.expansions,
+            table: self.table.len() as u64,
+            table_bytes: self.table.bytes(),
+            sent: self.sent_states,
+        }
     }
 
     /// Whether the best score has reached the start's bound: nothing is left to search.
@@ -306,12 +318,13 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             }
             Msg::Stop { score, moves } => {
                 self.stop = Some((score, moves));
-                let (expansions, table, sent) = self.own_stats();
+                let own = self.own_stats();
                 let stats = Msg::Stats {
                     from: self.id as u32,
-                    expansions,
-                    table,
-                    sent,
+                    expansions: own.expansions,
+                    table: own.table,
+                    table_bytes: own.table_bytes,
+                    sent: own.sent,
                 };
                 net.send(0, stats)?;
             }
@@ -319,6 +332,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 from,
                 expansions,
                 table,
+                table_bytes,
                 sent,
             } => {
                 let from = from_peer(from)?;
@@ -326,7 +340,12 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                     .leader
                     .as_mut()
                     .ok_or(out_of_turn("counts to a member"))?;
-                leader.stats[from] = Some((expansions, table, sent));
+                leader.stats[from] = Some(Stats {
+                    expansions,
+                    table,
+                    table_bytes,
+                    sent,
+                });
             }
         }
         Ok(())

@@ -49,6 +49,18 @@ const COMMON_KEYS: &[&str] = &[
     "split_mode",
 ];
 
+/// The `split_mode` of a game searched by a gang of workers.
+pub(crate) const SHARED: &str = "shared";
+
+/// What `split_mode` says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SplitKey {
+    /// The K parts are units of their own, searching what the mode says.
+    Mode(SplitMode),
+    /// `"shared"`: K workers search the game together, each owning a share of its states.
+    Shared,
+}
+
 /// A value with the span it was read from.
 pub(super) type At<T> = (T, Range<usize>);
 
@@ -75,8 +87,8 @@ pub(super) struct Keys {
     pub(super) unknown: Option<Listing>,
     /// `split`: parts per game.
     pub(super) split: Option<At<u32>>,
-    /// `split_mode`: what each part searches.
-    pub(super) split_mode: Option<At<SplitMode>>,
+    /// `split_mode`: what each part searches, or `"shared"`: a gang searches the game.
+    pub(super) split_mode: Option<At<SplitKey>>,
 }
 
 /// The `puzzle` key, read before the others because it decides which keys are known.
@@ -163,12 +175,16 @@ pub(super) fn read_keys(
             }
             "split_mode" => {
                 let s = string(loc, value, &k)?;
-                let Some(mode) = SplitMode::from_name(s) else {
-                    return Err(loc.error(
-                        &value.span(),
-                        &k,
-                        format!("unknown split mode \"{s}\"; expected \"subtrees\" (the default) or \"race\""),
-                    ));
+                let mode = match SplitMode::from_name(s) {
+                    Some(mode) => SplitKey::Mode(mode),
+                    None if s == SHARED => SplitKey::Shared,
+                    None => {
+                        return Err(loc.error(
+                            &value.span(),
+                            &k,
+                            format!("unknown split mode \"{s}\"; expected \"subtrees\" (the default), \"race\" or \"{SHARED}\""),
+                        ));
+                    }
                 };
                 keys.split_mode = Some((mode, span));
             }

@@ -13,7 +13,8 @@ use toml::de::DeTable;
 
 mod keys;
 
-use keys::{Keys, read_family, read_keys};
+pub(crate) use keys::SHARED;
+use keys::{Keys, SplitKey, read_family, read_keys};
 
 use crate::continuation::Listing;
 use crate::error::Locator;
@@ -78,6 +79,8 @@ pub(crate) fn experiment(
         }
     };
     let configs = expand_configs(&place, &mut keys)?;
+    let split = check_split(&place, family, kind, &keys)?;
+    let gang = check_gang(&place, family, &configs, &keys, split)?;
     let experiment = Experiment {
         name,
         kind,
@@ -88,8 +91,9 @@ pub(crate) fn experiment(
         first_game,
         unknown_games,
         unit_games: keys.unit_games.as_ref().map(|(u, _)| *u),
-        split: check_split(&place, family, kind, &keys)?,
+        split: split.filter(|_| gang.is_none()),
         split_mode: check_split_mode(&place, &keys)?,
+        gang,
         configs,
     };
     check_limits(&place, &experiment, &games_span, &keys, totals)?;
@@ -107,7 +111,9 @@ fn check_split(
         return Ok(None);
     };
     let key = join(place.path, "split");
-    if !family.splittable() {
+    // A gang needs the owner search instead ([`check_gang`]).
+    let shared = matches!(keys.split_mode, Some((SplitKey::Shared, _)));
+    if !family.splittable() && !shared {
         return Err(place.loc.error(
             span,
             key,
@@ -139,14 +145,56 @@ fn check_split(
 /// `split_mode`, which only means something with `split`.
 fn check_split_mode(place: &Place<'_, '_>, keys: &Keys) -> Result<SplitMode, SweepError> {
     match (&keys.split_mode, &keys.split) {
-        (None, _) => Ok(SplitMode::default()),
-        (Some((mode, _)), Some(_)) => Ok(*mode),
+        (None, _) | (Some((SplitKey::Shared, _)), Some(_)) => Ok(SplitMode::default()),
+        (Some((SplitKey::Mode(mode), _)), Some(_)) => Ok(*mode),
         (Some((_, span)), None) => Err(place.loc.error(
             span,
             join(place.path, "split_mode"),
             "`split_mode` needs `split = K`: it says what each of the K parts searches".to_string(),
         )),
     }
+}
+
+/// `split_mode = "shared"` with `split = K`: a gang of K workers searches each game to
+/// its exact minimum by owners, so the family needs an owner search and every
+/// configuration must be one that search is: the standard order, the exact schedule, no
+/// prefix and no per-game limit (it has none of them).
+fn check_gang(
+    place: &Place<'_, '_>,
+    family: FamilyRef,
+    configs: &[RunConfig],
+    keys: &Keys,
+    split: Option<u32>,
+) -> Result<Option<u32>, SweepError> {
+    let (Some((SplitKey::Shared, span)), Some(members)) = (&keys.split_mode, split) else {
+        return Ok(None);
+    };
+    let refuse = |what: String| Err(place.loc.error(span, join(place.path, "split_mode"), what));
+    if family.owners().is_none() {
+        return refuse(format!(
+            "puzzle \"{}\" has no owner search, so a gang cannot share its games",
+            family.name()
+        ));
+    }
+    for config in configs {
+        let plain = config.order == Order::Standard
+            && config.schedule == Schedule::Exact
+            && config.prefix == 0
+            && config.budget == 0;
+        if !plain {
+            return refuse(format!(
+                "a game searched by a gang is searched exactly by owners, but configuration {} asks for order {}, schedule {} and prefix {}; give orders = [\"standard\"], schedules = [\"exact\"] and no prefixes or budgets",
+                config.id, config.order, config.schedule, config.prefix
+            ));
+        }
+        if config.limits != hammer_solver::Limits::default() {
+            return refuse(
+                "a game searched by a gang runs to its exact minimum: max_expansions, max_seconds and max_memo_mb do not apply"
+                    .to_string(),
+            );
+        }
+    }
+    Ok(Some(members))
 }
 
 /// The experiment kind, and what it implies for the other keys.
@@ -520,7 +568,7 @@ fn check_limits(
     for point in &e.points {
         let games = e.games_of(point);
         for c in &e.configs {
-            let size = match (e.split, e.unit_games) {
+            let size = match (e.split.or(e.gang), e.unit_games) {
                 (Some(_), _) => 1,
                 (None, Some(u)) => u,
                 (None, None) => {

@@ -1,0 +1,334 @@
+//! Gang leases: a game of a `split_mode = "shared"` experiment is leased to K workers
+//! at once, which search it together, each owning a share of its states.
+//!
+//! A gang forms from the workers that ask for work while the game is the first one
+//! available: each that can take part (it registered a peer address) joins the game's
+//! waiting list and is told to wait; the K-th to join completes the gang, and each
+//! member gets its lease, with its rank and every member's address, at its next ask.
+//! Member 0 leads: it alone submits the game's result.
+//!
+//! A gang lives or dies whole. One member's lease lapsing, a member reporting that its
+//! gang broke (`gang_failed`), or a member not fetching its lease within a lease's time
+//! dissolves it: every member's lease is revoked (heartbeats answer "dropped", and a
+//! revoked lease is never renewed) and the game is available again, to a new gang with
+//! a new name, so that no member of the old gang can join it. A member that finishes its
+//! part normally and asks for more work only lets go of its own lease; the game stays
+//! leased while the leader's lease is active.
+
+use std::time::{Duration, Instant};
+
+use hammer_proto::v1::GangLease;
+
+use super::{Core, LeaseOutcome, SlotState};
+
+/// A worker that stopped asking this long ago leaves a game's waiting list.
+const STALE_ASK: Duration = Duration::from_secs(3);
+
+/// A game searched by a gang: who waits to search it, and the gang searching it.
+#[derive(Debug)]
+pub(super) struct GangSlot {
+    /// Members per gang.
+    pub size: u32,
+    /// Gangs formed for this game so far; names the next one.
+    pub formed: u32,
+    /// Workers waiting to form the next gang, with when each last asked.
+    pub waiting: Vec<(String, Instant)>,
+    /// The gang leased the game now, if any.
+    pub current: Option<Gang>,
+}
+
+/// A gang that holds a game.
+#[derive(Debug)]
+pub(super) struct Gang {
+    /// Names the gang for its members: the unit id and the gang's number.
+    pub name: String,
+    /// Worker ids in rank order, with each one's peer address.
+    pub members: Vec<(String, String)>,
+    /// Each member's lease, once it has fetched it.
+    pub leases: Vec<Option<u64>>,
+    pub formed_at: Instant,
+}
+
+impl GangSlot {
+    pub fn new(size: u32) -> GangSlot {
+        GangSlot {
+            size,
+            formed: 0,
+            waiting: Vec::new(),
+            current: None,
+        }
+    }
+}
+
+/// A lease's place in a gang, for status and for dissolving.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Member {
+    pub rank: u32,
+    pub size: u32,
+}
+
+impl Core {
+    /// A lease for a worker that may take part in gangs: the lease its formed gang holds
+    /// for it, or its place in the waiting list of the first available game (`None` when
+    /// that game is not a gang's).
+    pub(super) fn gang_lease(&mut self, worker: &str) -> Option<LeaseOutcome> {
+        if let Some(outcome) = self.fetch_member_lease(worker) {
+            return Some(outcome);
+        }
+        let slot = *self.available.iter().next()?;
+        self.slots[slot as usize].gang.as_ref()?;
+        self.leave_waiting(worker, Some(slot));
+        let now = Instant::now();
+        let unit = self.slots[slot as usize].id.clone();
+        let peers: Vec<(String, String)> = self
+            .workers
+            .iter()
+            .map(|(id, w)| (id.clone(), w.peer.clone()))
+            .collect();
+        let gang = self.slots[slot as usize].gang.as_mut()?;
+        gang.waiting
+            .retain(|(_, asked)| now.duration_since(*asked) < STALE_ASK);
+        match gang.waiting.iter_mut().find(|(w, _)| w == worker) {
+            Some(entry) => entry.1 = now,
+            None => {
+                gang.waiting.push((worker.to_owned(), now));
+                tracing::info!(
+                    unit = %unit,
+                    worker,
+                    waiting = gang.waiting.len(),
+                    members = gang.size,
+                    "waiting for a gang to form (workers with --peer-listen)"
+                );
+            }
+        }
+        if gang.waiting.len() < gang.size as usize {
+            return Some(LeaseOutcome::Wait(200));
+        }
+        let members: Vec<(String, String)> = gang
+            .waiting
+            .drain(..)
+            .map(|(w, _)| {
+                let peer = peers
+                    .iter()
+                    .find(|(id, _)| *id == w)
+                    .map(|(_, p)| p.clone())
+                    .unwrap_or_default();
+                (w, peer)
+            })
+            .collect();
+        let name = format!("{unit}-gang{}", gang.formed);
+        gang.formed += 1;
+        tracing::info!(gang = %name, members = ?members.iter().map(|m| &m.0).collect::<Vec<_>>(), "gang formed");
+        gang.current = Some(Gang {
+            name,
+            leases: vec![None; members.len()],
+            members,
+            formed_at: now,
+        });
+        self.fetch_member_lease(worker)
+    }
+
+    /// The lease of `worker` in a gang formed without it having fetched it yet.
+    fn fetch_member_lease(&mut self, worker: &str) -> Option<LeaseOutcome> {
+        let (slot, rank) = self.slots.iter().enumerate().find_map(|(i, s)| {
+            let gang = s.gang.as_ref()?.current.as_ref()?;
+            let rank = gang.members.iter().position(|(w, _)| w == worker)?;
+            gang.leases[rank].is_none().then_some((i as u32, rank))
+        })?;
+        let mut lease = self.grant(slot, worker, false);
+        let id = self.next_lease - 1;
+        let slot_rec = &mut self.slots[slot as usize];
+        let gang_slot = slot_rec.gang.as_mut()?;
+        let size = gang_slot.size;
+        let gang = gang_slot.current.as_mut()?;
+        gang.leases[rank] = Some(id);
+        lease.gang = Some(GangLease {
+            rank: rank as u32,
+            peers: gang.members.iter().map(|(_, p)| p.clone()).collect(),
+            game: gang.name.clone(),
+        });
+        if let Some(rec) = self.leases.get_mut(&id) {
+            rec.gang = Some(Member {
+                rank: rank as u32,
+                size,
+            });
+        }
+        Some(LeaseOutcome::Lease(lease))
+    }
+
+    /// Takes `worker` off every game's waiting list but `keep`'s.
+    pub(super) fn leave_waiting(&mut self, worker: &str, keep: Option<u32>) {
+        for (i, slot) in self.slots.iter_mut().enumerate() {
+            if Some(i as u32) == keep {
+                continue;
+            }
+            if let Some(gang) = slot.gang.as_mut() {
+                gang.waiting.retain(|(w, _)| w != worker);
+            }
+        }
+    }
+
+    /// Ends the gang holding `slot`'s game: every member's lease is revoked and the game
+    /// is available again, to a new gang.
+    pub(super) fn dissolve(&mut self, slot: u32, why: &str) {
+        let Some(gang) = self.slots[slot as usize]
+            .gang
+            .as_mut()
+            .and_then(|g| g.current.take())
+        else {
+            return;
+        };
+        tracing::info!(gang = %gang.name, why, "gang dissolved; the game will be leased to a new gang");
+        for lease in gang.leases.into_iter().flatten() {
+            if let Some(rec) = self.leases.get_mut(&lease) {
+                rec.revoked = true;
+            }
+            self.deactivate(lease);
+        }
+        let slot_rec = &self.slots[slot as usize];
+        if slot_rec.state == SlotState::Open && slot_rec.active == 0 {
+            self.available.insert(slot);
+        }
+    }
+
+    /// Dissolves the gangs that hold `lease`'s game, when the lease is a gang's.
+    pub(super) fn dissolve_of(&mut self, lease: u64, why: &str) {
+        let Some(rec) = self.leases.get(&lease) else {
+            return;
+        };
+        if rec.gang.is_none() {
+            return;
+        }
+        let slot = rec.slot;
+        let current = self.slots[slot as usize]
+            .gang
+            .as_ref()
+            .and_then(|g| g.current.as_ref())
+            .is_some_and(|g| g.leases.contains(&Some(lease)));
+        if current {
+            self.dissolve(slot, why);
+        }
+    }
+
+    /// Dissolves gangs a member of which has not fetched its lease within a lease's time.
+    pub(super) fn expire_gangs(&mut self, now: Instant) {
+        let ttl = self.timing.lease_ttl;
+        let stale: Vec<u32> = self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                let gang = s.gang.as_ref()?.current.as_ref()?;
+                (gang.leases.iter().any(Option::is_none)
+                    && now.duration_since(gang.formed_at) > ttl)
+                    .then_some(i as u32)
+            })
+            .collect();
+        for slot in stale {
+            self.dissolve(slot, "a member did not take its lease in time");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use hammer_sweep::Sweep;
+
+    use super::super::{Core, LeaseOutcome, Timing};
+
+    const SWEEP: &str = "name = \"g\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [5]\ngames = 2\nsplit = 2\nsplit_mode = \"shared\"\n";
+
+    fn core(ttl_ms: u64) -> Core {
+        let sweep = Sweep::parse(SWEEP, "test").expect("sweep parses");
+        let timing = Timing {
+            lease_ttl: std::time::Duration::from_millis(ttl_ms),
+            ..Timing::default()
+        };
+        Core::new(Arc::new(sweep), timing, &[])
+    }
+
+    /// (lease id, rank, peers, gang name) of a gang lease; panics on anything else.
+    fn gang_lease(outcome: LeaseOutcome) -> (String, u32, Vec<String>, String, String) {
+        let LeaseOutcome::Lease(lease) = outcome else {
+            panic!("expected a lease");
+        };
+        let gang = lease.gang.expect("a gang lease");
+        let unit = lease.unit.expect("a unit").unit_id;
+        (lease.lease_id, gang.rank, gang.peers, gang.game, unit)
+    }
+
+    fn waits(outcome: LeaseOutcome) -> bool {
+        matches!(outcome, LeaseOutcome::Wait(_))
+    }
+
+    #[test]
+    fn a_gang_forms_from_workers_with_peers_and_dissolves_whole() {
+        let mut core = core(30_000);
+        let a = core.register("a", "v", "1", "a:7001");
+        let b = core.register("b", "v", "2", "b:7002");
+        let lone = core.register("lone", "v", "3", "");
+        // A worker without a peer address is never given a gang's game.
+        assert!(waits(core.lease(&lone, "", false).unwrap()));
+        assert!(waits(core.lease(&a, "", false).unwrap()));
+        // The second completes the gang and gets its lease at once; the first at its
+        // next ask, with the same members and name.
+        let (_, rank_b, peers, name, unit) = gang_lease(core.lease(&b, "", false).unwrap());
+        assert_eq!(rank_b, 1);
+        assert_eq!(peers, ["a:7001", "b:7002"]);
+        let (lease_a, rank_a, peers_a, name_a, unit_a) =
+            gang_lease(core.lease(&a, "", false).unwrap());
+        assert_eq!(
+            (rank_a, &peers_a, &name_a, &unit_a),
+            (0, &peers, &name, &unit)
+        );
+        let status = core.status();
+        let leased: Vec<(u32, u32)> = status
+            .worker_list
+            .iter()
+            .flat_map(|w| &w.units)
+            .map(|u| (u.gang_rank, u.gang_size))
+            .collect();
+        assert_eq!(leased.len(), 2, "{leased:?}");
+        assert!(leased.contains(&(0, 2)) && leased.contains(&(1, 2)));
+        // Member b reports that its gang broke: a's lease is dropped, and the game
+        // goes to a new gang under a new name.
+        assert!(waits(core.lease(&b, "", true).unwrap()));
+        let beat = core
+            .heartbeat(&a, std::slice::from_ref(&lease_a), &[])
+            .unwrap();
+        assert_eq!(beat.dropped_lease_ids, [lease_a]);
+        let (_, _, _, renamed, again) = gang_lease(core.lease(&a, "", false).unwrap());
+        assert_eq!(again, unit);
+        assert_ne!(renamed, name);
+    }
+
+    #[test]
+    fn a_lapsed_member_dissolves_its_gang() {
+        let mut core = core(100);
+        let a = core.register("a", "v", "1", "a:7001");
+        let b = core.register("b", "v", "2", "b:7002");
+        assert!(waits(core.lease(&a, "", false).unwrap()));
+        let (lease_b, ..) = gang_lease(core.lease(&b, "", false).unwrap());
+        let (lease_a, ..) = gang_lease(core.lease(&a, "", false).unwrap());
+        // a keeps its lease alive; b goes silent past the lease's time.
+        for _ in 0..4 {
+            std::thread::sleep(std::time::Duration::from_millis(40));
+            let beat = core
+                .heartbeat(&a, std::slice::from_ref(&lease_a), &[])
+                .unwrap();
+            assert!(beat.dropped_lease_ids.is_empty());
+        }
+        core.expire(std::time::Instant::now());
+        let beat = core
+            .heartbeat(&a, std::slice::from_ref(&lease_a), &[])
+            .unwrap();
+        assert_eq!(beat.dropped_lease_ids, [lease_a]);
+        // b's late heartbeat does not revive its lease.
+        let beat = core
+            .heartbeat(&b, std::slice::from_ref(&lease_b), &[])
+            .unwrap();
+        assert_eq!(beat.dropped_lease_ids, [lease_b]);
+    }
+}
