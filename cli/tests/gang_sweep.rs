@@ -137,10 +137,8 @@ fn a_shared_sweep_is_searched_by_gangs_of_workers() {
     support::python_readers(&out, rows.len());
 }
 
-#[test]
-fn a_gang_member_killed_mid_game_costs_time_only() {
-    let dir = tempfile::tempdir().unwrap();
-    let text = r#"name = "fault"
+/// One deep 7x7 game (16930 of seed 2013, a few seconds) for a gang of two.
+const DEEP: &str = r#"name = "fault"
 seed = 2013
 
 [[experiment]]
@@ -151,30 +149,21 @@ games = 1
 split = 2
 split_mode = "shared"
 "#;
-    let file = dir.path().join("fault.toml");
-    std::fs::write(&file, text).unwrap();
-    let out = dir.path().join("out");
+
+/// A coordinator of [`DEEP`] with short leases, and two gang workers whose gang has
+/// formed and is searching: (coordinator, first, second, the coordinator's port).
+fn deep_gang_mid_search(dir: &Path, flags: &[&str]) -> (Proc, Proc, Proc, u16) {
+    let file = dir.join("fault.toml");
+    std::fs::write(&file, DEEP).unwrap();
     let port = free_port();
-    let mut coord = coordinator(
-        dir.path(),
-        "coordinator",
-        &file,
-        &out,
-        port,
-        &[
-            "--linger-secs",
-            "2",
-            "--lease-secs",
-            "10",
-            "--heartbeat-secs",
-            "1",
-        ],
-    );
-    let mut first = gang_worker(dir.path(), "first", port, &[]);
-    let mut victim = gang_worker(dir.path(), "victim", port, &[]);
+    let mut all = vec!["--lease-secs", "3", "--heartbeat-secs", "1"];
+    all.extend_from_slice(flags);
+    let coord = coordinator(dir, "coordinator", &file, &dir.join("out"), port, &all);
+    let first = gang_worker(dir, "first", port, &[]);
+    let second = gang_worker(dir, "second", port, &[]);
     let deadline = Instant::now() + Duration::from_secs(120);
     while !(first.log_text().contains("members formed")
-        && victim.log_text().contains("members formed"))
+        && second.log_text().contains("members formed"))
     {
         assert!(
             Instant::now() < deadline,
@@ -184,20 +173,72 @@ split_mode = "shared"
         std::thread::sleep(Duration::from_millis(20));
     }
     std::thread::sleep(Duration::from_millis(300));
-    victim.kill9();
-    // A new worker takes the lost member's place in the game's next gang.
-    let mut second = gang_worker(dir.path(), "second", port, &[]);
-    first.wait_ok(Duration::from_secs(300));
-    second.wait_ok(Duration::from_secs(300));
-    coord.wait_ok(Duration::from_secs(60));
-    assert!(
-        coord.log_text().contains("gang dissolved"),
-        "{}",
-        coord.log_text()
-    );
-    let sweep = Sweep::parse(text, "fault.toml").unwrap();
-    let rows = support::normalized(read_checked(&out, &sweep));
-    let alone = rows_alone(dir.path(), text);
+    (coord, first, second, port)
+}
+
+/// The one row of [`DEEP`]'s dataset in `dir`, checked against the game searched alone.
+fn check_deep_row(dir: &Path) {
+    let sweep = Sweep::parse(DEEP, "fault.toml").unwrap();
+    let rows = support::normalized(read_checked(&dir.join("out"), &sweep));
+    let alone = rows_alone(dir, DEEP);
     assert_eq!(rows.len(), 1);
     check_gang_row(&rows[0], &alone[0]);
+}
+
+#[test]
+fn a_gang_member_killed_mid_game_costs_time_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut coord, mut first, mut victim, port) =
+        deep_gang_mid_search(dir.path(), &["--linger-secs", "2"]);
+    victim.kill9();
+    // A new worker takes the lost member's place in the game's next gang.
+    let mut third = gang_worker(dir.path(), "third", port, &[]);
+    first.wait_ok(Duration::from_secs(300));
+    third.wait_ok(Duration::from_secs(300));
+    coord.wait_ok(Duration::from_secs(60));
+    let log = coord.log_text();
+    assert!(log.contains("gang dissolved"), "{log}");
+    check_deep_row(dir.path());
+}
+
+/// A whole gang paused with SIGSTOP past its lease loses the game to a new gang; when it
+/// runs again it hears that the game is done and exits cleanly; the game has one row.
+#[test]
+fn a_stopped_gang_loses_its_lease_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut coord, mut first, mut second, port) =
+        deep_gang_mid_search(dir.path(), &["--linger-secs", "10"]);
+    let signal = |sig: &str, proc: &Proc| {
+        let status = std::process::Command::new("kill")
+            .args([sig, &proc.pid().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+    };
+    signal("-STOP", &first);
+    signal("-STOP", &second);
+    let mut third = gang_worker(dir.path(), "third", port, &[]);
+    let mut fourth = gang_worker(dir.path(), "fourth", port, &[]);
+    // The new gang forms once the stopped members' leases have lapsed; the stopped
+    // members then run again while the coordinator is still there to tell them.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !(third.log_text().contains("members formed")
+        && fourth.log_text().contains("members formed"))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no new gang:\n{}",
+            coord.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    signal("-CONT", &first);
+    signal("-CONT", &second);
+    for worker in [&mut first, &mut second, &mut third, &mut fourth] {
+        worker.wait_ok(Duration::from_secs(300));
+    }
+    coord.wait_ok(Duration::from_secs(60));
+    let log = coord.log_text();
+    assert!(log.contains("gang dissolved"), "{log}");
+    check_deep_row(dir.path());
 }
