@@ -78,16 +78,14 @@ impl Core {
         let slot = *self.available.iter().next()?;
         self.slots[slot as usize].gang.as_ref()?;
         self.leave_waiting(worker, Some(slot));
+        self.gang_seats.insert(worker.to_owned(), slot);
         let now = Instant::now();
         let unit = self.slots[slot as usize].id.clone();
-        let peers: Vec<(String, String)> = self
-            .workers
-            .iter()
-            .map(|(id, w)| (id.clone(), w.peer.clone()))
-            .collect();
         let gang = self.slots[slot as usize].gang.as_mut()?;
-        gang.waiting
-            .retain(|(_, asked)| now.duration_since(*asked) < STALE_ASK);
+        let (fresh, stale): (Vec<_>, Vec<_>) = std::mem::take(&mut gang.waiting)
+            .into_iter()
+            .partition(|(_, asked)| now.duration_since(*asked) < STALE_ASK);
+        gang.waiting = fresh;
         match gang.waiting.iter_mut().find(|(w, _)| w == worker) {
             Some(entry) => entry.1 = now,
             None => {
@@ -101,21 +99,26 @@ impl Core {
                 );
             }
         }
-        if gang.waiting.len() < gang.size as usize {
+        let formed = gang.waiting.len() >= gang.size as usize;
+        let waiting: Vec<String> = if formed {
+            gang.waiting.drain(..).map(|(w, _)| w).collect()
+        } else {
+            Vec::new()
+        };
+        for (gone, _) in stale {
+            self.gang_seats.remove(&gone);
+        }
+        if !formed {
             return Some(LeaseOutcome::Wait(200));
         }
-        let members: Vec<(String, String)> = gang
-            .waiting
-            .drain(..)
-            .map(|(w, _)| {
-                let peer = peers
-                    .iter()
-                    .find(|(id, _)| *id == w)
-                    .map(|(_, p)| p.clone())
-                    .unwrap_or_default();
-                (w, peer)
+        let members: Vec<(String, String)> = waiting
+            .into_iter()
+            .map(|w| {
+                let peer = self.workers.get(&w).map(|r| r.peer.clone());
+                (w, peer.unwrap_or_default())
             })
             .collect();
+        let gang = self.slots[slot as usize].gang.as_mut()?;
         let name = format!("{unit}-gang{}", gang.formed);
         gang.formed += 1;
         tracing::info!(gang = %name, members = ?members.iter().map(|m| &m.0).collect::<Vec<_>>(), "gang formed");
@@ -130,15 +133,16 @@ impl Core {
 
     /// The lease of `worker` in a gang formed without it having fetched it yet.
     fn fetch_member_lease(&mut self, worker: &str) -> Option<LeaseOutcome> {
-        let (slot, rank) = self.slots.iter().enumerate().find_map(|(i, s)| {
-            let gang = s.gang.as_ref()?.current.as_ref()?;
+        let slot = *self.gang_seats.get(worker)?;
+        let rank = {
+            let gang = self.slots[slot as usize].gang.as_ref()?.current.as_ref()?;
             let rank = gang.members.iter().position(|(w, _)| w == worker)?;
-            gang.leases[rank].is_none().then_some((i as u32, rank))
-        })?;
+            gang.leases[rank].is_none().then_some(rank)?
+        };
+        self.gang_seats.remove(worker);
         let mut lease = self.grant(slot, worker, false);
         let id = self.next_lease - 1;
-        let slot_rec = &mut self.slots[slot as usize];
-        let gang_slot = slot_rec.gang.as_mut()?;
+        let gang_slot = self.slots[slot as usize].gang.as_mut()?;
         let size = gang_slot.size;
         let gang = gang_slot.current.as_mut()?;
         gang.leases[rank] = Some(id);
@@ -156,15 +160,19 @@ impl Core {
         Some(LeaseOutcome::Lease(lease))
     }
 
-    /// Takes `worker` off every game's waiting list but `keep`'s.
+    /// Takes `worker` off the waiting list it is on, unless that is `keep`'s.
     pub(super) fn leave_waiting(&mut self, worker: &str, keep: Option<u32>) {
-        for (i, slot) in self.slots.iter_mut().enumerate() {
-            if Some(i as u32) == keep {
-                continue;
-            }
-            if let Some(gang) = slot.gang.as_mut() {
-                gang.waiting.retain(|(w, _)| w != worker);
-            }
+        let Some(&slot) = self.gang_seats.get(worker) else {
+            return;
+        };
+        if Some(slot) == keep {
+            return;
+        }
+        if let Some(gang) = self.slots[slot as usize].gang.as_mut()
+            && gang.waiting.iter().any(|(w, _)| w == worker)
+        {
+            gang.waiting.retain(|(w, _)| w != worker);
+            self.gang_seats.remove(worker);
         }
     }
 
@@ -179,6 +187,11 @@ impl Core {
             return;
         };
         tracing::info!(gang = %gang.name, why, "gang dissolved; the game will be leased to a new gang");
+        for ((worker, _), lease) in gang.members.iter().zip(&gang.leases) {
+            if lease.is_none() {
+                self.gang_seats.remove(worker);
+            }
+        }
         for lease in gang.leases.into_iter().flatten() {
             if let Some(rec) = self.leases.get_mut(&lease) {
                 rec.revoked = true;
@@ -213,15 +226,16 @@ impl Core {
     /// Dissolves gangs a member of which has not fetched its lease within a lease's time.
     pub(super) fn expire_gangs(&mut self, now: Instant) {
         let ttl = self.timing.lease_ttl;
+        // A formed gang holds at least the lease of the member that completed it.
         let stale: Vec<u32> = self
-            .slots
+            .leased
             .iter()
-            .enumerate()
-            .filter_map(|(i, s)| {
-                let gang = s.gang.as_ref()?.current.as_ref()?;
-                (gang.leases.iter().any(Option::is_none)
-                    && now.duration_since(gang.formed_at) > ttl)
-                    .then_some(i as u32)
+            .copied()
+            .filter(|&i| {
+                let gang = self.slots[i as usize].gang.as_ref();
+                gang.and_then(|g| g.current.as_ref()).is_some_and(|g| {
+                    g.leases.iter().any(Option::is_none) && now.duration_since(g.formed_at) > ttl
+                })
             })
             .collect();
         for slot in stale {
@@ -301,6 +315,20 @@ mod tests {
         assert_eq!(beat.dropped_lease_ids, [lease_a]);
         let (_, _, _, renamed, again) = gang_lease(core.lease(&a, "", false).unwrap());
         assert_eq!(again, unit);
+        assert_ne!(renamed, name);
+    }
+
+    /// A gang whose only fetched member lets go of the game before the others fetched
+    /// their leases is over: the others get no lease of it, and wait for a new gang.
+    #[test]
+    fn a_gang_no_member_holds_is_over() {
+        let mut core = core(30_000);
+        let a = core.register("a", "v", "1", "a:7001");
+        let b = core.register("b", "v", "2", "b:7002");
+        assert!(waits(core.lease(&a, "", false).unwrap()));
+        let (_, _, _, name, _) = gang_lease(core.lease(&b, "", false).unwrap());
+        assert!(waits(core.lease(&b, "", false).unwrap()));
+        let (_, _, _, renamed, _) = gang_lease(core.lease(&a, "", false).unwrap());
         assert_ne!(renamed, name);
     }
 

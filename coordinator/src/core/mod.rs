@@ -162,6 +162,9 @@ pub(crate) struct Core {
     pub draining: bool,
     /// Counters for `--metrics`; atomics, shared with the service and the writers.
     pub metrics: Arc<Metrics>,
+    /// Workers on a gang's waiting list, or members of a formed gang that have not
+    /// fetched their lease yet, by the slot of the game.
+    gang_seats: HashMap<String, u32>,
     /// Split games by the slot of the whole game: the parts committed so far.
     gathers: HashMap<u32, split::Gather>,
     /// Writes of split games whose parts were all journaled before a restart, for the
@@ -228,6 +231,7 @@ impl Core {
             draining: false,
             metrics: Arc::default(),
             gathers,
+            gang_seats: HashMap::new(),
             pending: Vec::new(),
         };
         // Parts first, then the games: a game committed before the restart needs no
@@ -336,6 +340,8 @@ impl Core {
             self.leased.remove(&slot_index);
             if slot.state == SlotState::Open {
                 self.available.insert(slot_index);
+                // A gang none of whose members holds the game any more is over.
+                self.dissolve(slot_index, "no member holds the game");
             }
         }
     }
