@@ -512,3 +512,91 @@ fn a_gang_over_tls_solves_and_a_member_trusting_another_ca_is_left_out() {
     );
     assert!(!a.log_text().contains("panicked") && !b.log_text().contains("panicked"));
 }
+
+/// Games searched by gangs (`split_mode = "shared"`) of TLS workers.
+const GANG: &str = r#"
+name = "tls-gang"
+seed = 2013
+
+[[experiment]]
+name = "shared"
+sizes = [6]
+games = 3
+split = 2
+split_mode = "shared"
+"#;
+
+/// A gang sweep with TLS everywhere: two workers reach a TLS coordinator and one another
+/// (`--peer-tls-cert`, `--peer-tls-key`, the CA of `--tls-ca`) and write every game
+/// once, each searched by their gang.
+#[test]
+fn gangs_of_tls_workers_reach_one_another_over_tls() {
+    if !have_openssl() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    make_ca(d, "ca");
+    make_server_cert(d, "ca");
+    std::fs::write(d.join("gang.toml"), GANG).expect("write sweep");
+    let port = free_port();
+    let file = |name: &str| s(&d.join(name)).to_owned();
+    let listen = format!("127.0.0.1:{port}");
+    let mut coordinator = spawn(
+        d,
+        "coordinator",
+        &[
+            "coordinator",
+            "--sweep",
+            &file("gang.toml"),
+            "--out",
+            &file("out"),
+            "--listen",
+            &listen,
+            "--tls-cert",
+            &file("server.pem"),
+            "--tls-key",
+            &file("server.key"),
+            "--linger-secs",
+            "2",
+        ],
+    );
+    let https = format!("https://127.0.0.1:{port}");
+    let mut workers: Vec<Proc> = (0..2)
+        .map(|i| {
+            let peer = format!("127.0.0.1:{}", free_port());
+            spawn(
+                d,
+                &format!("worker{i}"),
+                &[
+                    "worker",
+                    "--coordinator",
+                    &https,
+                    "--tls-ca",
+                    &file("ca.pem"),
+                    "--threads",
+                    "1",
+                    "--give-up-after-secs",
+                    "60",
+                    "--peer-listen",
+                    &peer,
+                    "--peer-tls-cert",
+                    &file("server.pem"),
+                    "--peer-tls-key",
+                    &file("server.key"),
+                ],
+            )
+        })
+        .collect();
+    for worker in &mut workers {
+        worker.wait_ok(Duration::from_secs(120));
+    }
+    coordinator.wait_ok(Duration::from_secs(60));
+    let sweep = Sweep::parse(GANG, "gang.toml").expect("sweep parses");
+    let rows = read_checked(&d.join("out"), &sweep);
+    assert!(
+        rows.iter().all(|r| r.gang_size == Some(2) && r.exhaustive),
+        "{rows:?}"
+    );
+    assert!(workers[0].log_text().contains("members formed"));
+}

@@ -1,12 +1,14 @@
 //! `hammer worker`: solve units of a coordinator's sweep on all cores until it is complete.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use hammer_gang::PeerTls;
 use hammer_worker::{PeerOptions, WorkerError, WorkerOptions, run_group};
 use tokio::sync::watch;
 
@@ -54,10 +56,50 @@ pub struct WorkerArgs {
     #[arg(long, default_value_t = 30, requires = "peer_listen",
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     peer_wait: u64,
+    /// TLS between the members of a gang: this worker's PEM certificate (with
+    /// --peer-tls-key); every member's certificate must be signed by the CA of
+    /// --peer-tls-ca, by default the coordinator's (--tls-ca).
+    #[arg(long, requires_all = ["peer_tls_key", "peer_listen"])]
+    peer_tls_cert: Option<PathBuf>,
+    /// This worker's PEM private key (with --peer-tls-cert).
+    #[arg(long, requires = "peer_tls_cert")]
+    peer_tls_key: Option<PathBuf>,
+    /// The PEM CA that signed the members' certificates (default: --tls-ca).
+    #[arg(long, requires = "peer_tls_cert")]
+    peer_tls_ca: Option<PathBuf>,
+    /// The name the members' certificates carry, when it is not the host of their
+    /// advertised addresses.
+    #[arg(long, requires = "peer_tls_cert")]
+    peer_tls_domain: Option<String>,
+}
+
+/// The gang's TLS files, read, when --peer-tls-cert is given.
+fn peer_tls(args: &WorkerArgs, coordinator_ca: Option<&PathBuf>) -> Result<Option<PeerTls>> {
+    let (Some(cert), Some(key)) = (&args.peer_tls_cert, &args.peer_tls_key) else {
+        return Ok(None);
+    };
+    let Some(ca) = args.peer_tls_ca.as_ref().or(coordinator_ca) else {
+        bail!(
+            "--peer-tls-cert needs the CA that signed the members' certificates: --peer-tls-ca, or --tls-ca"
+        );
+    };
+    let read = |path: &PathBuf, what: &str| {
+        std::fs::read(path).with_context(|| format!("cannot read the {what} {}", path.display()))
+    };
+    Ok(Some(PeerTls {
+        cert: read(cert, "--peer-tls-cert certificate")?,
+        key: read(key, "--peer-tls-key key")?,
+        ca: read(ca, "certificate authority")?,
+        domain: args.peer_tls_domain.clone(),
+    }))
 }
 
 /// How this worker takes part in gangs, if it does.
-fn peer_options(args: &WorkerArgs, token: Option<String>) -> Result<Option<PeerOptions>> {
+fn peer_options(
+    args: &WorkerArgs,
+    token: Option<String>,
+    coordinator_ca: Option<&PathBuf>,
+) -> Result<Option<PeerOptions>> {
     let Some(listen) = args.peer_listen else {
         return Ok(None);
     };
@@ -81,7 +123,7 @@ fn peer_options(args: &WorkerArgs, token: Option<String>) -> Result<Option<PeerO
         listen,
         advertise,
         token,
-        tls: None,
+        tls: peer_tls(args, coordinator_ca)?,
         wait: Duration::from_secs(args.peer_wait),
     }))
 }
@@ -98,7 +140,11 @@ fn host_name() -> String {
 
 pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     let mut options = WorkerOptions::new(args.connect.options()?);
-    options.peer = peer_options(&args, options.connect.token.clone())?;
+    options.peer = peer_options(
+        &args,
+        options.connect.token.clone(),
+        options.connect.tls_ca.as_ref(),
+    )?;
     if let Some(name) = args.name {
         options.name = name;
     }
