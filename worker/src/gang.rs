@@ -9,10 +9,10 @@ use hammer_family::{Instance, OwnersError, Team};
 use hammer_gang::{GangSpec, PeerLink, PeerTls};
 use hammer_proto::v1::{GameResult, GangLease};
 use hammer_solver::{Cancel, GangError, Link};
-use hammer_sweep::{Sweep, Unit, cells_to_wire};
+use hammer_sweep::{Sweep, Unit};
 
 use crate::run::WorkerError;
-use crate::solve::SolveError;
+use crate::solve::{SolveError, game_result};
 
 /// How this worker takes part in gangs (`hammer worker --peer-listen`).
 #[derive(Clone, Debug)]
@@ -167,26 +167,11 @@ pub(crate) fn solve_gang_unit(
                 .collect::<Vec<_>>()
                 .join(" ")
         };
-        let solved = out.solved;
         emit(GameResult {
-            game_index: index,
-            board: solved.board,
-            prefix_moves: solved.prefix_moves,
-            start: solved.start,
-            score: solved.score,
-            exhaustive: solved.exhaustive,
-            expansions: solved.expansions,
-            attempts: solved.attempts,
-            solution: solved.solution,
-            wall_ns,
-            lower_bound: solved.lower_bound,
-            extra: cells_to_wire(solved.extra),
-            capped_by: String::new(),
-            memo_bytes: solved.memo_bytes,
-            split_nodes: 0,
             gang_expansions: words(&out.expansions),
             gang_memo_bytes: words(&out.table_bytes),
             states_sent: out.sent,
+            ..game_result(index, out.solved, wall_ns)
         });
     }
     Ok(())

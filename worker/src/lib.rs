@@ -9,6 +9,7 @@ mod gang;
 mod group;
 mod run;
 mod solve;
+mod stream;
 
 pub use connect::{
     Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,

@@ -11,21 +11,20 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use hammer_proto::v1::{
-    GameResult, GangLease, HeartbeatRequest, LeaseProgress, LeaseRequest, RegisterRequest,
-    RegisterResponse, ResultBatch, UnitState, lease_response,
+    GameResult, GangLease, LeaseRequest, RegisterRequest, RegisterResponse, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
 use hammer_solver::{Cancel, SharedBest};
 use hammer_sweep::{Sweep, SweepError, Unit};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
-use tokio::time::{Instant, sleep, sleep_until, timeout};
-use tokio_stream::wrappers::ReceiverStream;
+use tokio::time::{Instant, sleep};
 use tracing::{debug, info, warn};
 
-use crate::connect::{Client, ClientError, ConnectOptions};
+use crate::connect::{ClientError, ConnectOptions};
 use crate::gang::{GangFailure, PeerOptions, solve_gang_unit};
 use crate::solve::{HAMMER_VERSION, SolveError, SolverPool};
+use crate::stream::work;
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
@@ -169,37 +168,66 @@ pub struct WorkerProgress {
     pub units_done: AtomicU64,
 }
 
-enum SolverMsg {
+pub(crate) enum SolverMsg {
     Row(GameResult),
     Done(Result<(), SolveError>),
 }
 
 /// The unit being worked on, kept across reconnects.
-struct Current {
-    digest: String,
-    unit: Unit,
-    unit_id: String,
+pub(crate) struct Current {
+    pub(crate) digest: String,
+    pub(crate) unit: Unit,
+    pub(crate) unit_id: String,
     /// The unit's parameter point as text, sent with every batch.
-    params: String,
-    results: Vec<GameResult>,
-    rx: mpsc::UnboundedReceiver<SolverMsg>,
-    solved_all: bool,
-    cancel: Cancel,
-    task: Option<JoinHandle<()>>,
+    pub(crate) params: String,
+    pub(crate) results: Vec<GameResult>,
+    pub(crate) rx: mpsc::UnboundedReceiver<SolverMsg>,
+    pub(crate) solved_all: bool,
+    pub(crate) cancel: Cancel,
+    pub(crate) task: Option<JoinHandle<()>>,
     /// For a part of a split game: the least score other parts proved, as the
     /// coordinator reports it with the lease and in heartbeats.
-    told: SharedBest,
+    pub(crate) told: SharedBest,
     /// A member of a gang other than its leader: it searches but makes no results.
-    follower: bool,
+    pub(crate) follower: bool,
     /// Leased as a member of a gang.
-    gang: bool,
+    pub(crate) gang: bool,
     /// The gang broke: the coordinator is told with the next lease request.
-    gang_failed: bool,
+    pub(crate) gang_failed: bool,
 }
 
 impl Current {
+    /// The unit as its solving task starts: nothing received yet.
+    fn new(
+        sweep: &Sweep,
+        unit: Unit,
+        rx: mpsc::UnboundedReceiver<SolverMsg>,
+        cancel: Cancel,
+        task: JoinHandle<()>,
+        told: SharedBest,
+    ) -> Current {
+        Current {
+            digest: sweep.digest.clone(),
+            unit,
+            unit_id: unit.id(),
+            params: sweep
+                .context_of(&unit)
+                .map(|(_, _, p)| p.to_string())
+                .unwrap_or_default(),
+            results: Vec::with_capacity(unit.games() as usize),
+            rx,
+            solved_all: false,
+            cancel,
+            task: Some(task),
+            told,
+            follower: false,
+            gang: false,
+            gang_failed: false,
+        }
+    }
+
     /// Expansions spent on this unit so far, running games included.
-    fn expansions(&self) -> u64 {
+    pub(crate) fn expansions(&self) -> u64 {
         self.cancel.expansions()
     }
 }
@@ -489,24 +517,7 @@ impl Worker {
             );
             let _ = tx.send(SolverMsg::Done(result));
         });
-        Current {
-            digest: sweep.digest.clone(),
-            unit,
-            unit_id: unit.id(),
-            params: sweep
-                .context_of(&unit)
-                .map(|(_, _, p)| p.to_string())
-                .unwrap_or_default(),
-            results: Vec::with_capacity(unit.games() as usize),
-            rx,
-            solved_all: false,
-            cancel,
-            task: Some(task),
-            told,
-            follower: false,
-            gang: false,
-            gang_failed: false,
-        }
+        Current::new(sweep, unit, rx, cancel, task, told)
     }
 
     /// Starts searching `unit` as a member of `gang` in the background, on a thread of
@@ -560,24 +571,10 @@ impl Worker {
             };
             let _ = tx.send(SolverMsg::Done(result));
         });
-        Ok(Current {
-            digest: sweep.digest.clone(),
-            unit,
-            unit_id: unit.id(),
-            params: sweep
-                .context_of(&unit)
-                .map(|(_, _, p)| p.to_string())
-                .unwrap_or_default(),
-            results: Vec::with_capacity(unit.games() as usize),
-            rx,
-            solved_all: false,
-            cancel,
-            task: Some(task),
-            told: SharedBest::new(),
-            follower,
-            gang: true,
-            gang_failed: false,
-        })
+        let mut current = Current::new(sweep, unit, rx, cancel, task, SharedBest::new());
+        current.follower = follower;
+        current.gang = true;
+        Ok(current)
     }
 }
 
@@ -594,173 +591,6 @@ fn jitter(d: Duration) -> Duration {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |t| t.subsec_nanos());
     d + d.mul_f64(f64::from(nanos % 1000) / 4000.0)
-}
-
-/// Streams the results of `current` under `lease_id` until the coordinator has every game
-/// of the unit. Returns true when the unit is complete, false when the coordinator no
-/// longer needs it (another worker finished it first).
-#[allow(clippy::too_many_arguments)]
-async fn work(
-    client: &mut Client,
-    options: &WorkerOptions,
-    shutdown: &mut watch::Receiver<bool>,
-    worker_id: &str,
-    sweep: &Sweep,
-    current: &mut Current,
-    lease_id: &str,
-    heartbeat: Duration,
-) -> Result<bool, WorkerError> {
-    let (experiment, config) = sweep
-        .config_of(&current.unit)
-        .ok_or_else(|| WorkerError::BadLease(format!("unknown unit {}", current.unit_id)))?;
-    let (tx, rx) = mpsc::channel::<ResultBatch>(4);
-    let mut acks = client.submit(ReceiverStream::new(rx)).await?.into_inner();
-    let mut heartbeat_client = client.clone();
-    // Everything kept from before a reconnect is sent again: the coordinator may have
-    // lost it, and it drops what it already has.
-    let mut sent = 0usize;
-    let mut in_flight = 0usize;
-    let mut flush_at: Option<Instant> = None;
-    let mut next_heartbeat = Instant::now() + heartbeat;
-    let games = if current.follower {
-        0
-    } else {
-        current.unit.games() as usize
-    };
-    loop {
-        if current.solved_all && (current.follower || current.gang_failed) {
-            // A follower's search is over (the leader submits the row), or the gang broke
-            // and the coordinator is told with the next lease request.
-            return Ok(false);
-        }
-        let pending = current.results.len() - sent;
-        if pending > 0 && flush_at.is_none() {
-            flush_at = Some(Instant::now() + options.flush_after);
-        }
-        let due = flush_at.is_some_and(|t| t <= Instant::now());
-        let want_send =
-            pending >= options.batch_rows || (pending > 0 && (current.solved_all || due));
-        if current.solved_all && pending == 0 && in_flight == 0 {
-            // Every result was acknowledged but the unit is not complete: the coordinator
-            // lost results (it restarted). Reconnect and resend them all.
-            return Err(ClientError::Rpc(tonic::Status::unavailable(
-                "the coordinator acknowledged every result but does not have the whole unit",
-            ))
-            .into());
-        }
-        tokio::select! {
-            _ = stopped(shutdown) => return Err(WorkerError::Stopped),
-            ack = acks.message() => {
-                let ack = ack?.ok_or_else(|| {
-                    ClientError::Rpc(tonic::Status::unavailable("the coordinator closed the result stream"))
-                })?;
-                in_flight = in_flight.saturating_sub(1);
-                let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
-                if matches!(state, UnitState::Complete | UnitState::Committed) {
-                    let ours = current.solved_all && current.results.len() == games;
-                    debug!(unit = %current.unit_id, ours, "unit complete");
-                    return Ok(ours);
-                }
-            }
-            msg = current.rx.recv(), if !current.solved_all => {
-                match msg {
-                    Some(SolverMsg::Row(row)) => {
-                        current.results.push(row);
-                        // Take what else is ready without going through select again.
-                        while current.results.len() - sent < options.batch_rows {
-                            match current.rx.try_recv() {
-                                Ok(SolverMsg::Row(row)) => current.results.push(row),
-                                Ok(SolverMsg::Done(result)) => { finish_solving(current, result, games)?; break; }
-                                Err(_) => break,
-                            }
-                        }
-                    }
-                    Some(SolverMsg::Done(result)) => finish_solving(current, result, games)?,
-                    None => finish_solving(current, Ok(()), games)?,
-                }
-            }
-            permit = tx.reserve(), if want_send => {
-                let permit = permit.map_err(|_| {
-                    ClientError::Rpc(tonic::Status::unavailable("the result stream closed"))
-                })?;
-                let end = (sent + options.batch_rows).min(current.results.len());
-                permit.send(ResultBatch {
-                    worker_id: worker_id.to_owned(),
-                    lease_id: lease_id.to_owned(),
-                    experiment: experiment.name.clone(),
-                    config: config.id.clone(),
-                    n: current.unit.n,
-                    params: current.params.clone(),
-                    results: current.results[sent..end].to_vec(),
-                });
-                sent = end;
-                in_flight += 1;
-                flush_at = None;
-            }
-            _ = sleep_until(flush_at.unwrap_or_else(Instant::now)), if pending > 0 && !want_send => {}
-            _ = sleep_until(next_heartbeat) => {
-                next_heartbeat = Instant::now() + heartbeat;
-                // A part's best so far, for the other parts of its game.
-                let found = current.told.found();
-                let request = HeartbeatRequest {
-                    worker_id: worker_id.to_owned(),
-                    lease_ids: vec![lease_id.to_owned()],
-                    progress: vec![LeaseProgress {
-                        lease_id: lease_id.to_owned(),
-                        expansions: current.expansions(),
-                        best: found.as_ref().map(|(score, _)| *score),
-                        solution: found.map(|(_, solution)| solution).unwrap_or_default(),
-                    }],
-                };
-                let answer = timeout(heartbeat.max(Duration::from_secs(5)), heartbeat_client.heartbeat(request))
-                    .await
-                    .map_err(|_| ClientError::Rpc(tonic::Status::deadline_exceeded("heartbeat timed out")))??
-                    .into_inner();
-                if answer.unknown_lease_ids.iter().any(|l| l == lease_id) {
-                    return Err(ClientError::Rpc(tonic::Status::not_found("the coordinator forgot the lease")).into());
-                }
-                for told in answer.split_bests.iter().filter(|b| b.lease_id == lease_id) {
-                    current.told.tell(told.best, &told.solution);
-                }
-                if answer.dropped_lease_ids.iter().any(|l| l == lease_id) || answer.sweep_complete {
-                    debug!(unit = %current.unit_id, "lease dropped by the coordinator");
-                    return Ok(false);
-                }
-            }
-        }
-    }
-}
-
-fn finish_solving(
-    current: &mut Current,
-    result: Result<(), SolveError>,
-    games: usize,
-) -> Result<(), WorkerError> {
-    match result {
-        Ok(()) => {
-            // Rows sent before `Done` are all in the channel ahead of it.
-            while let Ok(SolverMsg::Row(row)) = current.rx.try_recv() {
-                current.results.push(row);
-            }
-            if current.results.len() != games {
-                return Err(WorkerError::BadLease(format!(
-                    "unit {} has {games} games but {} were solved",
-                    current.unit_id,
-                    current.results.len()
-                )));
-            }
-            current.solved_all = true;
-            Ok(())
-        }
-        Err(SolveError::Cancelled) => Err(WorkerError::Stopped),
-        Err(e @ SolveError::Gang { .. }) => {
-            warn!(error = %error_chain(&e), "the gang broke; the game will be leased to a new gang");
-            current.gang_failed = true;
-            current.solved_all = true;
-            Ok(())
-        }
-        Err(e) => Err(e.into()),
-    }
 }
 
 /// Checks and installs the knowledge bases the coordinator sent, before the sweep is

@@ -143,7 +143,7 @@ pub fn solve_game_told(
 }
 
 /// The wire's per-game values of a solved game.
-fn game_result(game_index: u64, solved: Solved, wall_ns: u64) -> GameResult {
+pub(crate) fn game_result(game_index: u64, solved: Solved, wall_ns: u64) -> GameResult {
     GameResult {
         game_index,
         board: solved.board,
