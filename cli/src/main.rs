@@ -7,6 +7,7 @@ mod args;
 mod batch;
 mod cmd;
 mod cpu_time;
+mod peer_args;
 mod progress;
 mod puzzle;
 mod runtime;
@@ -32,6 +33,8 @@ enum Command {
     Solve(cmd::solve::SolveArgs),
     /// List the legal moves of a state and the state after each.
     Moves(cmd::moves::MovesArgs),
+    /// Count every position reachable from a start, alone or across a gang of processes.
+    Count(cmd::count::CountArgs),
     /// Check a solution move by move and draw each state.
     Replay(cmd::replay::ReplayArgs),
     /// List the puzzle families with their parameters (the table of docs/families.md).
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => cmd::solve::solve(args),
+        Command::Count(args) => cmd::count::count(args),
         Command::Moves(args) => cmd::moves::moves(args),
         Command::Replay(args) => cmd::replay::replay(args),
         Command::Ask(args) => cmd::ask::ask(args),

@@ -4,7 +4,10 @@
 //! the token as a Compose secret. While the sweep runs the test kills a worker, cuts
 //! another off the network for longer than its lease and lets it back with stale work,
 //! kills the coordinator and starts it again on the same state, and scales the workers
-//! up and down. The dataset must then be exactly the one `hammer run` makes.
+//! up and down. The dataset must then be exactly the one `hammer run` makes. A second
+//! project runs a sweep of gang games (`split_mode = "shared"`) on two workers, which
+//! reach each other at their containers' host names: every gang's minimum must be the
+//! game's searched alone.
 //!
 //! Without a Docker engine (or Compose) the test prints SKIPPED, unless
 //! `HAMMER_REQUIRE_DOCKER=1` (set by `.ci/run` when the engine answers).
@@ -14,7 +17,7 @@ mod support;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use hammer_sweep::Sweep;
@@ -41,6 +44,37 @@ const LEASE_SECS: u64 = 6;
 /// and the coordinator's check, with room for a loaded machine.
 const LAPSE: Duration = Duration::from_secs(3 * LEASE_SECS + 10);
 const IMAGE: &str = "hammer:test";
+
+/// Games for gangs of two workers, which reach each other at their containers' host
+/// names, beside plain games.
+const GANG_SWEEP: &str = r#"
+name = "compose-gang"
+seed = 2013
+
+[[experiment]]
+name = "shared"
+sizes = [6]
+games = 4
+split = 2
+split_mode = "shared"
+
+[[experiment]]
+name = "deep"
+sizes = [7]
+first_game = 5482
+games = 1
+split = 2
+split_mode = "shared"
+
+[[experiment]]
+name = "plain"
+sizes = [5]
+games = 4
+"#;
+
+/// The tests of this file run one after the other: each starts a project of several
+/// containers, and the fault test's leases are short.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -115,7 +149,7 @@ struct Project {
 }
 
 impl Project {
-    fn new(program: Vec<&'static str>, sweep: &str) -> Project {
+    fn new(program: Vec<&'static str>, sweep: &str, tag: &str) -> Project {
         let dir = tempfile::tempdir().expect("temp dir");
         let path = |name: &str| dir.path().join(name);
         std::fs::write(path("sweep.toml"), sweep).expect("write sweep");
@@ -135,7 +169,7 @@ impl Project {
             ("HAMMER_LEASE_SECS", LEASE_SECS.to_string()),
             ("HAMMER_HEARTBEAT_SECS", "2".to_owned()),
         ];
-        let name = format!("hammertest{}", std::process::id());
+        let name = format!("hammertest{}{tag}", std::process::id());
         Project {
             program,
             name,
@@ -289,22 +323,61 @@ fn files(dir: &Path) -> BTreeSet<String> {
     out
 }
 
-#[test]
-fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scaling() {
-    let program = match compose_program() {
-        Ok(program) => program,
+/// `docker compose` or `docker-compose`; `None` after printing SKIPPED when neither can
+/// run here (a failure instead under HAMMER_REQUIRE_DOCKER=1).
+fn program_or_skip() -> Option<Vec<&'static str>> {
+    match compose_program() {
+        Ok(program) => Some(program),
         Err(reason) => {
             assert!(
                 std::env::var("HAMMER_REQUIRE_DOCKER").as_deref() != Ok("1"),
                 "HAMMER_REQUIRE_DOCKER=1 but {reason}"
             );
             println!("SKIPPED: {reason}");
-            return;
+            None
         }
+    }
+}
+
+/// Waits for the coordinator container to exit, and checks that it exited 0.
+fn wait_coordinator(project: &Project, coordinator: &str, limit: Duration) {
+    wait_for("the coordinator to finish", limit, project, || {
+        docker(&["inspect", "-f", "{{.State.Status}}", coordinator]) == "exited"
+    });
+    let exit = docker(&["inspect", "-f", "{{.State.ExitCode}}", coordinator]);
+    assert_eq!(exit, "0", "the coordinator's exit code\n{}", project.logs());
+}
+
+#[test]
+fn compose_workers_reach_one_another_by_host_name_to_search_as_a_gang() {
+    let Some(program) = program_or_skip() else {
+        return;
     };
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    image();
+    let project = Project::new(program, GANG_SWEEP, "gang");
+    let started = Instant::now();
+    project.compose_ok(&["up", "-d", "--no-build", "--scale", "worker=2"]);
+    let coordinator = project.containers("coordinator").remove(0);
+    wait_coordinator(&project, &coordinator, Duration::from_secs(600));
+    println!(
+        "gang sweep complete {:.1} s after `up`",
+        started.elapsed().as_secs_f64()
+    );
+    let reference = tempfile::tempdir().expect("temp dir");
+    let rows = support::gang::check_gang_dataset(&project.results(), GANG_SWEEP, reference.path());
+    assert_eq!(rows.iter().filter(|r| r.gang_size == Some(2)).count(), 5);
+}
+
+#[test]
+fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scaling() {
+    let Some(program) = program_or_skip() else {
+        return;
+    };
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let binary = image();
     let sweep = Sweep::parse(SWEEP, "compose test").expect("sweep parses");
-    let project = Project::new(program, SWEEP);
+    let project = Project::new(program, SWEEP, "");
 
     let started = Instant::now();
     project.compose_ok(&["up", "-d", "--no-build", "--scale", "worker=3"]);
@@ -378,8 +451,7 @@ fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scalin
             docker(&["inspect", "-f", "{{.State.Status}}", &coordinator]) == "exited"
         },
     );
-    let exit = docker(&["inspect", "-f", "{{.State.ExitCode}}", &coordinator]);
-    assert_eq!(exit, "0", "the coordinator's exit code\n{}", project.logs());
+    wait_coordinator(&project, &coordinator, Duration::from_secs(10));
     println!(
         "sweep complete {:.1} s after `up`",
         started.elapsed().as_secs_f64()

@@ -81,6 +81,16 @@ fn compose_commands_parse_and_agree() {
         worker_port, port,
         "worker URL port = coordinator --listen port"
     );
+    // Gangs: each worker listens for its peers on every interface and is reached at its
+    // container's host name (the default), which Docker's DNS resolves.
+    let peer = required(&w_args, "--peer-listen", "compose worker");
+    assert!(
+        peer.parse::<std::net::SocketAddr>()
+            .is_ok_and(|a| a.ip().is_unspecified()),
+        "{peer}"
+    );
+    assert_eq!(addr_port(peer), PEER_PORT);
+    assert_eq!(flag(&w_args, "--peer-advertise"), None);
     let (health_host, health_port) = url_host_port(required(&test, "--coordinator", "health"));
     assert_eq!((health_host.as_str(), health_port), ("127.0.0.1", port));
     let metrics_port = addr_port(required(&c_args, "--metrics", "compose coordinator"));
@@ -258,6 +268,8 @@ fn kubernetes_manifests_parse_and_agree() {
         &c_labels
     ));
 
+    check_peers(&docs, worker, &w_args, &w_labels, &c_labels);
+
     // The token: the same Secret and key on both sides, the one the example creates,
     // read as a file; no token in the environment.
     let source = token_source(coordinator, &c_args);
@@ -324,6 +336,51 @@ fn kubernetes_manifests_parse_and_agree() {
     let sweep = Sweep::parse(text, "the ConfigMap's sweep.toml")
         .unwrap_or_else(|e| panic!("the ConfigMap's sweep does not parse: {e}"));
     assert!(sweep.total_games() > 0);
+}
+
+/// Gangs on Kubernetes: each worker pod listens for its peers and advertises
+/// POD.SERVICE:PORT, the name that the headless Service of its `subdomain` gives it.
+fn check_peers(
+    docs: &[Value],
+    worker: &Value,
+    w_args: &[String],
+    w_labels: &BTreeMap<String, String>,
+    c_labels: &BTreeMap<String, String>,
+) {
+    let peers = k8s(docs, "Service", "hammer-peers");
+    assert_eq!(str_at(peers, &["spec", "clusterIP"]), "None", "headless");
+    let selector = labels(at(peers, &["spec", "selector"]));
+    assert!(selector.iter().all(|(k, v)| w_labels.get(k) == Some(v)));
+    assert!(!selector.iter().all(|(k, v)| c_labels.get(k) == Some(v)));
+    let pod = at(worker, &["spec", "template", "spec"]);
+    assert_eq!(str_at(pod, &["subdomain"]), "hammer-peers");
+    let listen = required(w_args, "--peer-listen", "kubernetes worker");
+    assert_eq!(addr_port(listen), PEER_PORT);
+    let advertise = required(w_args, "--peer-advertise", "kubernetes worker");
+    assert_eq!(advertise, format!("$(POD_NAME).hammer-peers:{PEER_PORT}"));
+    let container = only_container(worker);
+    let env = at(container, &["env"]).as_sequence().expect("env list");
+    let pod_name = env
+        .iter()
+        .find(|e| e.get("name").and_then(Value::as_str) == Some("POD_NAME"))
+        .expect("POD_NAME in the worker's environment");
+    assert_eq!(
+        str_at(pod_name, &["valueFrom", "fieldRef", "fieldPath"]),
+        "metadata.name"
+    );
+    let ports = at(peers, &["spec", "ports"]).as_sequence().expect("ports");
+    assert!(
+        ports
+            .iter()
+            .any(|p| int_at(p, &["targetPort"]) == u64::from(PEER_PORT)),
+        "{ports:?}"
+    );
+    let container_ports = at(container, &["ports"]).as_sequence().expect("ports");
+    assert!(
+        container_ports
+            .iter()
+            .any(|p| int_at(p, &["containerPort"]) == u64::from(PEER_PORT))
+    );
 }
 
 #[test]

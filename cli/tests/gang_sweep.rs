@@ -8,10 +8,9 @@ mod support;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use hammer_dataset::ResultRow;
 use hammer_sweep::Sweep;
-use serde_json::Value;
-use support::{Proc, coordinator, free_port, hammer, ok, path_str, read_checked, worker};
+use support::gang::{check_gang_dataset, check_gang_row, rows_alone};
+use support::{Proc, coordinator, free_port, read_checked, worker};
 
 /// Gang games of 6x6 and one 7x7 game of a few seconds, beside plain 5x5 games that a
 /// worker without a peer address takes.
@@ -39,57 +38,12 @@ sizes = [5]
 games = 10
 "#;
 
-/// The sweep with every game searched by one worker.
-fn alone(text: &str) -> String {
-    text.replace("split = 2\nsplit_mode = \"shared\"\n", "")
-}
-
-/// The rows of `text` as `hammer run` writes them with no gangs, by key.
-fn rows_alone(dir: &Path, text: &str) -> Vec<ResultRow> {
-    let file = dir.join("alone.toml");
-    std::fs::write(&file, alone(text)).unwrap();
-    let out = dir.join("alone");
-    ok(&hammer(&["run", path_str(&file), "--out", path_str(&out)]));
-    let sweep = Sweep::parse(&alone(text), "alone.toml").unwrap();
-    support::normalized(read_checked(&out, &sweep))
-}
-
 /// A worker that takes part in gangs on a free local port.
 fn gang_worker(dir: &Path, name: &str, port: u16, extra: &[&str]) -> Proc {
     let listen = format!("127.0.0.1:{}", free_port());
     let mut flags = vec!["--threads", "1", "--peer-listen", &listen];
     flags.extend_from_slice(extra);
     worker(dir, name, port, &flags)
-}
-
-/// The numbers of a gang column's words.
-fn words(text: &Option<String>) -> Vec<i64> {
-    text.as_deref()
-        .unwrap_or_default()
-        .split(' ')
-        .map(|w| w.parse().expect("a number"))
-        .collect()
-}
-
-/// Checks a gang's row against the same game's row searched alone: the same minimum,
-/// every member's counts adding up, and a solution that replays to the minimum.
-fn check_gang_row(row: &ResultRow, alone: &ResultRow) {
-    let what = format!("{} game {}", row.experiment, row.game_index);
-    assert_eq!(row.score, alone.score, "{what}");
-    assert!(row.exhaustive, "{what}");
-    assert_eq!(row.gang_size, Some(2), "{what}");
-    let expansions = words(&row.gang_expansions);
-    assert_eq!(expansions.len(), 2, "{what}");
-    assert_eq!(expansions.iter().sum::<i64>(), row.expansions, "{what}");
-    let memo = words(&row.gang_memo_bytes);
-    assert_eq!(memo.len(), 2, "{what}");
-    assert!(memo.iter().all(|&b| b > 0), "{what}: {memo:?}");
-    assert_eq!(Some(memo.iter().sum::<i64>()), row.memo_bytes, "{what}");
-    assert!(row.states_sent.is_some(), "{what}");
-    let mut replay = vec!["replay", "--json", row.start.as_str()];
-    replay.extend(row.solution.split(' ').filter(|m| !m.is_empty()));
-    let replayed: Value = serde_json::from_str(&ok(&hammer(&replay))).unwrap();
-    assert_eq!(replayed["score"], row.score, "{what}: {replayed}");
 }
 
 #[test]
@@ -116,18 +70,8 @@ fn a_shared_sweep_is_searched_by_gangs_of_workers() {
         w.wait_ok(Duration::from_secs(300));
     }
     coord.wait_ok(Duration::from_secs(60));
+    let rows = check_gang_dataset(&out, SWEEP, dir.path());
     let sweep = Sweep::parse(SWEEP, "gangs.toml").unwrap();
-    let rows = support::normalized(read_checked(&out, &sweep));
-    let alone = rows_alone(dir.path(), SWEEP);
-    assert_eq!(rows.len(), alone.len());
-    for (row, single) in rows.iter().zip(&alone) {
-        assert_eq!(row.key(), single.key());
-        if row.experiment == "plain" {
-            assert_eq!(row, single, "a game searched alone is as before");
-            continue;
-        }
-        check_gang_row(row, single);
-    }
     // Only the workers with a peer address searched the gangs' games.
     let gang_rows = support::read_checked(&out, &sweep)
         .into_iter()
@@ -182,7 +126,7 @@ fn check_deep_row(dir: &Path) {
     let rows = support::normalized(read_checked(&dir.join("out"), &sweep));
     let alone = rows_alone(dir, DEEP);
     assert_eq!(rows.len(), 1);
-    check_gang_row(&rows[0], &alone[0]);
+    check_gang_row(&rows[0], &alone[0], 2);
 }
 
 #[test]

@@ -102,30 +102,28 @@ fn remove_stale_namespaces() {
 
 struct Net {
     _namespaces: Namespaces,
-    /// (namespace, address) of the coordinator and the two workers.
+    /// (namespace, address) of each host, the coordinator's first.
     hosts: Vec<(String, String)>,
     switch: String,
 }
 
-/// A switch namespace with a bridge, and three host namespaces, each with a veth pair
-/// to the bridge and an address in 10.77.0.0/24. Names are unique per run (process id
-/// and a counter), so parallel runs do not collide.
-fn build_net() -> Result<Net, String> {
+/// A switch namespace with a bridge, and a host namespace for each of `roles`, each
+/// with a veth pair to the bridge and an address in a /24 of its own (10.77.0.0 for
+/// the first net of a process, 10.78.0.0 for the second, ...). Names are unique per
+/// run (process id and a counter), so parallel runs do not collide.
+fn build_net(roles: &[&str]) -> Result<Net, String> {
     static RUN: AtomicU32 = AtomicU32::new(0);
-    let run = format!(
-        "{PREFIX}{}-{}",
-        std::process::id(),
-        RUN.fetch_add(1, Ordering::Relaxed)
-    );
+    let number = RUN.fetch_add(1, Ordering::Relaxed);
+    let run = format!("{PREFIX}{}-{number}", std::process::id());
     let mut namespaces = Namespaces { names: Vec::new() };
     let switch = namespaces.add(format!("{run}-sw"))?;
     ip(&["-n", &switch, "link", "add", "br0", "type", "bridge"])?;
     ip(&["-n", &switch, "link", "set", "br0", "up"])?;
     let mut hosts = Vec::new();
-    for (i, role) in ["co", "w1", "w2"].iter().enumerate() {
+    for (i, role) in roles.iter().enumerate() {
         let ns = namespaces.add(format!("{run}-{role}"))?;
         let port = format!("p{i}");
-        let addr = format!("10.77.0.{}", i + 1);
+        let addr = format!("10.{}.0.{}", 77 + number, i + 1);
         ip(&[
             "-n", &switch, "link", "add", &port, "type", "veth", "peer", "name", "eth0", "netns",
             &ns,
@@ -197,7 +195,7 @@ fn three_hosts_with_a_link_cut_mid_run_write_every_key_once() {
     remove_stale_namespaces();
     // Declared first, so dropped last: the processes inside are killed before their
     // namespaces are deleted.
-    let net = match build_net() {
+    let net = match build_net(&["co", "w1", "w2"]) {
         Ok(net) => net,
         Err(reason) => {
             skip(&reason);
@@ -299,4 +297,106 @@ fn three_hosts_with_a_link_cut_mid_run_write_every_key_once() {
     );
     // Only the coordinator's own address was bound, and the sweep was served there.
     assert!(log.contains(&format!("listening on {url}")), "{log}");
+}
+
+/// Games for gangs of four: three 6x6 games and one deep 7x7 game (5482 of seed 2013,
+/// which ends with several stones left).
+const GANG_SWEEP: &str = r#"name = "multihost-gang"
+seed = 2013
+
+[[experiment]]
+name = "small"
+sizes = [6]
+games = 3
+split = 4
+split_mode = "shared"
+
+[[experiment]]
+name = "deep"
+sizes = [7]
+first_game = 5482
+games = 1
+split = 4
+split_mode = "shared"
+"#;
+
+/// `hammer ARGS` inside the network namespace `ns`, with the test's token, logging to
+/// `dir/NAME.log`.
+fn hammer_in(ns: &str, name: &str, args: Vec<String>, dir: &std::path::Path) -> Proc {
+    Proc::spawn(
+        name,
+        "ip",
+        &[s(&["netns", "exec", ns, HAMMER]), args].concat(),
+        &[("HAMMER_TOKEN", TOKEN)],
+        dir.join(format!("{name}.log")),
+    )
+}
+
+#[test]
+fn four_hosts_search_each_game_as_one_gang_and_find_its_minimum() {
+    if let Some(reason) = unavailable() {
+        skip(&reason);
+        return;
+    }
+    remove_stale_namespaces();
+    let net = match build_net(&["co", "w1", "w2", "w3", "w4"]) {
+        Ok(net) => net,
+        Err(reason) => {
+            skip(&reason);
+            return;
+        }
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sweep_path = dir.path().join("gang.toml");
+    std::fs::write(&sweep_path, GANG_SWEEP).expect("write sweep");
+    let out = dir.path().join("out");
+    let (co_ns, co_addr) = &net.hosts[0];
+    let listen = format!("{co_addr}:7070");
+    let url = format!("http://{listen}");
+    let mut coordinator = hammer_in(
+        co_ns,
+        "coordinator",
+        [
+            s(&["coordinator", "--sweep", support::path_str(&sweep_path)]),
+            s(&["--out", support::path_str(&out), "--listen", &listen]),
+            s(&["--linger-secs", "5"]),
+        ]
+        .concat(),
+        dir.path(),
+    );
+    // Each worker takes its peers' streams on its own host's address, which is also
+    // where the others reach it.
+    let mut workers: Vec<Proc> = net.hosts[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, (ns, addr))| {
+            let name = format!("host{}", i + 1);
+            let peer = format!("{addr}:7171");
+            hammer_in(
+                ns,
+                &name,
+                [
+                    s(&["worker", "--coordinator", &url, "--threads", "1"]),
+                    s(&["--name", &name, "--give-up-after-secs", "60"]),
+                    s(&["--peer-listen", &peer]),
+                ]
+                .concat(),
+                dir.path(),
+            )
+        })
+        .collect();
+    coordinator.wait_ok(Duration::from_secs(600));
+    for w in &mut workers {
+        w.wait_ok(Duration::from_secs(60));
+    }
+    let rows = support::gang::check_gang_dataset(&out, GANG_SWEEP, dir.path());
+    assert_eq!(rows.len(), 4);
+    for w in &workers {
+        assert!(
+            w.log_text().contains("members formed"),
+            "{} never joined a gang:\n{}",
+            w.name,
+            w.log_text()
+        );
+    }
 }

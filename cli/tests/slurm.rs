@@ -4,7 +4,9 @@
 //! on loopback), then submits `deploy/slurm/hammer.sbatch` (the file users run) with
 //! `sbatch`. While the sweep runs it cancels the job with `scancel`, submits the same
 //! command again, and checks that the second job completes the sweep: the dataset must
-//! be exactly the one `hammer run` makes.
+//! be exactly the one `hammer run` makes. Then a sweep of gang games (`split_mode =
+//! "shared"`) runs with two worker loops, whose peers reach each other at the node's
+//! host name: every gang's minimum must be the game's searched alone.
 //!
 //! Without Slurm the test prints SKIPPED, unless `HAMMER_REQUIRE_SLURM=1` (set by
 //! `.ci/run`, which installs `slurm-wlm`).
@@ -31,6 +33,25 @@ games = 5000
 orders = ["standard"]
 schedules = ["exact"]
 unit_games = 250
+"#;
+
+/// Games for gangs of two (the two worker loops of `HAMMER_LEASES=2` on the one node),
+/// beside plain games.
+const GANG_SWEEP: &str = r#"
+name = "slurm-gang"
+seed = 2013
+
+[[experiment]]
+name = "shared"
+sizes = [6]
+games = 4
+split = 2
+split_mode = "shared"
+
+[[experiment]]
+name = "plain"
+sizes = [5]
+games = 4
 "#;
 
 const PROGRAMS: [&str; 6] = [
@@ -302,7 +323,7 @@ fn text(path: &Path) -> String {
 }
 
 #[test]
-fn sbatch_runs_the_sweep_and_a_resubmitted_job_finishes_a_cancelled_one() {
+fn sbatch_runs_the_sweep_a_resubmitted_job_finishes_a_cancelled_one_and_gangs_form() {
     let missing: Vec<&str> = PROGRAMS.into_iter().filter(|p| find(p).is_none()).collect();
     if !missing.is_empty() {
         assert!(
@@ -408,4 +429,43 @@ fn sbatch_runs_the_sweep_and_a_resubmitted_job_finishes_a_cancelled_one() {
     };
     assert_eq!(names(&results), names(&reference), "the same part files");
     support::python_readers(&results, rows.len());
+
+    // A gang sweep: one worker of two loops on the node, which reach each other at the
+    // node's host name and the ports from HAMMER_PEER_PORT on.
+    let gang_path = work.path().join("gang.toml");
+    std::fs::write(&gang_path, GANG_SWEEP).expect("write sweep");
+    let gang_run = work.path().join("gang");
+    let (gang_arg, gang_run_arg) = (text(&gang_path), text(&gang_run));
+    let gang_args = [
+        "--partition=hammer",
+        "--nodes=1",
+        "--time=00:20:00",
+        &format!("--output={output}"),
+        &script,
+        &gang_arg,
+        &gang_run_arg,
+    ];
+    let peer_port = free_port().to_string();
+    let gang_env = [
+        ("HAMMER", HAMMER),
+        ("HAMMER_PORT", port.as_str()),
+        ("HAMMER_PEER_PORT", peer_port.as_str()),
+        ("HAMMER_LEASES", "2"),
+    ];
+    let gang_started = Instant::now();
+    let gang_job = cluster.sbatch(&gang_args, &gang_env);
+    let (state, code) = cluster.wait_job(&gang_job, Duration::from_secs(600));
+    let log = job_output(&gang_job);
+    assert_eq!(
+        (state.as_str(), code.as_str()),
+        ("COMPLETED", "0:0"),
+        "{log}"
+    );
+    println!(
+        "gang sweep complete {:.1} s after its sbatch",
+        gang_started.elapsed().as_secs_f64()
+    );
+    let rows =
+        support::gang::check_gang_dataset(&gang_run.join("results"), GANG_SWEEP, work.path());
+    assert_eq!(rows.iter().filter(|r| r.gang_size == Some(2)).count(), 4);
 }

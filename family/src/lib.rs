@@ -12,6 +12,7 @@
 //! `Puzzle`, so the search loop pays nothing for the indirection (it happens once per
 //! game, not once per expansion).
 
+mod counting;
 mod error;
 mod game;
 mod owners;
@@ -25,6 +26,7 @@ pub mod martello;
 pub mod peg;
 pub mod tours;
 
+pub use counting::{CountTeam, Counted, Counting, count_positions};
 pub use error::FamilyError;
 pub use game::{Draw, Game, Positions};
 pub use owners::{OwnedSolved, Owners, OwnersError, Team, solve_by_owners};
@@ -224,6 +226,13 @@ pub trait Family: Send + Sync + 'static {
     /// `--peers`), if the family's states can travel between processes: `None` refuses
     /// it.
     fn owners(&self) -> Option<&dyn Owners> {
+        None
+    }
+
+    /// Counting every position reachable from a start (`hammer count`), alone or by a
+    /// gang of processes, if the family's puzzle can count and its positions can travel
+    /// between processes: `None` refuses it.
+    fn counting(&self) -> Option<&dyn Counting> {
         None
     }
 

@@ -6,6 +6,7 @@
 //! for bit, on any machine and with any number of threads.
 
 mod count;
+mod count_gang;
 pub mod learned;
 mod limits;
 mod memo;
@@ -20,6 +21,7 @@ use hammer_puzzle::Puzzle;
 use hammer_puzzle::seeded::{bounded, fast_stream};
 
 pub use count::{Countable, Counts, Level, Reduction, count, count_towards};
+pub use count_gang::{GangCountStats, count_gang};
 pub use limits::{Cancel, Cap, Limits};
 pub use memo::Memo;
 pub use order::{Order, OrderError};

@@ -35,3 +35,115 @@ fn symmetric_start_counts_match_plain_counts() {
         |c: &hammer_solver::Counts<u64>| c.levels.iter().map(|l| l.paths).collect::<Vec<_>>();
     assert_eq!(paths(&plain), paths(&reduced));
 }
+
+/// A gang's network inside one process: a channel to every member, frames in order
+/// between any two.
+struct Channels {
+    rank: usize,
+    inbox: std::sync::mpsc::Receiver<(usize, Vec<u8>)>,
+    peers: Vec<std::sync::mpsc::Sender<(usize, Vec<u8>)>>,
+}
+
+impl hammer_solver::Link for Channels {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.peers.len()
+    }
+
+    fn send(&mut self, to: usize, frame: Vec<u8>) -> Result<(), hammer_solver::GangError> {
+        self.peers[to]
+            .send((self.rank, frame))
+            .map_err(|_| hammer_solver::GangError::Lost {
+                peer: to,
+                reason: "gone".into(),
+            })
+    }
+
+    fn recv(
+        &mut self,
+        wait: std::time::Duration,
+    ) -> Result<Option<(usize, Vec<u8>)>, hammer_solver::GangError> {
+        Ok(self.inbox.recv_timeout(wait).ok())
+    }
+}
+
+/// `count_gang` by `k` threads, each with its own share; every member's counts.
+fn count_by_gang(
+    board: &Board,
+    pos: u64,
+    reduction: Reduction,
+    k: usize,
+) -> Vec<(hammer_solver::Counts<u64>, hammer_solver::GangCountStats)> {
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..k).map(|_| std::sync::mpsc::channel()).unzip();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = receivers
+            .into_iter()
+            .enumerate()
+            .map(|(rank, inbox)| {
+                let mut link = Channels {
+                    rank,
+                    inbox,
+                    peers: senders.clone(),
+                };
+                let puzzle = Peg::new(board.clone());
+                scope.spawn(move || {
+                    hammer_solver::count_gang(&puzzle, &pos, reduction, &mut link)
+                        .expect("the gang counts")
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a member"))
+            .collect()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// A gang of 1 to 4 members counts what one process counts, with and without the
+    /// symmetry reduction, and every member returns the whole gang's counts; the
+    /// members' entries add up to the classes.
+    #[test]
+    fn a_gang_counts_what_one_process_counts(
+        seed in any::<u64>(),
+        k in 1usize..=4,
+        symmetric in any::<bool>(),
+    ) {
+        let english = Board::english();
+        // About half the holes filled.
+        let pos = seed & english.mask();
+        let (board, reduction) = if symmetric {
+            (english.fixing(pos), Reduction::Symmetry)
+        } else {
+            (english, Reduction::None)
+        };
+        let alone = count(&Peg::new(board.clone()), &pos, reduction);
+        let members = count_by_gang(&board, pos, reduction, k);
+        let entries: u64 = members.iter().map(|(_, s)| s.entries).sum();
+        prop_assert_eq!(entries, alone.classes());
+        for (counts, _) in &members {
+            prop_assert_eq!(&counts.levels, &alone.levels);
+            prop_assert_eq!(counts.min_score, alone.min_score);
+        }
+        let lowest: usize = members.iter().map(|(c, _)| c.lowest.len()).sum();
+        prop_assert_eq!(lowest, alone.lowest.len());
+    }
+}
+
+#[test]
+fn a_gang_of_three_counts_a_dense_english_position() {
+    // The English board with its top arm empty.
+    let board = Board::english();
+    let pos = board.mask() & !0xff_ffff;
+    let alone = count(&Peg::new(board.clone()), &pos, Reduction::None);
+    assert!(alone.states() > 10_000, "{}", alone.states());
+    let members = count_by_gang(&board, pos, Reduction::None, 3);
+    for (counts, stats) in &members {
+        assert_eq!(counts.levels, alone.levels);
+        assert!(stats.sent > 0, "members exchanged entries");
+    }
+}

@@ -24,6 +24,7 @@ pub fn check_args(args: CheckArgs) -> ExitCode {
             let name = match cli.command {
                 Command::Solve(_) => "solve",
                 Command::Moves(_) => "moves",
+                Command::Count(_) => "count",
                 Command::Replay(_) => "replay",
                 Command::Ask(_) => "ask",
                 Command::Families(_) => "families",

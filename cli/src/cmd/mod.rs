@@ -9,6 +9,7 @@ pub mod bench_ingest;
 pub mod bench_run;
 pub mod check_args;
 pub mod coordinator;
+pub mod count;
 pub mod families;
 pub mod health;
 pub mod learn;

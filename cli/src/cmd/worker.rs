@@ -128,11 +128,15 @@ fn peer_options(
     }))
 }
 
-/// This machine's host name, as other machines on its network usually resolve it.
+/// This machine's host name, as other machines on its network usually resolve it: a
+/// Slurm node's name, a container's on its Docker network. The kernel's (the UTS
+/// namespace's) comes first: $HOSTNAME may be inherited from another machine, as srun
+/// passes the submitting shell's environment on.
 fn host_name() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+    ["/proc/sys/kernel/hostname", "/etc/hostname"]
+        .iter()
+        .find_map(|path| std::fs::read_to_string(path).ok())
+        .or_else(|| std::env::var("HOSTNAME").ok())
         .map(|h| h.trim().to_owned())
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "localhost".to_owned())

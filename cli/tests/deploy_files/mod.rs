@@ -17,6 +17,9 @@ pub const GRPC_PORT: u16 = 7070;
 
 pub const METRICS_PORT: u16 = 9090;
 
+/// The port the workers take their gang peers' streams on.
+pub const PEER_PORT: u16 = 7171;
+
 pub const TOKEN_VAR: &str = "HAMMER_TOKEN";
 
 pub fn deploy_dir() -> PathBuf {
@@ -131,18 +134,28 @@ pub fn int_at(value: &Value, path: &[&str]) -> u64 {
         .unwrap_or_else(|| panic!("{} is not an integer", path.join(".")))
 }
 
-/// Compose's interpolation of `${NAME:-default}` with nothing set: the default.
+/// Compose's interpolation of `${NAME:-default}` (a whole argument or part of one) with
+/// nothing set: the default.
 pub fn interpolated(args: Vec<String>) -> Vec<String> {
     args.into_iter()
-        .map(
-            |a| match a.strip_prefix("${").and_then(|r| r.strip_suffix('}')) {
-                Some(inner) => match inner.split_once(":-") {
-                    Some((_, default)) => default.to_owned(),
+        .map(|a| {
+            let mut out = String::new();
+            let mut rest = a.as_str();
+            while let Some(start) = rest.find("${") {
+                out.push_str(&rest[..start]);
+                let end = rest[start..]
+                    .find('}')
+                    .unwrap_or_else(|| panic!("{a}: an unclosed ${{"));
+                let inner = &rest[start + 2..start + end];
+                match inner.split_once(":-") {
+                    Some((_, default)) => out.push_str(default),
                     None => panic!("{a}: a variable without a default in a command"),
-                },
-                None => a,
-            },
-        )
+                }
+                rest = &rest[start + end + 1..];
+            }
+            out.push_str(rest);
+            out
+        })
         .collect()
 }
 

@@ -9,6 +9,7 @@ pub mod board;
 pub mod endgame;
 pub mod notation;
 pub mod reach;
+mod wire;
 
 pub use board::{Bits, Board, BoardKind, Jump};
 pub use endgame::Endgame;

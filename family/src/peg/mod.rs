@@ -17,6 +17,7 @@ use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
+use crate::{CountTeam, Counted, Counting, OwnersError, count_positions};
 
 /// The peg solitaire family.
 #[derive(Clone, Copy, Debug, Default)]
@@ -199,6 +200,10 @@ impl Family for PegFamily {
         Ok(Box::new(game(point)?))
     }
 
+    fn counting(&self) -> Option<&dyn Counting> {
+        Some(self)
+    }
+
     fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
         questions::answer(question)
     }
@@ -315,4 +320,25 @@ pub fn solve_with(
     let mut solved = Solved::of(&outcome, Texts::of(board, &pos, &outcome), extra);
     solved.expansions += finish_expansions;
     solved
+}
+
+/// The centre game and its kin: every position reachable from a peg start.
+impl Counting for PegFamily {
+    fn count(
+        &self,
+        point: &Point,
+        instance: Instance<'_>,
+        symmetry: bool,
+        team: CountTeam<'_>,
+    ) -> Result<Counted, OwnersError> {
+        let board = board_of(kind(point)?);
+        let start = game(point)?.start(instance)?;
+        // Only the symmetries that fix the start map its reachable set onto itself.
+        let puzzle = Peg::new(if symmetry {
+            board.fixing(start)
+        } else {
+            board.clone()
+        });
+        count_positions(&board, &puzzle, &start, symmetry, team)
+    }
 }
