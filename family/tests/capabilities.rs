@@ -1,7 +1,7 @@
 //! The optional capabilities of `Family`: Martello's, through the trait as the command
 //! line and the viewer use them, and the "not supported" answers of the others.
 
-use hammer_family::{FamilyError, FamilyRef, Instance, ParamValue, point_from_pairs};
+use hammer_family::{CountTeam, FamilyError, FamilyRef, Instance, ParamValue, point_from_pairs};
 use hammer_solver::Config;
 use hammer_solver::learned::Learner;
 
@@ -125,5 +125,32 @@ fn families_without_a_capability_say_so() {
         for (mv, after) in family.moves(&point, &start).unwrap() {
             assert!(family.move_aliases(&point, &start, &mv, &after).is_empty());
         }
+    }
+}
+
+/// Peg counts through the capability what the solver's count gives; the families that
+/// cannot count say so.
+#[test]
+fn peg_counts_through_its_capability_and_the_others_refuse() {
+    let peg = FamilyRef::named("peg").unwrap();
+    let point = point_from_pairs(&*peg, &[]).unwrap();
+    let counting = peg.counting().expect("peg counts");
+    let start = ".../.../......./ooooooo/ooooooo/ooo/ooo";
+    let plain = counting
+        .count(&point, Instance::Given(start), false, CountTeam::Alone)
+        .unwrap();
+    let reduced = counting
+        .count(&point, Instance::Given(start), true, CountTeam::Alone)
+        .unwrap();
+    assert_eq!(plain.start, start);
+    assert_eq!(plain.states(), 528_083);
+    assert_eq!(reduced.states(), plain.states());
+    assert!(reduced.classes() < plain.classes());
+    assert!(plain.member.is_none());
+    for name in ["martello", "mancala", "tours", "clobber"] {
+        assert!(
+            FamilyRef::named(name).unwrap().counting().is_none(),
+            "{name}"
+        );
     }
 }

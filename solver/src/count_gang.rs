@@ -39,7 +39,8 @@ const LEVELS: u8 = 3;
 pub struct GangCountStats {
     /// Entries this member owned, over all levels.
     pub entries: u64,
-    /// The most entries it held at once (a level and the levels pending below it).
+    /// The most entries it held at once: a level and, once the level is exchanged, the
+    /// levels pending below it (outboxes and frames in transit not counted).
     pub peak_entries: u64,
     /// Entries it sent to other members.
     pub sent: u64,
@@ -94,10 +95,11 @@ pub fn count_gang<P: Countable + Wire>(
     for score in (0..=top).rev() {
         let level = std::mem::take(&mut pending[score as usize]);
         member.stats.entries += level.len() as u64;
-        let held: usize = pending.iter().map(|l| l.len()).sum::<usize>() + level.len();
-        member.stats.peak_entries = member.stats.peak_entries.max(held as u64);
         let outboxes = member.expand(&level, &mut pending, score, &mut own_levels);
         member.exchange(outboxes, score, &mut pending, link)?;
+        // At its largest now: the level and everything pending below it, complete.
+        let held: usize = pending.iter().map(|l| l.len()).sum::<usize>() + level.len();
+        member.stats.peak_entries = member.stats.peak_entries.max(held as u64);
         if !level.is_empty() {
             lowest = (
                 score,
@@ -228,9 +230,10 @@ impl<P: Countable + Wire> Member<'_, P> {
                 continue;
             }
             self.stats.sent += outbox.len() as u64;
-            let entries: Vec<_> = outbox.into_iter().collect();
-            for chunk in entries.chunks(FRAME_ENTRIES) {
-                link.send(to, self.entries_frame(chunk))?;
+            // Encoded as the map is drained: no second copy of the entries.
+            let mut entries = outbox.into_iter().peekable();
+            while entries.peek().is_some() {
+                link.send(to, self.entries_frame(entries.by_ref().take(FRAME_ENTRIES)))?;
             }
             let mut end = vec![LEVEL_END];
             end.extend(score.to_le_bytes());
@@ -284,15 +287,17 @@ impl<P: Countable + Wire> Member<'_, P> {
         }
     }
 
-    fn entries_frame(&self, chunk: &[OutEntry<P::State>]) -> Vec<u8> {
-        let mut frame = vec![ENTRIES];
-        frame.extend((chunk.len() as u32).to_le_bytes());
+    fn entries_frame(&self, chunk: impl Iterator<Item = OutEntry<P::State>>) -> Vec<u8> {
+        let mut frame = vec![ENTRIES, 0, 0, 0, 0];
+        let mut n = 0u32;
         for (key, (score, entry)) in chunk {
+            n += 1;
             frame.extend(key.to_le_bytes());
             frame.extend(entry.paths.to_le_bytes());
             frame.extend(score.to_le_bytes());
             self.puzzle.put_state(&entry.state, &mut frame);
         }
+        frame[1..5].copy_from_slice(&n.to_le_bytes());
         frame
     }
 
