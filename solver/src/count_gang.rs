@@ -100,7 +100,9 @@ pub fn count_gang<P: Countable + Wire>(
         // At its largest now: the level and everything pending below it, complete.
         let held: usize = pending.iter().map(|l| l.len()).sum::<usize>() + level.len();
         member.stats.peak_entries = member.stats.peak_entries.max(held as u64);
-        if !level.is_empty() {
+        // Kept only when nothing of this member's is pending below it (its last level
+        // always is such a one), not copied level after level.
+        if !level.is_empty() && pending[..score as usize].iter().all(|l| l.is_empty()) {
             lowest = (
                 score,
                 level.into_values().map(|e| (e.state, e.paths)).collect(),
