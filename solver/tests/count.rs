@@ -1,6 +1,9 @@
 //! The counting mode against itself: counting modulo the symmetries that fix the start
 //! gives the same state and path counts as counting every state on its own.
 
+mod common;
+
+use common::in_gang;
 use hammer_engine::peg::{Board, Peg};
 use hammer_solver::{Reduction, count};
 use proptest::prelude::*;
@@ -36,40 +39,6 @@ fn symmetric_start_counts_match_plain_counts() {
     assert_eq!(paths(&plain), paths(&reduced));
 }
 
-/// A gang's network inside one process: a channel to every member, frames in order
-/// between any two.
-struct Channels {
-    rank: usize,
-    inbox: std::sync::mpsc::Receiver<(usize, Vec<u8>)>,
-    peers: Vec<std::sync::mpsc::Sender<(usize, Vec<u8>)>>,
-}
-
-impl hammer_solver::Link for Channels {
-    fn rank(&self) -> usize {
-        self.rank
-    }
-
-    fn size(&self) -> usize {
-        self.peers.len()
-    }
-
-    fn send(&mut self, to: usize, frame: Vec<u8>) -> Result<(), hammer_solver::GangError> {
-        self.peers[to]
-            .send((self.rank, frame))
-            .map_err(|_| hammer_solver::GangError::Lost {
-                peer: to,
-                reason: "gone".into(),
-            })
-    }
-
-    fn recv(
-        &mut self,
-        wait: std::time::Duration,
-    ) -> Result<Option<(usize, Vec<u8>)>, hammer_solver::GangError> {
-        Ok(self.inbox.recv_timeout(wait).ok())
-    }
-}
-
 /// `count_gang` by `k` threads, each with its own share; every member's counts.
 fn count_by_gang(
     board: &Board,
@@ -77,28 +46,9 @@ fn count_by_gang(
     reduction: Reduction,
     k: usize,
 ) -> Vec<(hammer_solver::Counts<u64>, hammer_solver::GangCountStats)> {
-    let (senders, receivers): (Vec<_>, Vec<_>) = (0..k).map(|_| std::sync::mpsc::channel()).unzip();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = receivers
-            .into_iter()
-            .enumerate()
-            .map(|(rank, inbox)| {
-                let mut link = Channels {
-                    rank,
-                    inbox,
-                    peers: senders.clone(),
-                };
-                let puzzle = Peg::new(board.clone());
-                scope.spawn(move || {
-                    hammer_solver::count_gang(&puzzle, &pos, reduction, &mut link)
-                        .expect("the gang counts")
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("a member"))
-            .collect()
+    in_gang(k, |link| {
+        let puzzle = Peg::new(board.clone());
+        hammer_solver::count_gang(&puzzle, &pos, reduction, link).expect("the gang counts")
     })
 }
 

@@ -3,12 +3,10 @@
 
 mod common;
 
-use common::{replay, walk};
+use common::{in_gang, replay, walk};
 use hammer_engine::{Martello, Puzzle, seeded};
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::time::Duration;
 
-use hammer_solver::{Config, GangError, Link, Solver, solve_gang, solve_owned};
+use hammer_solver::{Config, Solver, solve_gang, solve_owned};
 
 #[test]
 fn owners_find_the_exact_minimum_and_a_solution_that_replays() {
@@ -46,40 +44,6 @@ fn owners_find_the_exact_minimum_and_a_solution_that_replays() {
     );
 }
 
-/// A gang's network in one process: frames of bytes on channels, in order between any
-/// two members, as the gRPC streams carry them.
-struct Frames {
-    rank: usize,
-    inbox: Receiver<(usize, Vec<u8>)>,
-    peers: Vec<Sender<(usize, Vec<u8>)>>,
-}
-
-impl Link for Frames {
-    fn rank(&self) -> usize {
-        self.rank
-    }
-
-    fn size(&self) -> usize {
-        self.peers.len()
-    }
-
-    fn send(&mut self, to: usize, frame: Vec<u8>) -> Result<(), GangError> {
-        self.peers[to]
-            .send((self.rank, frame))
-            .map_err(|_| GangError::Lost {
-                peer: to,
-                reason: "gone".to_string(),
-            })
-    }
-
-    fn recv(&mut self, wait: Duration) -> Result<Option<(usize, Vec<u8>)>, GangError> {
-        Ok(self
-            .inbox
-            .recv_timeout(wait.max(Duration::from_micros(1)))
-            .ok())
-    }
-}
-
 /// The messages written as bytes and read back, as between processes: every member
 /// returns the exact minimum and the same solution, and the leader every member's counts.
 #[test]
@@ -90,22 +54,7 @@ fn a_gang_over_bytes_finds_the_exact_minimum() {
             let start = seeded::game(5, n, index).unwrap();
             let exact = solver.solve(&start, &Config::default(), 1);
             for k in [2, 3] {
-                let (senders, receivers): (Vec<_>, Vec<_>) = (0..k).map(|_| channel()).unzip();
-                let outcomes: Vec<_> = std::thread::scope(|scope| {
-                    let handles: Vec<_> = receivers
-                        .into_iter()
-                        .enumerate()
-                        .map(|(rank, inbox)| {
-                            let mut link = Frames {
-                                rank,
-                                inbox,
-                                peers: senders.clone(),
-                            };
-                            scope.spawn(move || solve_gang(&Martello, &start, &mut link))
-                        })
-                        .collect();
-                    handles.into_iter().map(|h| h.join().unwrap()).collect()
-                });
+                let outcomes = in_gang(k, |link| solve_gang(&Martello, &start, link));
                 let what = format!("n {n}, game {index}, {k} members");
                 let leader = outcomes[0].as_ref().expect("the leader ends well");
                 assert_eq!(leader.min_score, exact.min_score, "{what}");

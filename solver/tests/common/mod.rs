@@ -1,10 +1,14 @@
 //! What several of the solver's test files share: the configurations they compare, the
-//! replay of a solution, and a seeded walk into the middle of a game.
+//! replay of a solution, a seeded walk into the middle of a game, and a gang's network
+//! inside one process.
 
 #![allow(dead_code)] // each test file uses only some of these
 
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
 use hammer_engine::{Martello, Move, Puzzle, State};
-use hammer_solver::{Config, Limits, Order, Schedule};
+use hammer_solver::{Config, GangError, Limits, Link, Order, Schedule};
 
 /// Order, schedule and memo limit (MiB) of the configurations the tests run every game
 /// under; the last one's memo is too small for 6x6 games, so it forgets states.
@@ -55,4 +59,62 @@ pub fn walk(mut state: State, mut step: u64, moves: u32) -> State {
         state = Martello.apply(&state, pick(&buf, &mut step));
     }
     state
+}
+
+/// A gang's network in one process: frames of bytes on channels, in order between any
+/// two members, as the gRPC streams carry them.
+pub struct Frames {
+    rank: usize,
+    inbox: Receiver<(usize, Vec<u8>)>,
+    peers: Vec<Sender<(usize, Vec<u8>)>>,
+}
+
+impl Link for Frames {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.peers.len()
+    }
+
+    fn send(&mut self, to: usize, frame: Vec<u8>) -> Result<(), GangError> {
+        self.peers[to]
+            .send((self.rank, frame))
+            .map_err(|_| GangError::Lost {
+                peer: to,
+                reason: "gone".to_string(),
+            })
+    }
+
+    fn recv(&mut self, wait: Duration) -> Result<Option<(usize, Vec<u8>)>, GangError> {
+        Ok(self
+            .inbox
+            .recv_timeout(wait.max(Duration::from_micros(1)))
+            .ok())
+    }
+}
+
+/// Runs `member` as each of a gang of `k` threads over [`Frames`]; their results by rank.
+pub fn in_gang<T: Send>(k: usize, member: impl Fn(&mut Frames) -> T + Sync) -> Vec<T> {
+    let (senders, receivers): (Vec<_>, Vec<_>) = (0..k).map(|_| channel()).unzip();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = receivers
+            .into_iter()
+            .enumerate()
+            .map(|(rank, inbox)| {
+                let mut link = Frames {
+                    rank,
+                    inbox,
+                    peers: senders.clone(),
+                };
+                let member = &member;
+                scope.spawn(move || member(&mut link))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a gang member"))
+            .collect()
+    })
 }
