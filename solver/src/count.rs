@@ -26,6 +26,24 @@ pub enum Reduction {
     Symmetry,
 }
 
+impl Reduction {
+    /// The key `state` is merged under: its own, or its class's fingerprint.
+    pub(crate) fn key<P: Countable>(self, puzzle: &P, state: &P::State) -> u128 {
+        match self {
+            Reduction::None => puzzle.state_key(state),
+            Reduction::Symmetry => puzzle.fingerprint(state),
+        }
+    }
+
+    /// The states an entry of `state` stands for: 1, or its class's size.
+    pub(crate) fn weight<P: Countable>(self, puzzle: &P, state: &P::State) -> u64 {
+        match self {
+            Reduction::None => 1,
+            Reduction::Symmetry => puzzle.class_size(state),
+        }
+    }
+}
+
 /// One level of a count: the states of one score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
@@ -105,14 +123,8 @@ fn run<P: Countable>(
     reduction: Reduction,
     goal: Option<impl Fn(&P::State) -> bool>,
 ) -> Counts<P::State> {
-    let key = |s: &P::State| match reduction {
-        Reduction::None => puzzle.state_key(s),
-        Reduction::Symmetry => puzzle.fingerprint(s),
-    };
-    let size = |s: &P::State| match reduction {
-        Reduction::None => 1,
-        Reduction::Symmetry => puzzle.class_size(s),
-    };
+    let key = |s: &P::State| reduction.key(puzzle, s);
+    let size = |s: &P::State| reduction.weight(puzzle, s);
     // Levels by score: every move lowers the score, so no level exceeds the start's.
     let top = puzzle.score(start);
     let mut pending: Vec<LevelMap<P::State>> = (0..=top).map(|_| LevelMap::default()).collect();

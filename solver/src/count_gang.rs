@@ -140,10 +140,7 @@ struct Member<'a, P> {
 
 impl<P: Countable + Wire> Member<'_, P> {
     fn key(&self, state: &P::State) -> u128 {
-        match self.reduction {
-            Reduction::None => self.puzzle.state_key(state),
-            Reduction::Symmetry => self.puzzle.fingerprint(state),
-        }
+        self.reduction.key(self.puzzle, state)
     }
 
     /// The member that owns `key`: both halves mixed, since a key may carry its
@@ -152,13 +149,6 @@ impl<P: Countable + Wire> Member<'_, P> {
         let folded = (key as u64) ^ ((key >> 64) as u64);
         let mixed = folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32;
         (mixed % self.size as u64) as usize
-    }
-
-    fn size_of(&self, state: &P::State) -> u64 {
-        match self.reduction {
-            Reduction::None => 1,
-            Reduction::Symmetry => self.puzzle.class_size(state),
-        }
     }
 
     /// Expands this member's share of level `score`: its own children into `pending`,
@@ -176,7 +166,7 @@ impl<P: Countable + Wire> Member<'_, P> {
         let mut paths = 0u128;
         let mut moves = Vec::new();
         for entry in level.values() {
-            states += self.size_of(&entry.state);
+            states += self.reduction.weight(self.puzzle, &entry.state);
             paths = paths.saturating_add(entry.paths);
             self.puzzle.moves(&entry.state, &mut moves);
             for &mv in &moves {
