@@ -4,13 +4,13 @@
 
 use std::hash::{Hash, Hasher};
 use std::net::{Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_family::{FamilyRef, Point};
-use hammer_gang::{GangSpec, PeerTls};
+use hammer_gang::{GangSpec, PeerLink, PeerTls};
 
 use crate::args::TokenArgs;
 
@@ -104,17 +104,68 @@ impl PeerArgs {
         else {
             return Ok(None);
         };
-        let read = |path: &PathBuf, what: &str| {
-            std::fs::read(path)
-                .with_context(|| format!("cannot read the {what} {}", path.display()))
-        };
-        Ok(Some(PeerTls {
-            cert: read(cert, "--peer-tls-cert certificate")?,
-            key: read(key, "--peer-tls-key key")?,
-            ca: read(ca, "--peer-tls-ca certificate authority")?,
-            domain: self.peer_tls_domain.clone(),
-        }))
+        let ca = (ca.as_path(), "--peer-tls-ca certificate authority");
+        read_peer_tls(cert, key, ca, self.peer_tls_domain.clone()).map(Some)
     }
+
+    /// Opens this member's link to the gang of `game`, runs `work` over it, and closes
+    /// the link when the work ends well, or aborts it (the others hear at once) when it
+    /// fails. The work's result, with the gang's size, this member's rank and the bytes
+    /// it sent.
+    pub fn as_member<T, E>(
+        &self,
+        game: String,
+        work: impl FnOnce(&mut PeerLink) -> Result<T, E>,
+    ) -> Result<Membership<T>>
+    where
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let spec = self.gang(game)?;
+        let mut link = PeerLink::open(&spec)?;
+        match work(&mut link) {
+            Ok(out) => {
+                let bytes_sent = link.bytes_sent;
+                link.close();
+                Ok(Membership {
+                    out,
+                    size: spec.peers.len(),
+                    rank: spec.rank,
+                    bytes_sent,
+                })
+            }
+            Err(e) => {
+                link.abort();
+                Err(e.into())
+            }
+        }
+    }
+}
+
+/// What one member's work in a gang gave ([`PeerArgs::as_member`]).
+pub struct Membership<T> {
+    pub out: T,
+    pub size: usize,
+    pub rank: usize,
+    pub bytes_sent: u64,
+}
+
+/// A gang member's TLS files, read: its certificate and key, and the CA `ca.0` that
+/// signed every member's (`ca.1` names it in an error).
+pub fn read_peer_tls(
+    cert: &Path,
+    key: &Path,
+    ca: (&Path, &str),
+    domain: Option<String>,
+) -> Result<PeerTls> {
+    let read = |path: &Path, what: &str| {
+        std::fs::read(path).with_context(|| format!("cannot read the {what} {}", path.display()))
+    };
+    Ok(PeerTls {
+        cert: read(cert, "--peer-tls-cert certificate")?,
+        key: read(key, "--peer-tls-key key")?,
+        ca: read(ca.0, ca.1)?,
+        domain,
+    })
 }
 
 /// Names what a gang works on, so that members started on different work refuse one

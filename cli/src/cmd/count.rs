@@ -8,7 +8,6 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use clap::Args;
 use hammer_family::{CountTeam, Counted, Instance, Point};
-use hammer_gang::PeerLink;
 use serde_json::json;
 
 use crate::peer_args::{PeerArgs, gang_game};
@@ -64,25 +63,18 @@ pub fn count(args: CountArgs) -> Result<ExitCode> {
         } else {
             "count"
         };
-        let spec = args.peer.gang(gang_game(family, &point, &start, what))?;
-        let mut link = PeerLink::open(&spec)?;
-        let out = counting.count(
-            &point,
-            Instance::Given(&start),
-            args.symmetry,
-            CountTeam::Gang(&mut link),
-        );
-        let bytes = link.bytes_sent;
-        match out {
-            Ok(counted) => {
-                link.close();
-                (counted, spec.peers.len(), Some(spec.rank), Some(bytes))
-            }
-            Err(e) => {
-                link.abort();
-                return Err(e.into());
-            }
-        }
+        let member = args
+            .peer
+            .as_member(gang_game(family, &point, &start, what), |link| {
+                let team = CountTeam::Gang(link);
+                counting.count(&point, Instance::Given(&start), args.symmetry, team)
+            })?;
+        (
+            member.out,
+            member.size,
+            Some(member.rank),
+            Some(member.bytes_sent),
+        )
     } else {
         let counted = counting.count(&point, instance, args.symmetry, CountTeam::Alone)?;
         (counted, 1, None, None)

@@ -7,7 +7,6 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use clap::Args;
 use hammer_family::{FamilyRef, Instance, Point, Team};
-use hammer_gang::PeerLink;
 use hammer_solver::{Config, Limits, Order, Schedule};
 use serde_json::json;
 
@@ -89,20 +88,16 @@ pub fn solve_owned(
             None,
         ),
         None => {
-            let spec = args.peer.gang(gang_game(family, point, &start, "solve"))?;
-            let mut link = PeerLink::open(&spec)?;
-            let out = owners.solve(point, instance, Team::Gang(&mut link));
-            let bytes = link.bytes_sent;
-            match out {
-                Ok(out) => {
-                    link.close();
-                    (out, spec.peers.len(), Some(spec.rank), Some(bytes))
-                }
-                Err(e) => {
-                    link.abort();
-                    return Err(e.into());
-                }
-            }
+            let game = gang_game(family, point, &start, "solve");
+            let member = args
+                .peer
+                .as_member(game, |link| owners.solve(point, instance, Team::Gang(link)))?;
+            (
+                member.out,
+                member.size,
+                Some(member.rank),
+                Some(member.bytes_sent),
+            )
         }
     };
     let wall_ns = started.elapsed().as_nanos() as u64;

@@ -13,6 +13,7 @@ use hammer_worker::{PeerOptions, WorkerError, WorkerOptions, run_group};
 use tokio::sync::watch;
 
 use crate::args::{ConnectArgs, MemoryArgs, pool};
+use crate::peer_args::read_peer_tls;
 use crate::runtime::{runtime, stay_until_signal, stop_signal};
 
 #[derive(Args)]
@@ -83,15 +84,8 @@ fn peer_tls(args: &WorkerArgs, coordinator_ca: Option<&PathBuf>) -> Result<Optio
             "--peer-tls-cert needs the CA that signed the members' certificates: --peer-tls-ca, or --tls-ca"
         );
     };
-    let read = |path: &PathBuf, what: &str| {
-        std::fs::read(path).with_context(|| format!("cannot read the {what} {}", path.display()))
-    };
-    Ok(Some(PeerTls {
-        cert: read(cert, "--peer-tls-cert certificate")?,
-        key: read(key, "--peer-tls-key key")?,
-        ca: read(ca, "certificate authority")?,
-        domain: args.peer_tls_domain.clone(),
-    }))
+    let ca = (ca.as_path(), "certificate authority");
+    read_peer_tls(cert, key, ca, args.peer_tls_domain.clone()).map(Some)
 }
 
 /// How this worker takes part in gangs, if it does.
