@@ -82,9 +82,12 @@ fn writer_loop(
                         next = core.mark_committed(slot, &entry);
                         core.is_complete()
                     };
+                    // Writers finish in any order: one that saw the sweep short of
+                    // complete may report after the one that completed it, and
+                    // completion never goes back.
                     events.send_modify(|e| {
                         e.committed_units += 1;
-                        e.complete = complete;
+                        e.complete |= complete;
                     });
                 }
                 Err(e) => {
