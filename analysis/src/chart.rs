@@ -110,12 +110,10 @@ fn range(values: &[f64], scale: Scale, integers: bool) -> (f64, f64) {
     }
 }
 
-fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| e.to_string();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-
-    let xs = chart.x_scale;
-    let ys = chart.y_scale;
+/// Every value the axes must show: the points' x and y, and their intervals' ends, on
+/// the axes' scales (a value a log axis cannot show is left out).
+fn axis_values(chart: &Chart) -> (Vec<f64>, Vec<f64>) {
+    let (xs, ys) = (chart.x_scale, chart.y_scale);
     let mut x_values = Vec::new();
     let mut y_values = Vec::new();
     for s in &chart.series {
@@ -128,6 +126,16 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Res
             }
         }
     }
+    (x_values, y_values)
+}
+
+fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, chart: &Chart) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| e.to_string();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+
+    let xs = chart.x_scale;
+    let ys = chart.y_scale;
+    let (x_values, y_values) = axis_values(chart);
     let categories = chart.categories.clone().unwrap_or_default();
     let x_integers = chart.categories.is_some()
         || (xs == Scale::Linear && x_values.iter().all(|v| (v - v.round()).abs() < 1e-9));

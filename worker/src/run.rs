@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use hammer_proto::v1::{
-    GameResult, GangLease, LeaseRequest, RegisterRequest, RegisterResponse, lease_response,
+    GameResult, GangLease, Lease, LeaseRequest, RegisterRequest, RegisterResponse,
+    Unit as WireUnit, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
 use hammer_solver::{Cancel, SharedBest};
@@ -21,7 +22,7 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep};
 use tracing::{debug, info, warn};
 
-use crate::connect::{ClientError, ConnectOptions};
+use crate::connect::{Client, ClientError, ConnectOptions};
 use crate::gang::{GangFailure, PeerOptions, solve_gang_unit};
 use crate::solve::{HAMMER_VERSION, SolveError, SolverPool};
 use crate::stream::work;
@@ -330,39 +331,8 @@ impl Worker {
         unreachable_since: &mut Option<Instant>,
     ) -> Result<SessionEnd, WorkerError> {
         let mut client = self.options.connect.connect().await?;
-        let reg = client
-            .register(RegisterRequest {
-                protocol_version: PROTOCOL_VERSION,
-                name: self.options.name.clone(),
-                threads: self.pool.threads() as u32,
-                hammer_version: HAMMER_VERSION.to_owned(),
-                instance: self.instance.clone(),
-                peer_addr: self
-                    .options
-                    .peer
-                    .as_ref()
-                    .map(|p| p.advertise.clone())
-                    .unwrap_or_default(),
-            })
-            .await?
-            .into_inner();
-        if reg.protocol_version != PROTOCOL_VERSION {
-            return Err(WorkerError::ProtocolMismatch {
-                worker: PROTOCOL_VERSION,
-                coordinator: reg.protocol_version,
-            });
-        }
-        let sweep = self.sweep_of(&reg)?;
+        let (sweep, heartbeat) = self.register(&mut client).await?;
         *unreachable_since = None;
-        if self.worker_id != reg.worker_id {
-            info!(worker = %reg.worker_id, sweep = %sweep.name, threads = self.pool.threads(), "registered");
-        }
-        self.worker_id = reg.worker_id.clone();
-        self.report.worker_id = reg.worker_id.clone();
-        if let Some(current) = self.current.take_if(|c| c.digest != sweep.digest) {
-            current.abandon().await;
-        }
-        let heartbeat = Duration::from_millis(reg.heartbeat_ms.clamp(50, 60_000));
         loop {
             if *self.shutdown.borrow() {
                 return Err(WorkerError::Stopped);
@@ -376,7 +346,7 @@ impl Worker {
             let answer = client
                 .lease(LeaseRequest {
                     worker_id: self.worker_id.clone(),
-                    resume_unit_id: resume_unit_id.clone(),
+                    resume_unit_id,
                     gang_failed: self.gang_failed,
                 })
                 .await?
@@ -403,74 +373,109 @@ impl Worker {
                     }
                 }
                 Some(lease_response::Outcome::Lease(lease)) => {
-                    let wire = lease
-                        .unit
-                        .ok_or_else(|| WorkerError::BadLease("lease without a unit".into()))?;
-                    let unit = sweep.unit_by_id(&wire.unit_id).ok_or_else(|| {
-                        WorkerError::BadLease(format!(
-                            "unit {:?} is not a unit of sweep {}",
-                            wire.unit_id, sweep.name
-                        ))
-                    })?;
-                    if unit.n != wire.n
-                        || unit.point != wire.point
-                        || unit.start != wire.start
-                        || unit.end != wire.end
-                    {
-                        return Err(WorkerError::BadLease(format!(
-                            "unit {} is games {}..{} of n={} here but the coordinator says {}..{} of n={}",
-                            wire.unit_id,
-                            unit.start,
-                            unit.end,
-                            unit.n,
-                            wire.start,
-                            wire.end,
-                            wire.n
-                        )));
-                    }
-                    // A gang's game is searched anew by every gang it is leased to.
-                    let gang = lease.gang.is_some();
-                    if let Some(current) = self
-                        .current
-                        .take_if(|c| c.unit_id != wire.unit_id || c.gang || gang)
-                    {
-                        debug!(unit = %current.unit_id, "unit given to another worker, dropping it");
-                        current.abandon().await;
-                    }
-                    if self.current.is_none() {
-                        self.current = Some(match &lease.gang {
-                            Some(gang) => self.start_gang_unit(&sweep, unit, gang.clone())?,
-                            None => self.start_unit(&sweep, unit),
-                        });
-                    }
-                    if let (Some(best), Some(current)) = (lease.split_best, &self.current) {
-                        current.told.tell(best, &lease.split_solution);
-                    }
-                    debug!(unit = %wire.unit_id, lease = %lease.lease_id, speculative = lease.speculative, "leased");
-                    let finished = work(
-                        &mut client,
-                        &self.options,
-                        &mut self.shutdown,
-                        &self.worker_id,
-                        &sweep,
-                        self.current.as_mut().ok_or(WorkerError::Stopped)?,
-                        &lease.lease_id,
-                        heartbeat,
-                    )
-                    .await?;
-                    if let Some(current) = self.current.take() {
-                        self.gang_failed = current.gang_failed;
-                        if finished {
-                            self.report.units += 1;
-                            self.report.games += current.results.len() as u64;
-                            self.progress.units_done.fetch_add(1, Ordering::Relaxed);
-                        }
-                        current.abandon().await;
-                    }
+                    self.work_on(&mut client, &sweep, lease, heartbeat).await?;
                 }
                 None => return Err(WorkerError::BadLease("empty answer".into())),
             }
         }
+    }
+
+    /// Registers with the coordinator on a new connection; returns the sweep and the
+    /// heartbeat interval it asks for.
+    async fn register(
+        &mut self,
+        client: &mut Client,
+    ) -> Result<(Arc<Sweep>, Duration), WorkerError> {
+        let reg = client
+            .register(RegisterRequest {
+                protocol_version: PROTOCOL_VERSION,
+                name: self.options.name.clone(),
+                threads: self.pool.threads() as u32,
+                hammer_version: HAMMER_VERSION.to_owned(),
+                instance: self.instance.clone(),
+                peer_addr: self
+                    .options
+                    .peer
+                    .as_ref()
+                    .map(|p| p.advertise.clone())
+                    .unwrap_or_default(),
+            })
+            .await?
+            .into_inner();
+        if reg.protocol_version != PROTOCOL_VERSION {
+            return Err(WorkerError::ProtocolMismatch {
+                worker: PROTOCOL_VERSION,
+                coordinator: reg.protocol_version,
+            });
+        }
+        let sweep = self.sweep_of(&reg)?;
+        if self.worker_id != reg.worker_id {
+            info!(worker = %reg.worker_id, sweep = %sweep.name, threads = self.pool.threads(), "registered");
+        }
+        self.worker_id = reg.worker_id.clone();
+        self.report.worker_id = reg.worker_id.clone();
+        if let Some(current) = self.current.take_if(|c| c.digest != sweep.digest) {
+            current.abandon().await;
+        }
+        Ok((
+            sweep,
+            Duration::from_millis(reg.heartbeat_ms.clamp(50, 60_000)),
+        ))
+    }
+
+    /// Works on a leased unit until the coordinator has it or no longer needs it: keeps
+    /// the unit already under way when the lease renews it, starts it otherwise.
+    async fn work_on(
+        &mut self,
+        client: &mut Client,
+        sweep: &Arc<Sweep>,
+        lease: Lease,
+        heartbeat: Duration,
+    ) -> Result<(), WorkerError> {
+        let wire = lease
+            .unit
+            .ok_or_else(|| WorkerError::BadLease("lease without a unit".into()))?;
+        let unit = leased_unit(sweep, &wire)?;
+        // A gang's game is searched anew by every gang it is leased to.
+        let gang = lease.gang.is_some();
+        if let Some(current) = self
+            .current
+            .take_if(|c| c.unit_id != wire.unit_id || c.gang || gang)
+        {
+            debug!(unit = %current.unit_id, "unit given to another worker, dropping it");
+            current.abandon().await;
+        }
+        if self.current.is_none() {
+            self.current = Some(match &lease.gang {
+                Some(gang) => self.start_gang_unit(sweep, unit, gang.clone())?,
+                None => self.start_unit(sweep, unit),
+            });
+        }
+        if let (Some(best), Some(current)) = (lease.split_best, &self.current) {
+            current.told.tell(best, &lease.split_solution);
+        }
+        debug!(unit = %wire.unit_id, lease = %lease.lease_id, speculative = lease.speculative, "leased");
+        let finished = work(
+            client,
+            &self.options,
+            &mut self.shutdown,
+            &self.worker_id,
+            sweep,
+            self.current.as_mut().ok_or(WorkerError::Stopped)?,
+            &lease.lease_id,
+            heartbeat,
+        )
+        .await?;
+        if let Some(current) = self.current.take() {
+            self.gang_failed = current.gang_failed;
+            if finished {
+                self.report.units += 1;
+                self.report.games += current.results.len() as u64;
+                self.progress.units_done.fetch_add(1, Ordering::Relaxed);
+            }
+            current.abandon().await;
+        }
+        Ok(())
     }
 
     fn sweep_of(&mut self, reg: &RegisterResponse) -> Result<Arc<Sweep>, WorkerError> {
@@ -591,6 +596,28 @@ fn jitter(d: Duration) -> Duration {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |t| t.subsec_nanos());
     d + d.mul_f64(f64::from(nanos % 1000) / 4000.0)
+}
+
+/// The sweep's unit that a lease names, checked against the lease's own description of
+/// it: a coordinator with another sweep of the same digest would be a bug, not a race.
+fn leased_unit(sweep: &Sweep, wire: &WireUnit) -> Result<Unit, WorkerError> {
+    let unit = sweep.unit_by_id(&wire.unit_id).ok_or_else(|| {
+        WorkerError::BadLease(format!(
+            "unit {:?} is not a unit of sweep {}",
+            wire.unit_id, sweep.name
+        ))
+    })?;
+    if unit.n != wire.n
+        || unit.point != wire.point
+        || unit.start != wire.start
+        || unit.end != wire.end
+    {
+        return Err(WorkerError::BadLease(format!(
+            "unit {} is games {}..{} of n={} here but the coordinator says {}..{} of n={}",
+            wire.unit_id, unit.start, unit.end, unit.n, wire.start, wire.end, wire.n
+        )));
+    }
+    Ok(unit)
 }
 
 /// Checks and installs the knowledge bases the coordinator sent, before the sweep is

@@ -119,35 +119,56 @@ pub(crate) async fn work(
             _ = sleep_until(flush_at.unwrap_or_else(Instant::now)), if pending > 0 && !want_send => {}
             _ = sleep_until(next_heartbeat) => {
                 next_heartbeat = Instant::now() + heartbeat;
-                // A part's best so far, for the other parts of its game.
-                let found = current.told.found();
-                let request = HeartbeatRequest {
-                    worker_id: worker_id.to_owned(),
-                    lease_ids: vec![lease_id.to_owned()],
-                    progress: vec![LeaseProgress {
-                        lease_id: lease_id.to_owned(),
-                        expansions: current.expansions(),
-                        best: found.as_ref().map(|(score, _)| *score),
-                        solution: found.map(|(_, solution)| solution).unwrap_or_default(),
-                    }],
-                };
-                let answer = timeout(heartbeat.max(Duration::from_secs(5)), heartbeat_client.heartbeat(request))
-                    .await
-                    .map_err(|_| ClientError::Rpc(tonic::Status::deadline_exceeded("heartbeat timed out")))??
-                    .into_inner();
-                if answer.unknown_lease_ids.iter().any(|l| l == lease_id) {
-                    return Err(ClientError::Rpc(tonic::Status::not_found("the coordinator forgot the lease")).into());
-                }
-                for told in answer.split_bests.iter().filter(|b| b.lease_id == lease_id) {
-                    current.told.tell(told.best, &told.solution);
-                }
-                if answer.dropped_lease_ids.iter().any(|l| l == lease_id) || answer.sweep_complete {
-                    debug!(unit = %current.unit_id, "lease dropped by the coordinator");
+                if !beat(&mut heartbeat_client, worker_id, lease_id, current, heartbeat).await? {
                     return Ok(false);
                 }
             }
         }
     }
+}
+
+/// Sends one heartbeat for `lease_id` with the unit's progress, and takes what the
+/// coordinator tells back. Returns false when the coordinator dropped the lease or the
+/// sweep is complete.
+async fn beat(
+    client: &mut Client,
+    worker_id: &str,
+    lease_id: &str,
+    current: &mut Current,
+    heartbeat: Duration,
+) -> Result<bool, WorkerError> {
+    // A part's best so far, for the other parts of its game.
+    let found = current.told.found();
+    let request = HeartbeatRequest {
+        worker_id: worker_id.to_owned(),
+        lease_ids: vec![lease_id.to_owned()],
+        progress: vec![LeaseProgress {
+            lease_id: lease_id.to_owned(),
+            expansions: current.expansions(),
+            best: found.as_ref().map(|(score, _)| *score),
+            solution: found.map(|(_, solution)| solution).unwrap_or_default(),
+        }],
+    };
+    let answer = timeout(
+        heartbeat.max(Duration::from_secs(5)),
+        client.heartbeat(request),
+    )
+    .await
+    .map_err(|_| ClientError::Rpc(tonic::Status::deadline_exceeded("heartbeat timed out")))??
+    .into_inner();
+    if answer.unknown_lease_ids.iter().any(|l| l == lease_id) {
+        return Err(
+            ClientError::Rpc(tonic::Status::not_found("the coordinator forgot the lease")).into(),
+        );
+    }
+    for told in answer.split_bests.iter().filter(|b| b.lease_id == lease_id) {
+        current.told.tell(told.best, &told.solution);
+    }
+    if answer.dropped_lease_ids.iter().any(|l| l == lease_id) || answer.sweep_complete {
+        debug!(unit = %current.unit_id, "lease dropped by the coordinator");
+        return Ok(false);
+    }
+    Ok(true)
 }
 
 fn finish_solving(

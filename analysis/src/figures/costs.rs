@@ -256,31 +256,7 @@ pub fn fig12(p: &Prepared) -> Figure {
     for (&n, dist) in &per_n {
         let (m, counts) = dist.finish();
         let total = m.count;
-        let mut bins: BTreeMap<i32, u64> = BTreeMap::new();
-        for &(v, k) in &counts {
-            *bins.entry(bin_of(v)).or_default() += k;
-        }
-        let mut pts = Vec::new();
-        if let (Some(&lo), Some(&hi)) = (bins.keys().next(), bins.keys().next_back()) {
-            for b in lo..=hi {
-                let k = bins.get(&b).copied().unwrap_or(0);
-                let prop = wilson(k, total);
-                let [v, l, h] = prop_cells(&prop);
-                hist.push(vec![
-                    Cell::Int(i64::from(n)),
-                    Cell::num(bin_edge(b), 1),
-                    Cell::num(bin_edge(b + 1), 1),
-                    Cell::Int(k as i64),
-                    v,
-                    l,
-                    h,
-                ]);
-                if b >= 0 {
-                    let centre = 10f64.powf((f64::from(b) + 0.5) / 4.0);
-                    pts.push(Point::new(centre, prop.value, prop.low, prop.high));
-                }
-            }
-        }
+        let pts = fig12_bins(n, &counts, total, &mut hist);
         let games_where = |keep: &dyn Fn(i64) -> bool| -> u64 {
             counts
                 .iter()
@@ -329,4 +305,36 @@ pub fn fig12(p: &Prepared) -> Figure {
     fig.tables.push(summary);
     fig.charts.push(c);
     fig
+}
+
+/// Figure 12's histogram rows of board size `n`: quarter-decade bins of `counts`
+/// (expansions, games), every bin from the lowest to the highest seen, and the chart's
+/// points at the bins' centres.
+fn fig12_bins(n: i32, counts: &[(i64, u64)], total: u64, hist: &mut Table) -> Vec<Point> {
+    let mut bins: BTreeMap<i32, u64> = BTreeMap::new();
+    for &(v, k) in counts {
+        *bins.entry(bin_of(v)).or_default() += k;
+    }
+    let mut pts = Vec::new();
+    if let (Some(&lo), Some(&hi)) = (bins.keys().next(), bins.keys().next_back()) {
+        for b in lo..=hi {
+            let k = bins.get(&b).copied().unwrap_or(0);
+            let prop = wilson(k, total);
+            let [v, l, h] = prop_cells(&prop);
+            hist.push(vec![
+                Cell::Int(i64::from(n)),
+                Cell::num(bin_edge(b), 1),
+                Cell::num(bin_edge(b + 1), 1),
+                Cell::Int(k as i64),
+                v,
+                l,
+                h,
+            ]);
+            if b >= 0 {
+                let centre = 10f64.powf((f64::from(b) + 0.5) / 4.0);
+                pts.push(Point::new(centre, prop.value, prop.low, prop.high));
+            }
+        }
+    }
+    pts
 }

@@ -242,40 +242,7 @@ pub fn fig05(p: &Prepared) -> Figure {
             ));
             continue;
         }
-        // Every count from 2 to n*n, zeros included, for real board sizes (n comes from a
-        // directory name, so anything else gets only the counts seen), plus any value seen
-        // outside that range.
-        let mut values: BTreeSet<i32> = counts
-            .keys()
-            .filter(|(m, _)| *m == n)
-            .map(|(_, s)| *s)
-            .collect();
-        if (1..=8).contains(&n) {
-            values.extend(2..=n * n);
-        }
-        let mut pts = Vec::new();
-        for m in values {
-            let k = counts.get(&(n, m)).copied().unwrap_or(0);
-            let share = wilson(k, unsolv);
-            let of_all = wilson(k, all);
-            let report = (n == 6 && m == 36)
-                .then(|| paper::FIG5_STUCK.0 as f64 / paper::FIG5_STUCK.1 as f64);
-            let [v, lo, hi] = prop_cells(&share);
-            t.push(vec![
-                Cell::Int(i64::from(n)),
-                Cell::Int(i64::from(m)),
-                Cell::Int(k as i64),
-                v,
-                lo,
-                hi,
-                Cell::num(of_all.value, 7),
-                Cell::num(of_all.low, 7),
-                Cell::num(of_all.high, 7),
-                Cell::opt(report, 7),
-                verdict(report, of_all.low, of_all.high),
-            ]);
-            pts.push(Point::new(f64::from(m), share.value, share.low, share.high));
-        }
+        let pts = fig05_size(n, all, unsolv, &counts, &mut t);
         fig.notes.push(format!(
             "n={n}: {} of {} games unsolvable ({:.3}%).",
             count_text(unsolv),
@@ -295,4 +262,50 @@ pub fn fig05(p: &Prepared) -> Figure {
     fig.tables.push(t);
     fig.charts.push(c);
     fig
+}
+
+/// Figure 5's rows of board size `n` (`all` games, `unsolv` of them unsolvable) and its
+/// chart's points.
+fn fig05_size(
+    n: i32,
+    all: u64,
+    unsolv: u64,
+    counts: &BTreeMap<(i32, i32), u64>,
+    t: &mut Table,
+) -> Vec<Point> {
+    // Every count from 2 to n*n, zeros included, for real board sizes (n comes from a
+    // directory name, so anything else gets only the counts seen), plus any value seen
+    // outside that range.
+    let mut values: BTreeSet<i32> = counts
+        .keys()
+        .filter(|(m, _)| *m == n)
+        .map(|(_, s)| *s)
+        .collect();
+    if (1..=8).contains(&n) {
+        values.extend(2..=n * n);
+    }
+    let mut pts = Vec::new();
+    for m in values {
+        let k = counts.get(&(n, m)).copied().unwrap_or(0);
+        let share = wilson(k, unsolv);
+        let of_all = wilson(k, all);
+        let report =
+            (n == 6 && m == 36).then(|| paper::FIG5_STUCK.0 as f64 / paper::FIG5_STUCK.1 as f64);
+        let [v, lo, hi] = prop_cells(&share);
+        t.push(vec![
+            Cell::Int(i64::from(n)),
+            Cell::Int(i64::from(m)),
+            Cell::Int(k as i64),
+            v,
+            lo,
+            hi,
+            Cell::num(of_all.value, 7),
+            Cell::num(of_all.low, 7),
+            Cell::num(of_all.high, 7),
+            Cell::opt(report, 7),
+            verdict(report, of_all.low, of_all.high),
+        ]);
+        pts.push(Point::new(f64::from(m), share.value, share.low, share.high));
+    }
+    pts
 }
