@@ -104,7 +104,8 @@ impl Cancel {
         self.0.expansions.load(Ordering::Relaxed)
     }
 
-    pub(crate) fn add_expansions(&self, n: u64) {
+    /// Adds `n` expansions done outside this crate's searches (a gang member's).
+    pub fn add_expansions(&self, n: u64) {
         self.0.expansions.fetch_add(n, Ordering::Relaxed);
     }
 }

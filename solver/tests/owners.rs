@@ -45,7 +45,8 @@ fn owners_find_the_exact_minimum_and_a_solution_that_replays() {
 }
 
 /// The messages written as bytes and read back, as between processes: every member
-/// returns the exact minimum and the same solution, and the leader every member's counts.
+/// returns the exact minimum and the same solution, and the leader every member's counts;
+/// each member's progress reports end at its own expansions.
 #[test]
 fn a_gang_over_bytes_finds_the_exact_minimum() {
     let mut solver = Solver::new(Martello);
@@ -54,7 +55,10 @@ fn a_gang_over_bytes_finds_the_exact_minimum() {
             let start = seeded::game(5, n, index).unwrap();
             let exact = solver.solve(&start, &Config::default(), 1);
             for k in [2, 3] {
-                let outcomes = in_gang(k, |link| solve_gang(&Martello, &start, link));
+                let members = in_gang(k, |link| {
+                    (solve_gang(&Martello, &start, link), link.expanded)
+                });
+                let (outcomes, reported): (Vec<_>, Vec<_>) = members.into_iter().unzip();
                 let what = format!("n {n}, game {index}, {k} members");
                 let leader = outcomes[0].as_ref().expect("the leader ends well");
                 assert_eq!(leader.min_score, exact.min_score, "{what}");
@@ -67,6 +71,10 @@ fn a_gang_over_bytes_finds_the_exact_minimum() {
                     assert_eq!(outcome.min_score, leader.min_score, "{what}, member {rank}");
                     assert_eq!(outcome.solution, leader.solution, "{what}, member {rank}");
                     assert_eq!(outcome.expansions[rank], leader.expansions[rank], "{what}");
+                    assert_eq!(
+                        reported[rank], outcome.expansions[rank],
+                        "{what}, member {rank}"
+                    );
                 }
             }
         }

@@ -64,9 +64,12 @@ pub enum GangFailure {
 
 /// The peer link as the owner search sees it, ended once `cancel` is set: the search
 /// asks it for messages between any two expansions, so it stops within one.
+/// It also adds the member's expansions to `cancel`'s count, which the heartbeats carry.
 struct Cancellable<'a> {
     link: &'a mut PeerLink,
     cancel: &'a Cancel,
+    /// This game's expansions already added.
+    reported: u64,
 }
 
 impl Link for Cancellable<'_> {
@@ -87,6 +90,12 @@ impl Link for Cancellable<'_> {
             return Err(GangError::Cancelled);
         }
         self.link.recv(wait)
+    }
+
+    fn expanded(&mut self, total: u64) {
+        self.cancel
+            .add_expansions(total.saturating_sub(self.reported));
+        self.reported = self.reported.max(total);
     }
 }
 
@@ -144,6 +153,7 @@ pub(crate) fn solve_gang_unit(
         let mut guarded = Cancellable {
             link: &mut link,
             cancel,
+            reported: 0,
         };
         let out = owners.solve(point, instance, Team::Gang(&mut guarded));
         let out = match out {

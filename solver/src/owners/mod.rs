@@ -82,6 +82,10 @@ pub trait Link {
     fn send(&mut self, to: usize, frame: Vec<u8>) -> Result<(), GangError>;
     /// The next frame with the member it came from, waiting up to `wait` for one.
     fn recv(&mut self, wait: Duration) -> Result<Option<(usize, Vec<u8>)>, GangError>;
+    /// Told now and then how many states this member has expanded so far (a total that
+    /// only grows), so that a link can pass the member's progress on, as a worker's
+    /// heartbeats do. Ignored by default.
+    fn expanded(&mut self, _total: u64) {}
 }
 
 /// Searches `start` with `workers` owners (threads of this process) and returns the
@@ -179,5 +183,9 @@ impl<P: Wire> Net<P> for Wired<'_, P> {
             Some((peer, frame)) => decode(self.puzzle, peer, &frame).map(Some),
             None => Ok(None),
         }
+    }
+
+    fn expanded(&mut self, total: u64) {
+        self.link.expanded(total);
     }
 }

@@ -38,6 +38,8 @@ pub(crate) trait Net<P: Puzzle> {
     fn send(&mut self, to: usize, msg: Msg<P>) -> Result<(), GangError>;
     /// The next message, waiting up to `wait` for one.
     fn recv(&mut self, wait: Duration) -> Result<Option<Msg<P>>, GangError>;
+    /// This worker's expansions so far (see [`Link::expanded`](super::Link::expanded)).
+    fn expanded(&mut self, _total: u64) {}
 }
 
 /// The worker that owns the state of fingerprint `fp`.
@@ -157,10 +159,12 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 // states another keeps while it has work of its own.
                 if self.expansions.is_multiple_of(FLUSH_EVERY) {
                     self.flush(net)?;
+                    net.expanded(self.expansions);
                 }
                 continue;
             }
             self.flush(net)?;
+            net.expanded(self.expansions);
             self.idle(net)?;
             if let Some(outcome) = self.outcome() {
                 return Ok(outcome);

@@ -64,6 +64,8 @@ pub fn walk(mut state: State, mut step: u64, moves: u32) -> State {
 /// A gang's network in one process: frames of bytes on channels, in order between any
 /// two members, as the gRPC streams carry them.
 pub struct Frames {
+    /// The last total the member reported through [`Link::expanded`].
+    pub expanded: u64,
     rank: usize,
     inbox: Receiver<(usize, Vec<u8>)>,
     peers: Vec<Sender<(usize, Vec<u8>)>>,
@@ -93,6 +95,11 @@ impl Link for Frames {
             .recv_timeout(wait.max(Duration::from_micros(1)))
             .ok())
     }
+
+    fn expanded(&mut self, total: u64) {
+        assert!(total >= self.expanded, "the expansions reported went down");
+        self.expanded = total;
+    }
 }
 
 /// Runs `member` as each of a gang of `k` threads over [`Frames`]; their results by rank.
@@ -104,6 +111,7 @@ pub fn in_gang<T: Send>(k: usize, member: impl Fn(&mut Frames) -> T + Sync) -> V
             .enumerate()
             .map(|(rank, inbox)| {
                 let mut link = Frames {
+                    expanded: 0,
                     rank,
                     inbox,
                     peers: senders.clone(),
