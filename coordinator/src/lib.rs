@@ -131,6 +131,16 @@ pub(crate) struct Events {
     pub fatal: Option<String>,
 }
 
+impl Events {
+    /// One more unit committed by a writer that saw the sweep `complete` (or not) when it
+    /// did. Writers report in any order: one that saw the sweep one unit short may report
+    /// after the one that completed it, and completion never goes back.
+    pub(crate) fn committed(&mut self, complete: bool) {
+        self.committed_units += 1;
+        self.complete |= complete;
+    }
+}
+
 /// A running coordinator.
 pub struct Coordinator {
     addr: SocketAddr,

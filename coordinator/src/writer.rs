@@ -82,13 +82,7 @@ fn writer_loop(
                         next = core.mark_committed(slot, &entry);
                         core.is_complete()
                     };
-                    // Writers finish in any order: one that saw the sweep short of
-                    // complete may report after the one that completed it, and
-                    // completion never goes back.
-                    events.send_modify(|e| {
-                        e.committed_units += 1;
-                        e.complete |= complete;
-                    });
+                    events.send_modify(|e| e.committed(complete));
                 }
                 Err(e) => {
                     error!(error = %e, "cannot commit a unit; stopping");
@@ -172,4 +166,20 @@ fn commit(
         "committed"
     );
     Ok(entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Events;
+
+    #[test]
+    fn a_late_report_of_an_earlier_commit_does_not_undo_completion() {
+        let mut events = Events::default();
+        events.committed(false);
+        // The last unit's writer reports first, the one before it second.
+        events.committed(true);
+        events.committed(false);
+        assert!(events.complete);
+        assert_eq!(events.committed_units, 3);
+    }
 }
