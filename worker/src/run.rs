@@ -599,7 +599,7 @@ fn jitter(d: Duration) -> Duration {
 }
 
 /// The sweep's unit that a lease names, checked against the lease's own description of
-/// it: a coordinator with another sweep of the same digest would be a bug, not a race.
+/// it (its size, point and games).
 fn leased_unit(sweep: &Sweep, wire: &WireUnit) -> Result<Unit, WorkerError> {
     let unit = sweep.unit_by_id(&wire.unit_id).ok_or_else(|| {
         WorkerError::BadLease(format!(
