@@ -343,17 +343,18 @@ impl<P: Puzzle> Search<P> {
 
         // Successors with their bounds and fingerprints, in the chosen order, their
         // memo buckets prefetched so that the cache misses overlap; then search them.
+        // Those from `open` on are known to be done (pruned or in the memo).
         let mut moves = std::mem::take(&mut self.bufs[depth]);
         let mut children = std::mem::take(&mut self.children[depth]);
         puzzle.successors(state, bound, fp, self.best, &mut moves, &mut children);
-        self.order(puzzle, state, &mut children, depth, order, rng);
+        let open = self.order(puzzle, state, &mut children, depth, order, rng);
         if let Some(profile) = self.profile.as_deref_mut() {
             let level = profile.level(score);
             level.expanded += 1;
             level.bound_sum += bound as u64;
             level.children += children.len() as u64;
         }
-        for child in &children {
+        for child in &children[..open] {
             if child.bound < self.best {
                 self.memo.prefetch(child.fp);
             }
@@ -362,7 +363,7 @@ impl<P: Puzzle> Search<P> {
         for (i, child) in children.iter().enumerate() {
             // A bound never exceeds the score of its own state, so a child whose bound
             // reaches the best score cannot beat it, nor can anything below it.
-            if child.bound >= self.best || self.memo.contains(child.fp) {
+            if i >= open || child.bound >= self.best || self.memo.contains(child.fp) {
                 if self.profile.is_some() {
                     self.profile_skip(puzzle, state, score, child);
                 }
@@ -473,6 +474,10 @@ impl<P: Puzzle> Search<P> {
         }
     }
 
+    /// Puts `moves`, the successors of `state`, in `order`, and returns how many of them,
+    /// from the front, the search must consider: those after are pruned or in the memo
+    /// (see [`Search::open_front`]), which a state once searched stays, whatever a memo
+    /// limit replaces later.
     fn order(
         &mut self,
         puzzle: &P,
@@ -481,11 +486,14 @@ impl<P: Puzzle> Search<P> {
         depth: usize,
         order: Order,
         rng: &mut ChaCha8Rng,
-    ) {
+    ) -> usize {
         match order {
             Order::Standard => {}
             Order::Random => shuffle(moves, rng),
             Order::MostOptions => {
+                // Only the successors the search may visit need their moves counted.
+                let open = self.open_front(moves);
+                let moves = &mut moves[..open];
                 self.keys.clear();
                 for (i, succ) in moves.iter().enumerate() {
                     let child = puzzle.apply(state, succ.mv);
@@ -494,13 +502,16 @@ impl<P: Puzzle> Search<P> {
                     self.keys.push((-(self.scratch.len() as i64), i as u32));
                 }
                 self.apply_keys(moves);
+                return open;
             }
             Order::Learned {
                 radius, temp_milli, ..
-            } => self.learned_order(puzzle, state, moves, radius as usize, temp_milli, rng),
+            } => {
+                return self.learned_order(puzzle, state, moves, radius as usize, temp_milli, rng);
+            }
             Order::MonteCarlo { playouts, levels } => {
                 if depth >= levels as usize {
-                    return;
+                    return moves.len();
                 }
                 self.keys.clear();
                 for (i, succ) in moves.iter().enumerate() {
@@ -516,10 +527,41 @@ impl<P: Puzzle> Search<P> {
                 self.apply_keys(moves);
             }
         }
+        moves.len()
+    }
+
+    /// Moves the successors that the search may visit, those the bound lets through and
+    /// the memo does not hold, to the front in their order, and returns how many they
+    /// are. The others need no visit: the best score only falls, and a state in the memo
+    /// has been searched, even if a memo limit replaces its entry later. So an order may
+    /// rank the front alone: with no memo limit reached it visits the same states in the
+    /// same order as if it had ranked all of them; under one, no more states.
+    fn open_front(&self, moves: &mut [Child<P>]) -> usize {
+        for child in moves.iter() {
+            if child.bound < self.best {
+                self.memo.prefetch(child.fp);
+            }
+        }
+        let mut open = 0;
+        for i in 0..moves.len() {
+            if moves[i].bound < self.best && !self.memo.contains(moves[i].fp) {
+                moves.swap(open, i);
+                open += 1;
+            }
+        }
+        open
     }
 
     /// The learned order: the highest smoothed success rate first (see
-    /// [`crate::learned`]); successors the bound prunes go to the end unscored.
+    /// [`crate::learned`]); successors the bound prunes go to the end unscored, and so do
+    /// those the memo already holds.
+    ///
+    /// As in [`Search::open_front`], ranking only the successors the memo does not hold
+    /// visits the same states in the same order as ranking all of them, provided the noise
+    /// is still drawn for every successor the bound lets through (as it always was) and
+    /// the others keep their relative order and their noise, hence their ties. It spares
+    /// the transition keys, rate lookups and sorting of the transpositions, which are most
+    /// successors of a hard game.
     fn learned_order(
         &mut self,
         puzzle: &P,
@@ -528,9 +570,9 @@ impl<P: Puzzle> Search<P> {
         radius: usize,
         temp_milli: u16,
         rng: &mut ChaCha8Rng,
-    ) {
+    ) -> usize {
         let Some(kb) = self.learned.take() else {
-            return;
+            return moves.len();
         };
         // Only successors the bound lets through need a transition: move them to the
         // front, keeping their order (the others are skipped by the search wherever they
@@ -539,16 +581,15 @@ impl<P: Puzzle> Search<P> {
         let mut live = 0;
         for i in 0..moves.len() {
             if moves[i].bound < best {
+                self.memo.prefetch(moves[i].fp);
                 moves.swap(live, i);
                 live += 1;
             }
         }
         let moves = &mut moves[..live];
-        if live > 1 && self.transition_keys(puzzle, state, moves, radius) {
-            if radius == 1 {
-                kb.prefetch1(&self.transitions);
-            }
-            // The noise first, while the prefetched rates arrive.
+        let mut open = live;
+        if live > 1 {
+            // The noise of every live successor, while their memo buckets arrive.
             let temp = temp_milli as f64 / 1000.0;
             self.noise.clear();
             for _ in 0..live {
@@ -558,18 +599,35 @@ impl<P: Puzzle> Search<P> {
                 };
                 self.noise.push(noise);
             }
-            self.keys.clear();
-            for (i, noise) in self.noise.iter().enumerate() {
-                let rate = match radius {
-                    1 => kb.rate1(self.transitions[i]),
-                    _ => kb.rate(&self.transitions[i * radius..(i + 1) * radius]),
-                };
-                self.keys
-                    .push((-(((rate + noise) * 1e12) as i64), i as u32));
+            // Then the ones the memo does not hold to the front, in their order and
+            // with their noise.
+            open = 0;
+            for i in 0..live {
+                if !self.memo.contains(moves[i].fp) {
+                    moves.swap(open, i);
+                    self.noise.swap(open, i);
+                    open += 1;
+                }
             }
-            self.apply_keys(moves);
+            let moves = &mut moves[..open];
+            if open > 1 && self.transition_keys(puzzle, state, moves, radius) {
+                if radius == 1 {
+                    kb.prefetch1(&self.transitions);
+                }
+                self.keys.clear();
+                for (i, noise) in self.noise[..open].iter().enumerate() {
+                    let rate = match radius {
+                        1 => kb.rate1(self.transitions[i]),
+                        _ => kb.rate(&self.transitions[i * radius..(i + 1) * radius]),
+                    };
+                    self.keys
+                        .push((-(((rate + noise) * 1e12) as i64), i as u32));
+                }
+                self.apply_keys(moves);
+            }
         }
         self.learned = Some(kb);
+        open
     }
 
     /// The transition hashes of `moves`, successors of `state`, into `self.transitions`;
@@ -623,5 +681,105 @@ pub(crate) fn playout<P: Puzzle>(
         let mv = buf[bounded(rng, buf.len() as u32) as usize];
         state = puzzle.apply(&state, mv);
         steps += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hammer_engine::martello::signature::FEATURE_VERSION;
+    use hammer_engine::{Martello, seeded};
+    use rand_core::SeedableRng;
+
+    /// The learned order of a radius-2 knowledge base of 60 solved 5x5 games, loaded
+    /// into the registry, at `radius` and `temp_milli`.
+    fn learned_order(radius: u8, temp_milli: u16) -> Order {
+        let mut learner = crate::learned::Learner::new(5, 2, FEATURE_VERSION);
+        let mut solver = crate::Solver::new(Martello);
+        for index in 0..60 {
+            let board = seeded::game(9, 5, index).unwrap();
+            let out = solver.solve(&board, &crate::Config::default(), 0);
+            learner.game(&Martello, &out.start, &out.solution).unwrap();
+        }
+        let path = std::env::temp_dir().join(format!("hammer-search-{}.kb", std::process::id()));
+        learner.finish().write(&path).unwrap();
+        let kb = crate::learned::load(path.to_str().unwrap()).unwrap();
+        Order::Learned {
+            kb,
+            radius,
+            temp_milli,
+        }
+    }
+
+    /// Ranking only the successors the memo does not hold puts those in the order that
+    /// ranking all of them gives them, with the same draws of the learned order's noise:
+    /// so the search, which skips the others, visits the same states.
+    #[test]
+    fn orders_that_rank_only_what_the_memo_lacks_keep_the_visiting_order() {
+        let (mut compared, mut held) = (0, 0);
+        let orders = [
+            Order::MostOptions,
+            learned_order(1, 0),
+            learned_order(1, 100),
+            learned_order(2, 100),
+        ];
+        for order in orders {
+            for index in 0..40u64 {
+                let puzzle = Martello;
+                let mut state = seeded::game(21, 5, index).unwrap();
+                let mut walk = ChaCha8Rng::seed_from_u64(index);
+                let mut moves = Vec::new();
+                for depth in 0..12u64 {
+                    let bound = puzzle.lower_bound(&state);
+                    let fp = puzzle.fingerprint(&state);
+                    let mut children = Vec::new();
+                    puzzle.successors(&state, bound, fp, u32::MAX, &mut moves, &mut children);
+                    if children.is_empty() {
+                        break;
+                    }
+                    // Every third successor is in the memo.
+                    let in_memo: Vec<u128> = children.iter().step_by(3).map(|c| c.fp).collect();
+                    let ranked = |memo: &[u128]| {
+                        let mut search = Search::<Martello>::new();
+                        search.best = puzzle.score(&state);
+                        if let Order::Learned { kb, .. } = order {
+                            search.learned = crate::learned::get(kb);
+                        }
+                        memo.iter().for_each(|&fp| _ = search.memo.insert(fp));
+                        let mut out = children.clone();
+                        let mut rng = ChaCha8Rng::seed_from_u64(depth);
+                        let open = search.order(&puzzle, &state, &mut out, 0, order, &mut rng);
+                        out.truncate(open);
+                        (out, rand_core::Rng::next_u64(&mut rng))
+                    };
+                    let (all, rng_all) = ranked(&[]);
+                    let (some, rng_some) = ranked(&in_memo);
+                    assert_eq!(rng_all, rng_some, "the same noise is drawn");
+                    let open = |list: &[Child<Martello>]| -> Vec<u128> {
+                        list.iter()
+                            .filter(|c| !in_memo.contains(&c.fp))
+                            .map(|c| c.fp)
+                            .collect()
+                    };
+                    assert_eq!(open(&all), open(&some), "game {index} depth {depth}");
+                    assert_eq!(all.len(), children.len(), "nothing is held or pruned");
+                    // What the order leaves out is what the memo holds.
+                    let left_out = children
+                        .iter()
+                        .filter(|c| !some.iter().any(|o| o.fp == c.fp));
+                    assert!(left_out.clone().all(|c| in_memo.contains(&c.fp)));
+                    assert!(left_out.count() + 1 >= in_memo.len());
+                    compared += 1;
+                    held += in_memo.len();
+                    let next =
+                        children[rand_core::Rng::next_u32(&mut walk) as usize % children.len()].mv;
+                    state = puzzle.apply(&state, next);
+                }
+            }
+        }
+        assert!(
+            compared > 1000 && held > 1000,
+            "{compared} states, {held} held"
+        );
     }
 }
