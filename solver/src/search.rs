@@ -691,9 +691,9 @@ mod tests {
     use hammer_engine::{Martello, seeded};
     use rand_core::SeedableRng;
 
-    /// The learned order of a radius-2 knowledge base of 60 solved 5x5 games, loaded
-    /// into the registry, at `radius` and `temp_milli`.
-    fn learned_order(radius: u8, temp_milli: u16) -> Order {
+    /// A radius-2 knowledge base of 60 solved 5x5 games, loaded into the registry: its
+    /// index.
+    fn learned_kb() -> u32 {
         let mut learner = crate::learned::Learner::new(5, 2, FEATURE_VERSION);
         let mut solver = crate::Solver::new(Martello);
         for index in 0..60 {
@@ -703,12 +703,7 @@ mod tests {
         }
         let path = std::env::temp_dir().join(format!("hammer-search-{}.kb", std::process::id()));
         learner.finish().write(&path).unwrap();
-        let kb = crate::learned::load(path.to_str().unwrap()).unwrap();
-        Order::Learned {
-            kb,
-            radius,
-            temp_milli,
-        }
+        crate::learned::load(path.to_str().unwrap()).unwrap()
     }
 
     /// Ranking only the successors the memo does not hold puts those in the order that
@@ -716,12 +711,18 @@ mod tests {
     /// so the search, which skips the others, visits the same states.
     #[test]
     fn orders_that_rank_only_what_the_memo_lacks_keep_the_visiting_order() {
+        let kb = learned_kb();
+        let learned = |radius, temp_milli| Order::Learned {
+            kb,
+            radius,
+            temp_milli,
+        };
         let (mut compared, mut held) = (0, 0);
         let orders = [
             Order::MostOptions,
-            learned_order(1, 0),
-            learned_order(1, 100),
-            learned_order(2, 100),
+            learned(1, 0),
+            learned(1, 100),
+            learned(2, 100),
         ];
         for order in orders {
             for index in 0..40u64 {
