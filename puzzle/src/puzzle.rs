@@ -95,9 +95,11 @@ pub trait Puzzle: Sync {
     /// Clears `out` and pushes every successor of `state` (whose lower bound is `bound`
     /// and fingerprint `fp`), in the order of [`Puzzle::moves`], each with the child's
     /// lower bound and fingerprint. A successor whose bound is `cutoff` or more will be
-    /// pruned, so its fingerprint may be left 0. It must otherwise agree with `moves`,
-    /// `apply`, `child_lower_bound` and `child_fingerprint`, which is what the default
-    /// does; puzzles override it to share work between the successors of one state.
+    /// pruned, so its fingerprint is never read and is left 0: a fingerprint can cost
+    /// more than the rest (peg solitaire's hashes eight symmetry images). It must
+    /// otherwise agree with `moves`, `apply`, `child_lower_bound` and `child_fingerprint`,
+    /// which is what the default does; puzzles override it to share work between the
+    /// successors of one state.
     #[inline]
     fn successors(
         &self,
@@ -108,15 +110,20 @@ pub trait Puzzle: Sync {
         moves: &mut Vec<Self::Move>,
         out: &mut Vec<Successor<Self::Move>>,
     ) {
-        let _ = cutoff;
         self.moves(state, moves);
         out.clear();
         for &mv in moves.iter() {
             let child = self.apply(state, mv);
+            let child_bound = self.child_lower_bound(state, bound, mv, &child);
+            let child_fp = if child_bound >= cutoff {
+                0
+            } else {
+                self.child_fingerprint(state, fp, mv, &child)
+            };
             out.push(Successor {
                 mv,
-                bound: self.child_lower_bound(state, bound, mv, &child),
-                fp: self.child_fingerprint(state, fp, mv, &child),
+                bound: child_bound,
+                fp: child_fp,
             });
         }
     }

@@ -29,7 +29,7 @@ pub use position::{Colour, Move, Position, State};
 pub use solve::{Solution, solve};
 
 use crate::mix::mix64;
-use crate::{Countable, Puzzle, Successor};
+use crate::{Countable, Puzzle};
 
 /// Why a position, move or `gen` object was refused; each message names the token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -208,31 +208,6 @@ impl Puzzle for Clobber {
         let hi = mix64(b ^ mix64(w ^ mix64(t)));
         let lo = mix64(w ^ mix64(b.rotate_left(29) ^ mix64(t ^ 0x5bd1_e995)));
         u128::from(hi) << 64 | u128::from(lo)
-    }
-
-    /// Plays each move once; a child that the cutoff prunes gets no fingerprint.
-    #[inline]
-    fn successors(
-        &self,
-        state: &State,
-        _bound: u32,
-        _fp: u128,
-        cutoff: u32,
-        moves: &mut Vec<Move>,
-        out: &mut Vec<Successor<Move>>,
-    ) {
-        self.moves(state, moves);
-        out.clear();
-        for &mv in moves.iter() {
-            let child = self.play(state, mv);
-            let bound = self.lower_bound(&child);
-            let fp = if bound >= cutoff {
-                0
-            } else {
-                self.fingerprint(&child)
-            };
-            out.push(Successor { mv, bound, fp });
-        }
     }
 }
 

@@ -16,7 +16,7 @@ pub use notation::NotationError;
 pub use rules::{Arith, MAX_H, MAX_HOLES, MAX_S, MAX_STONES, Picks, Rules, RulesError};
 pub use state::{Pick, PickError, PositionError, Sowing, State};
 
-use crate::{Puzzle, Successor};
+use crate::Puzzle;
 
 /// The Mancala first-turn rules as a [`Puzzle`]. The rule point lives in each
 /// [`State`]; a move is the 1-based hole picked.
@@ -60,30 +60,5 @@ impl Puzzle for Mancala {
     #[inline]
     fn fingerprint(&self, state: &State) -> u128 {
         bound::fingerprint(state)
-    }
-
-    /// Plays each pick once; a child that the cutoff prunes gets no fingerprint.
-    #[inline]
-    fn successors(
-        &self,
-        state: &State,
-        _bound: u32,
-        _fp: u128,
-        cutoff: u32,
-        moves: &mut Vec<u8>,
-        out: &mut Vec<Successor<u8>>,
-    ) {
-        self.moves(state, moves);
-        out.clear();
-        for &mv in moves.iter() {
-            let child = state.apply(usize::from(mv));
-            let bound = bound::lower_bound(&child);
-            let fp = if bound >= cutoff {
-                0
-            } else {
-                bound::fingerprint(&child)
-            };
-            out.push(Successor { mv, bound, fp });
-        }
     }
 }

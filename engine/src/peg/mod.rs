@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::mix::mix64;
 use crate::seeded::{bounded, stream};
-use crate::{Countable, Puzzle, Successor};
+use crate::{Countable, Puzzle};
 
 /// The label of the seeded random positions' streams.
 pub const GAMES_LABEL: &str = "hammer/peg/games";
@@ -162,35 +162,6 @@ impl Puzzle for Peg {
     #[inline]
     fn fingerprint(&self, state: &Bits) -> u128 {
         Peg::fp_of(self.board.canonical(*state))
-    }
-
-    /// Skips the fingerprint (eight symmetry images) of children the search will prune.
-    #[inline]
-    fn successors(
-        &self,
-        state: &Bits,
-        _bound: u32,
-        _fp: u128,
-        cutoff: u32,
-        moves: &mut Vec<u8>,
-        out: &mut Vec<Successor<u8>>,
-    ) {
-        self.board.legal_jumps(*state, moves);
-        out.clear();
-        for &mv in moves.iter() {
-            let child = self.jump(*state, mv);
-            let child_bound = self.lower_bound(&child);
-            let fp = if child_bound < cutoff {
-                Peg::fp_of(self.board.canonical(child))
-            } else {
-                0
-            };
-            out.push(Successor {
-                mv,
-                bound: child_bound,
-                fp,
-            });
-        }
     }
 }
 
