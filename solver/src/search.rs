@@ -537,15 +537,36 @@ impl<P: Puzzle> Search<P> {
     /// rank the front alone: with no memo limit reached it visits the same states in the
     /// same order as if it had ranked all of them; under one, no more states.
     fn open_front(&self, moves: &mut [Child<P>]) -> usize {
-        for child in moves.iter() {
-            if child.bound < self.best {
-                self.memo.prefetch(child.fp);
+        let live = self.live_front(moves);
+        Self::unheld_front(&self.memo, &mut moves[..live], |_, _| {})
+    }
+
+    /// Moves the successors the bound lets through to the front, in their order, with
+    /// their memo buckets prefetched, and returns how many they are.
+    fn live_front(&self, moves: &mut [Child<P>]) -> usize {
+        let mut live = 0;
+        for i in 0..moves.len() {
+            if moves[i].bound < self.best {
+                self.memo.prefetch(moves[i].fp);
+                moves.swap(live, i);
+                live += 1;
             }
         }
+        live
+    }
+
+    /// Moves the successors `memo` does not hold to the front, in their order, and
+    /// returns how many they are; `swap_also` repeats each swap on a parallel list.
+    fn unheld_front(
+        memo: &Memo,
+        moves: &mut [Child<P>],
+        mut swap_also: impl FnMut(usize, usize),
+    ) -> usize {
         let mut open = 0;
         for i in 0..moves.len() {
-            if moves[i].bound < self.best && !self.memo.contains(moves[i].fp) {
+            if !memo.contains(moves[i].fp) {
                 moves.swap(open, i);
+                swap_also(open, i);
                 open += 1;
             }
         }
@@ -577,15 +598,7 @@ impl<P: Puzzle> Search<P> {
         // Only successors the bound lets through need a transition: move them to the
         // front, keeping their order (the others are skipped by the search wherever they
         // stand).
-        let best = self.best;
-        let mut live = 0;
-        for i in 0..moves.len() {
-            if moves[i].bound < best {
-                self.memo.prefetch(moves[i].fp);
-                moves.swap(live, i);
-                live += 1;
-            }
-        }
+        let live = self.live_front(moves);
         let moves = &mut moves[..live];
         let mut open = live;
         if live > 1 {
@@ -601,14 +614,7 @@ impl<P: Puzzle> Search<P> {
             }
             // Then the ones the memo does not hold to the front, in their order and
             // with their noise.
-            open = 0;
-            for i in 0..live {
-                if !self.memo.contains(moves[i].fp) {
-                    moves.swap(open, i);
-                    self.noise.swap(open, i);
-                    open += 1;
-                }
-            }
+            open = Self::unheld_front(&self.memo, moves, |a, b| self.noise.swap(a, b));
             let moves = &mut moves[..open];
             if open > 1 && self.transition_keys(puzzle, state, moves, radius) {
                 if radius == 1 {
