@@ -4,11 +4,13 @@ a gang of K processes over gRPC on this machine's loopback (docs/frontier.md).
 
     python3 docs/scripts/gang_bench.py HAMMER N SEED INDEX [--runs R] [--gang K]
 
-Prints one line per run and a summary: expansions, wall time, the largest table against
-the usual memo, and for the gang the states sent and bytes per state sent.
+Prints one line per run and a summary: expansions, wall time, CPU time (user and system,
+of every process the configuration ran), the largest table against the usual memo, and for
+the gang the states sent and bytes per state sent.
 """
 import argparse
 import json
+import resource
 import socket
 import subprocess
 import sys
@@ -53,6 +55,11 @@ def gang(hammer, game, k):
     return leader
 
 
+def cpu_of_children():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("hammer")
@@ -66,6 +73,7 @@ def main():
     rows = {"usual": [], "owners 1": [], "owners 2": [], f"gang {a.gang}": []}
     for run in range(a.runs):
         for name in rows:
+            cpu_before = cpu_of_children()
             if name == "usual":
                 v = solve(a.hammer, game, [])
                 v["wall_s"] = v["wall_ns"] / 1e9
@@ -74,6 +82,7 @@ def main():
                 v["wall_s"] = v["wall_ns"] / 1e9
             else:
                 v = gang(a.hammer, game, a.gang)
+            v["cpu_s"] = cpu_of_children() - cpu_before
             rows[name].append(v)
             table = max(v.get("table_states_per_owner") or [v["memo_states"]])
             extra = ""
@@ -81,14 +90,16 @@ def main():
                 extra = f", sent {v['sent']:,} states, {v['bytes_all'] / max(v['sent'], 1):.1f} bytes/state"
             print(
                 f"run {run} {name:>9}: score {v['score']}, expansions {v['expansions']:,}, "
-                f"{v['wall_s']:.2f} s, largest table {table:,}{extra}",
+                f"{v['wall_s']:.2f} s, CPU {v['cpu_s']:.2f} s, largest table {table:,}{extra}",
                 flush=True,
             )
     usual = rows["usual"]
     for name, vs in rows.items():
         ratio_t = [v["wall_s"] / u["wall_s"] for v, u in zip(vs, usual)]
+        ratio_c = [v["cpu_s"] / u["cpu_s"] for v, u in zip(vs, usual)]
         ratio_e = [v["expansions"] / u["expansions"] for v, u in zip(vs, usual)]
         print(f"{name:>9} vs usual: time {', '.join(f'{r:.2f}x' for r in ratio_t)}; "
+              f"CPU {', '.join(f'{r:.2f}x' for r in ratio_c)}; "
               f"expansions {', '.join(f'{r:.2f}x' for r in ratio_e)}")
 
 

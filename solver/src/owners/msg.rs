@@ -4,21 +4,67 @@ use hammer_puzzle::{Puzzle, Wire, take_bytes};
 
 use super::GangError;
 
-/// A state on its way to its owner, with the link that rebuilds its path.
+/// An admitted state waiting in its owner's queue.
 pub(crate) struct Item<P: Puzzle> {
     pub state: P::State,
     pub fp: u128,
     pub bound: u32,
-    /// The parent's fingerprint and the move from it; `None` for the start.
-    pub link: Option<(u128, P::Move)>,
+}
+
+/// A successor on its way to its owner: the move that makes it from its parent.
+#[derive(Clone, Copy)]
+pub(crate) struct Child<M> {
+    pub mv: M,
+    pub fp: u128,
+    pub bound: u32,
+}
+
+/// Successors for one owner, grouped by parent: each parent goes once, with the moves to
+/// its children that the owner holds. The owner builds a child only if its table does not
+/// hold it yet, and since half the successors of a gang of two go to the other worker,
+/// sending a state's parent once with a few bytes a move, instead of each child's state,
+/// sends about half the bytes and builds no state a table drops.
+pub(crate) struct Batch<P: Puzzle> {
+    /// Each parent, its fingerprint, and how many of `children` (in order) are its.
+    pub parents: Vec<(P::State, u128, u32)>,
+    pub children: Vec<Child<P::Move>>,
+}
+
+impl<P: Puzzle> Batch<P> {
+    pub(crate) fn new() -> Self {
+        Batch {
+            parents: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+
+    /// Adds `child` of the state `parent_fp`, which goes once for all its children
+    /// added one after another.
+    pub(crate) fn push(&mut self, parent: &P::State, parent_fp: u128, child: Child<P::Move>) {
+        match self.parents.last_mut() {
+            Some((_, fp, len)) if *fp == parent_fp => *len += 1,
+            _ => self.parents.push((*parent, parent_fp, 1)),
+        }
+        self.children.push(child);
+    }
+
+    /// Each child with its parent and the parent's fingerprint.
+    pub(crate) fn for_each(self, mut f: impl FnMut(&P::State, u128, Child<P::Move>)) {
+        let mut children = self.children.into_iter();
+        for (parent, parent_fp, len) in &self.parents {
+            for child in children.by_ref().take(*len as usize) {
+                f(parent, *parent_fp, child);
+            }
+        }
+    }
 }
 
 /// What the workers of one game tell one another. Between two workers the messages keep
 /// their order (a channel, or one gRPC stream per pair), which the end of the search
 /// relies on (see [`super::worker`]).
 pub(crate) enum Msg<P: Puzzle> {
-    /// States for their owner, from worker `from`.
-    Batch { from: u32, items: Vec<Item<P>> },
+    /// Successors for their owner, from worker `from`.
+    Batch { from: u32, batch: Batch<P> },
     /// A better score, reached at the state `fp`.
     Best { score: u32, fp: u128 },
     /// To the leader: worker `from` holds no work; the batches it has sent to each worker
@@ -64,22 +110,20 @@ pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
         }
     };
     match msg {
-        Msg::Batch { from, items } => {
+        Msg::Batch { from, batch } => {
             out.push(BATCH);
             u32s(out, *from);
-            u32s(out, items.len() as u32);
-            for item in items {
-                out.extend(item.fp.to_le_bytes());
-                u32s(out, item.bound);
-                match item.link {
-                    None => out.push(0),
-                    Some((parent, mv)) => {
-                        out.push(1);
-                        out.extend(parent.to_le_bytes());
-                        puzzle.put_move(mv, out);
-                    }
+            u32s(out, batch.parents.len() as u32);
+            let mut children = batch.children.iter();
+            for (parent, parent_fp, len) in &batch.parents {
+                out.extend(parent_fp.to_le_bytes());
+                put_var(out, *len);
+                puzzle.put_state(parent, out);
+                for child in children.by_ref().take(*len as usize) {
+                    out.extend(child.fp.to_le_bytes());
+                    put_var(out, child.bound);
+                    puzzle.put_move(child.mv, out);
                 }
-                puzzle.put_state(&item.state, out);
             }
         }
         Msg::Best { score, fp } => {
@@ -143,26 +187,25 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
     Some(match tag {
         BATCH => {
             let from = u32s(input)?;
-            let len = u32s(input)? as usize;
-            // At least 21 bytes an item: no allocation larger than the frame allows.
-            let mut items = Vec::with_capacity(len.min(input.len() / 21));
-            for _ in 0..len {
-                let fp = u128s(input)?;
-                let bound = u32s(input)?;
-                let link = match take_bytes::<1>(input)? {
-                    [0] => None,
-                    [1] => Some((u128s(input)?, puzzle.take_move(input)?)),
-                    _ => return None,
-                };
-                let state = puzzle.take_state(input)?;
-                items.push(Item {
-                    state,
-                    fp,
-                    bound,
-                    link,
-                });
+            let parents = u32s(input)? as usize;
+            let mut batch = Batch::new();
+            // No allocation larger than the frame allows: a parent takes at least 18
+            // bytes, a child at least 17.
+            batch.parents.reserve(parents.min(input.len() / 18));
+            for _ in 0..parents {
+                let parent_fp = u128s(input)?;
+                let len = take_var(input)?;
+                let parent = puzzle.take_state(input)?;
+                batch.parents.push((parent, parent_fp, len));
+                batch.children.reserve((len as usize).min(input.len() / 17));
+                for _ in 0..len {
+                    let fp = u128s(input)?;
+                    let bound = take_var(input)?;
+                    let mv = puzzle.take_move(input)?;
+                    batch.children.push(Child { mv, fp, bound });
+                }
             }
-            Msg::Batch { from, items }
+            Msg::Batch { from, batch }
         }
         BEST => Msg::Best {
             score: u32s(input)?,
@@ -199,4 +242,103 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
         },
         _ => return None,
     })
+}
+
+/// Appends `v` in 7-bit groups, lowest first, the high bit set on all but the last: a
+/// bound or a count below 128 takes one byte.
+fn put_var(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads what [`put_var`] wrote; `None` past five bytes or the end of `input`.
+fn take_var(input: &mut &[u8]) -> Option<u32> {
+    let mut v = 0u32;
+    for shift in (0..35).step_by(7) {
+        let [b] = take_bytes::<1>(input)?;
+        let part = u32::from(b & 0x7f);
+        if shift == 28 && part > 0x0f {
+            return None;
+        }
+        v |= part << shift;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use hammer_engine::seeded::game;
+    use hammer_engine::{Martello, Move, State};
+
+    use super::*;
+
+    /// A batch of real successors of real states reads back as written, parents and
+    /// children in order; cut short or with bytes to spare, it is refused.
+    #[test]
+    fn batches_read_back_as_written() {
+        let (puzzle, mut moves) = (Martello, Vec::new());
+        let mut batch = Batch::<Martello>::new();
+        for index in 0..20 {
+            let parent = game(2013, 6, index).expect("a seeded game");
+            let parent_fp = puzzle.fingerprint(&parent);
+            puzzle.moves(&parent, &mut moves);
+            for (i, &mv) in moves.iter().enumerate() {
+                let child = puzzle.apply(&parent, mv);
+                // Bounds past one byte of the variable-length form, and the largest.
+                let bound = [0, 127, 128, 300_000, u32::MAX][i % 5];
+                let fp = puzzle.fingerprint(&child);
+                batch.push(&parent, parent_fp, Child { mv, fp, bound });
+            }
+        }
+        let expected: Vec<_> = collect(batch_clone(&batch));
+        let mut bytes = Vec::new();
+        encode(&puzzle, &Msg::Batch { from: 1, batch }, &mut bytes);
+        let Ok(Msg::Batch { from: 1, batch }) = decode(&puzzle, 1, &bytes) else {
+            panic!("the batch did not read back");
+        };
+        assert_eq!(collect(batch), expected);
+        for cut in [1, bytes.len() / 2, bytes.len() - 1] {
+            assert!(decode(&puzzle, 1, &bytes[..cut]).is_err());
+        }
+        bytes.push(0);
+        assert!(decode(&puzzle, 1, &bytes).is_err());
+    }
+
+    #[test]
+    fn variable_length_numbers_read_back_and_overlong_ones_are_refused() {
+        for v in [0, 1, 127, 128, 16_383, 16_384, u32::MAX - 1, u32::MAX] {
+            let mut bytes = Vec::new();
+            put_var(&mut bytes, v);
+            let mut input = bytes.as_slice();
+            assert_eq!(take_var(&mut input), Some(v));
+            assert!(input.is_empty());
+        }
+        assert_eq!(take_var(&mut &[0x80u8, 0x80, 0x80, 0x80, 0x10][..]), None);
+        assert_eq!(
+            take_var(&mut &[0x80u8, 0x80, 0x80, 0x80, 0x80, 0x01][..]),
+            None
+        );
+        assert_eq!(take_var(&mut &[0x80u8][..]), None);
+    }
+
+    type Flat = (State, u128, Move, u128, u32);
+
+    fn collect(batch: Batch<Martello>) -> Vec<Flat> {
+        let mut out = Vec::new();
+        batch.for_each(|parent, parent_fp, c| out.push((*parent, parent_fp, c.mv, c.fp, c.bound)));
+        out
+    }
+
+    fn batch_clone(batch: &Batch<Martello>) -> Batch<Martello> {
+        Batch {
+            parents: batch.parents.clone(),
+            children: batch.children.clone(),
+        }
+    }
 }

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use hammer_puzzle::{Puzzle, Successor};
 
-use super::msg::{Item, Msg};
+use super::msg::{Batch, Child, Item, Msg};
 use super::table::Table;
 use super::{GangError, OwnedOutcome};
 
@@ -76,7 +76,7 @@ pub(crate) struct Worker<'p, P: Puzzle> {
     /// `queue[s]`: admitted states of score `s` not yet expanded.
     queue: Vec<Vec<Item<P>>>,
     /// `outbox[w]`: successors owned by worker `w` not yet sent.
-    outbox: Vec<Vec<Item<P>>>,
+    outbox: Vec<Batch<P>>,
     children: Vec<Successor<P::Move>>,
     moves: Vec<P::Move>,
     /// The fingerprints of states sent lately, one per slot by their low bits.
@@ -107,7 +107,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             k,
             table: Table::new(),
             queue: Vec::new(),
-            outbox: (0..k).map(|_| Vec::new()).collect(),
+            outbox: (0..k).map(|_| Batch::new()).collect(),
             children: Vec::new(),
             moves: Vec::new(),
             recent: vec![0; RECENT],
@@ -135,19 +135,10 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         start: &P::State,
         net: &mut impl Net<P>,
     ) -> Result<OwnedOutcome<P::Move>, GangError> {
-        if self.id == 0 {
-            // The start goes to its owner like any other state.
-            let fp = self.puzzle.fingerprint(start);
-            self.place(
-                Item {
-                    state: *start,
-                    fp,
-                    bound: self.target,
-                    link: None,
-                },
-                net,
-            )?;
-            self.flush(net)?;
+        // Every worker knows the start; its owner admits it.
+        let fp = self.puzzle.fingerprint(start);
+        if owner(fp, self.k) == self.id {
+            self.admit(fp, self.target, None, || *start);
         }
         loop {
             while let Some(msg) = net.recv(Duration::ZERO)? {
@@ -275,16 +266,20 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 .ok_or(out_of_turn("a worker number out of range"))
         };
         match msg {
-            Msg::Batch { from, items } => {
+            Msg::Batch { from, batch } => {
                 let from = from_peer(from)?;
                 self.taken[from] += 1;
                 self.unreported = true;
-                for item in &items {
-                    self.table.prefetch(item.fp);
+                for child in &batch.children {
+                    self.table.prefetch(child.fp);
                 }
-                for item in items {
-                    self.admit(item);
-                }
+                let puzzle = self.puzzle;
+                batch.for_each(|parent, parent_fp, child| {
+                    let link = Some((parent_fp, child.mv));
+                    self.admit(child.fp, child.bound, link, || {
+                        puzzle.apply(parent, child.mv)
+                    });
+                });
             }
             Msg::Best { score, fp } => self.improve(score, fp),
             Msg::Idle { from, sent, taken } => {
@@ -363,17 +358,25 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         }
     }
 
-    /// Takes a state this worker owns: queues it unless the bound prunes it or the
-    /// table holds it already.
-    fn admit(&mut self, item: Item<P>) {
-        if item.bound >= self.best || self.settled() || !self.table.insert(item.fp, item.link) {
+    /// Takes the state `fp` this worker owns, reached by `link` (`None` for the start):
+    /// queues it unless the bound prunes it or the table holds it already. Its state is
+    /// built only then.
+    fn admit(
+        &mut self,
+        fp: u128,
+        bound: u32,
+        link: Option<(u128, P::Move)>,
+        state: impl FnOnce() -> P::State,
+    ) {
+        if bound >= self.best || self.settled() || !self.table.insert(fp, link) {
             return;
         }
-        let score = self.puzzle.score(&item.state) as usize;
+        let state = state();
+        let score = self.puzzle.score(&state) as usize;
         if self.queue.len() <= score {
             self.queue.resize_with(score + 1, Vec::new);
         }
-        self.queue[score].push(item);
+        self.queue[score].push(Item { state, fp, bound });
     }
 
     /// The deepest queued state: the least score.
@@ -383,20 +386,6 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             return None;
         }
         self.queue.iter_mut().find_map(|level| level.pop())
-    }
-
-    /// A state for its owner: admitted here, or gathered for its owner's next batch.
-    fn place(&mut self, item: Item<P>, net: &mut impl Net<P>) -> Result<(), GangError> {
-        let to = owner(item.fp, self.k);
-        if to == self.id {
-            self.admit(item);
-            return Ok(());
-        }
-        self.outbox[to].push(item);
-        if self.outbox[to].len() >= BATCH {
-            self.send(to, net)?;
-        }
-        Ok(())
     }
 
     fn expand(&mut self, item: Item<P>, net: &mut impl Net<P>) -> Result<(), GangError> {
@@ -436,26 +425,29 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 continue;
             }
             let to = owner(child.fp, self.k);
-            if to == self.id && self.table.contains(child.fp) {
-                // A transposition this worker owns: dropped before its state is built.
+            let link = Some((item.fp, child.mv));
+            if to == self.id {
+                // A transposition is dropped before its state is built.
+                let state = || puzzle.apply(&item.state, child.mv);
+                self.admit(child.fp, child.bound, link, state);
                 continue;
             }
-            if to != self.id {
-                // A state this worker sent lately is at its owner already: sending it again
-                // would only be dropped there (or pruned, as the best score only falls).
-                let slot = &mut self.recent[child.fp as usize & (RECENT - 1)];
-                if *slot == child.fp {
-                    continue;
-                }
-                *slot = child.fp;
+            // A state this worker sent lately is at its owner already: sending it again
+            // would only be dropped there (or pruned, as the best score only falls).
+            let slot = &mut self.recent[child.fp as usize & (RECENT - 1)];
+            if *slot == child.fp {
+                continue;
             }
-            let next = Item {
-                state: puzzle.apply(&item.state, child.mv),
+            *slot = child.fp;
+            let sent = Child {
+                mv: child.mv,
                 fp: child.fp,
                 bound: child.bound,
-                link: Some((item.fp, child.mv)),
             };
-            self.place(next, net)?;
+            self.outbox[to].push(&item.state, item.fp, sent);
+            if self.outbox[to].children.len() >= BATCH {
+                self.send(to, net)?;
+            }
         }
         self.children = children;
         self.moves = moves;
@@ -464,22 +456,22 @@ impl<'p, P: Puzzle> Worker<'p, P> {
 
     /// Sends the states waiting for worker `to` as one batch.
     fn send(&mut self, to: usize, net: &mut impl Net<P>) -> Result<(), GangError> {
-        let items = std::mem::take(&mut self.outbox[to]);
-        self.sent_states += items.len() as u64;
+        let batch = std::mem::replace(&mut self.outbox[to], Batch::new());
+        self.sent_states += batch.children.len() as u64;
         self.sent[to] += 1;
         self.unreported = true;
         net.send(
             to,
             Msg::Batch {
                 from: self.id as u32,
-                items,
+                batch,
             },
         )
     }
 
     fn flush(&mut self, net: &mut impl Net<P>) -> Result<(), GangError> {
         for to in 0..self.k {
-            if !self.outbox[to].is_empty() {
+            if !self.outbox[to].children.is_empty() {
                 self.send(to, net)?;
             }
         }
