@@ -5,8 +5,8 @@ a gang of K processes over gRPC on this machine's loopback (docs/frontier.md).
     python3 docs/scripts/gang_bench.py HAMMER N SEED INDEX [--runs R] [--gang K]
 
 Prints one line per run and a summary: expansions, wall time, CPU time (user and system,
-of every process the configuration ran), the largest table against the usual memo, and for
-the gang the states sent and bytes per state sent.
+of every process the configuration ran), the largest table (states and MiB) against the
+usual memo, and for the gang the states sent and bytes per state sent.
 """
 import argparse
 import json
@@ -85,12 +85,13 @@ def main():
             v["cpu_s"] = cpu_of_children() - cpu_before
             rows[name].append(v)
             table = max(v.get("table_states_per_owner") or [v["memo_states"]])
+            table_mb = max(v.get("table_bytes_per_owner") or [v["memo_bytes"]]) / 2**20
             extra = ""
             if "bytes_all" in v:
                 extra = f", sent {v['sent']:,} states, {v['bytes_all'] / max(v['sent'], 1):.1f} bytes/state"
             print(
                 f"run {run} {name:>9}: score {v['score']}, expansions {v['expansions']:,}, "
-                f"{v['wall_s']:.2f} s, CPU {v['cpu_s']:.2f} s, largest table {table:,}{extra}",
+                f"{v['wall_s']:.2f} s, CPU {v['cpu_s']:.2f} s, largest table {table:,} ({table_mb:.0f} MiB){extra}",
                 flush=True,
             )
     usual = rows["usual"]
