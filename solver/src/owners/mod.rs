@@ -4,8 +4,9 @@
 //! drops a state it has seen, so no state is expanded twice across the workers and the
 //! workers' tables add up to one memo), queues it, and expands it; each successor goes to
 //! its own owner, in batches that send a parent once with the moves to its children
-//! (`msg::Batch`), so the owner builds only the children its table lacks. Each worker takes its deepest queued state first (the least
-//! score), so the search still dives toward a solution as the depth-first search does.
+//! (`msg::Batch`), so the owner builds only the children its table lacks. Each worker
+//! takes its deepest queued state first (the least score), so the search still dives
+//! toward a solution as the depth-first search does.
 //! The best score goes to every worker as it improves, and every worker prunes against
 //! it.
 //!

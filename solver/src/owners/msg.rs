@@ -1,6 +1,6 @@
 //! The messages of an owner search, and their bytes when the workers are processes.
 
-use hammer_puzzle::{Puzzle, Wire, take_bytes};
+use hammer_puzzle::{Puzzle, Successor, Wire, take_bytes};
 
 use super::GangError;
 
@@ -11,23 +11,15 @@ pub(crate) struct Item<P: Puzzle> {
     pub bound: u32,
 }
 
-/// A successor on its way to its owner: the move that makes it from its parent.
-#[derive(Clone, Copy)]
-pub(crate) struct Child<M> {
-    pub mv: M,
-    pub fp: u128,
-    pub bound: u32,
-}
-
 /// Successors for one owner, grouped by parent: each parent goes once, with the moves to
-/// its children that the owner holds. The owner builds a child only if its table does not
+/// its children that the owner holds (each with its fingerprint and bound). The owner builds a child only if its table does not
 /// hold it yet, and since half the successors of a gang of two go to the other worker,
 /// sending a state's parent once with a few bytes a move, instead of each child's state,
 /// sends about half the bytes and builds no state a table drops.
 pub(crate) struct Batch<P: Puzzle> {
     /// Each parent, its fingerprint, and how many of `children` (in order) are its.
     pub parents: Vec<(P::State, u128, u32)>,
-    pub children: Vec<Child<P::Move>>,
+    pub children: Vec<Successor<P::Move>>,
 }
 
 impl<P: Puzzle> Batch<P> {
@@ -40,7 +32,7 @@ impl<P: Puzzle> Batch<P> {
 
     /// Adds `child` of the state `parent_fp`, which goes once for all its children
     /// added one after another.
-    pub(crate) fn push(&mut self, parent: &P::State, parent_fp: u128, child: Child<P::Move>) {
+    pub(crate) fn push(&mut self, parent: &P::State, parent_fp: u128, child: Successor<P::Move>) {
         match self.parents.last_mut() {
             Some((_, fp, len)) if *fp == parent_fp => *len += 1,
             _ => self.parents.push((*parent, parent_fp, 1)),
@@ -48,14 +40,15 @@ impl<P: Puzzle> Batch<P> {
         self.children.push(child);
     }
 
-    /// Each child with its parent and the parent's fingerprint.
-    pub(crate) fn for_each(self, mut f: impl FnMut(&P::State, u128, Child<P::Move>)) {
-        let mut children = self.children.into_iter();
-        for (parent, parent_fp, len) in &self.parents {
-            for child in children.by_ref().take(*len as usize) {
-                f(parent, *parent_fp, child);
-            }
-        }
+    /// Each parent with its fingerprint and its children.
+    pub(crate) fn groups(&self) -> impl Iterator<Item = (&P::State, u128, &[Successor<P::Move>])> {
+        let mut rest = self.children.as_slice();
+        self.parents.iter().map(move |(parent, parent_fp, len)| {
+            // `push` and `read` keep the counts and the children in step.
+            let (children, tail) = rest.split_at((*len as usize).min(rest.len()));
+            rest = tail;
+            (parent, *parent_fp, children)
+        })
     }
 }
 
@@ -114,12 +107,11 @@ pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
             out.push(BATCH);
             u32s(out, *from);
             u32s(out, batch.parents.len() as u32);
-            let mut children = batch.children.iter();
-            for (parent, parent_fp, len) in &batch.parents {
+            for (parent, parent_fp, children) in batch.groups() {
                 out.extend(parent_fp.to_le_bytes());
-                put_var(out, *len);
+                put_var(out, children.len() as u32);
                 puzzle.put_state(parent, out);
-                for child in children.by_ref().take(*len as usize) {
+                for child in children {
                     out.extend(child.fp.to_le_bytes());
                     put_var(out, child.bound);
                     puzzle.put_move(child.mv, out);
@@ -202,7 +194,7 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
                     let fp = u128s(input)?;
                     let bound = take_var(input)?;
                     let mv = puzzle.take_move(input)?;
-                    batch.children.push(Child { mv, fp, bound });
+                    batch.children.push(Successor { mv, bound, fp });
                 }
             }
             Msg::Batch { from, batch }
@@ -293,16 +285,16 @@ mod tests {
                 // Bounds past one byte of the variable-length form, and the largest.
                 let bound = [0, 127, 128, 300_000, u32::MAX][i % 5];
                 let fp = puzzle.fingerprint(&child);
-                batch.push(&parent, parent_fp, Child { mv, fp, bound });
+                batch.push(&parent, parent_fp, Successor { mv, bound, fp });
             }
         }
-        let expected: Vec<_> = collect(batch_clone(&batch));
+        let expected = flat(&batch);
         let mut bytes = Vec::new();
         encode(&puzzle, &Msg::Batch { from: 1, batch }, &mut bytes);
         let Ok(Msg::Batch { from: 1, batch }) = decode(&puzzle, 1, &bytes) else {
             panic!("the batch did not read back");
         };
-        assert_eq!(collect(batch), expected);
+        assert_eq!(flat(&batch), expected);
         for cut in [1, bytes.len() / 2, bytes.len() - 1] {
             assert!(decode(&puzzle, 1, &bytes[..cut]).is_err());
         }
@@ -329,16 +321,15 @@ mod tests {
 
     type Flat = (State, u128, Move, u128, u32);
 
-    fn collect(batch: Batch<Martello>) -> Vec<Flat> {
+    fn flat(batch: &Batch<Martello>) -> Vec<Flat> {
         let mut out = Vec::new();
-        batch.for_each(|parent, parent_fp, c| out.push((*parent, parent_fp, c.mv, c.fp, c.bound)));
-        out
-    }
-
-    fn batch_clone(batch: &Batch<Martello>) -> Batch<Martello> {
-        Batch {
-            parents: batch.parents.clone(),
-            children: batch.children.clone(),
+        for (parent, parent_fp, children) in batch.groups() {
+            out.extend(
+                children
+                    .iter()
+                    .map(|c| (*parent, parent_fp, c.mv, c.fp, c.bound)),
+            );
         }
+        out
     }
 }

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use hammer_puzzle::{Puzzle, Successor};
 
-use super::msg::{Batch, Child, Item, Msg};
+use super::msg::{Batch, Item, Msg};
 use super::table::Table;
 use super::{GangError, OwnedOutcome};
 
@@ -274,12 +274,13 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                     self.table.prefetch(child.fp);
                 }
                 let puzzle = self.puzzle;
-                batch.for_each(|parent, parent_fp, child| {
-                    let link = Some((parent_fp, child.mv));
-                    self.admit(child.fp, child.bound, link, || {
-                        puzzle.apply(parent, child.mv)
-                    });
-                });
+                for (parent, parent_fp, children) in batch.groups() {
+                    for child in children {
+                        let link = Some((parent_fp, child.mv));
+                        let state = || puzzle.apply(parent, child.mv);
+                        self.admit(child.fp, child.bound, link, state);
+                    }
+                }
             }
             Msg::Best { score, fp } => self.improve(score, fp),
             Msg::Idle { from, sent, taken } => {
@@ -425,9 +426,9 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 continue;
             }
             let to = owner(child.fp, self.k);
-            let link = Some((item.fp, child.mv));
             if to == self.id {
                 // A transposition is dropped before its state is built.
+                let link = Some((item.fp, child.mv));
                 let state = || puzzle.apply(&item.state, child.mv);
                 self.admit(child.fp, child.bound, link, state);
                 continue;
@@ -439,12 +440,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 continue;
             }
             *slot = child.fp;
-            let sent = Child {
-                mv: child.mv,
-                fp: child.fp,
-                bound: child.bound,
-            };
-            self.outbox[to].push(&item.state, item.fp, sent);
+            self.outbox[to].push(&item.state, item.fp, *child);
             if self.outbox[to].children.len() >= BATCH {
                 self.send(to, net)?;
             }
