@@ -210,8 +210,8 @@ fn chacha20_matches_the_reference_keystream() {
 }
 
 proptest! {
-    /// The incremental fingerprint of every successor equals the one computed afresh,
-    /// and distinct successors get distinct fingerprints.
+    /// The incremental fingerprint and owner key of every successor equal the ones
+    /// computed afresh, and distinct successors get distinct fingerprints.
     #[test]
     fn child_fingerprints_match_fresh_ones(
         n in 2u8..=8, index in 0u64..1000, steps in 0usize..40,
@@ -226,6 +226,8 @@ proptest! {
             let child = Martello.apply(&state, *mv);
             prop_assert_eq!(Martello.child_fingerprint(&state, fp, *mv, &child), Martello.fingerprint(&child));
             prop_assert!(seen.insert(Martello.fingerprint(&child)));
+            // The owner key of a child, from its parent and move, is its own key.
+            prop_assert_eq!(Martello.child_owner_key(&state, *mv), Martello.owner_key(&child));
         }
     }
 }

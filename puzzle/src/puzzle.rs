@@ -92,6 +92,26 @@ pub trait Puzzle: Sync {
         self.fingerprint(child)
     }
 
+    /// A coarse key of the state for a search of one game shared by several workers, in
+    /// which every state has one owner: states of one key have one owner. A key that
+    /// few moves change keeps most successors with their parent's owner, so that they
+    /// are not sent (abstract Zobrist hashing, Jinnai and Fukunaga, 2016). A puzzle gives
+    /// a key for every state or for none; `None`, the default, lets the fingerprint pick
+    /// the owner, and about (K - 1) / K of the successors go to another worker.
+    #[inline]
+    fn owner_key(&self, state: &Self::State) -> Option<u64> {
+        let _ = state;
+        None
+    }
+
+    /// [`Puzzle::owner_key`] of the state after `mv` from `state`; it must equal
+    /// `owner_key(&apply(state, mv))`. Override it to skip building the child.
+    #[inline]
+    fn child_owner_key(&self, state: &Self::State, mv: Self::Move) -> Option<u64> {
+        self.owner_key(state)
+            .and_then(|_| self.owner_key(&self.apply(state, mv)))
+    }
+
     /// Clears `out` and pushes every successor of `state` (whose lower bound is `bound`
     /// and fingerprint `fp`), in the order of [`Puzzle::moves`], each with the child's
     /// lower bound and fingerprint. A successor whose bound is `cutoff` or more will be

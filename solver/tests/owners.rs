@@ -12,7 +12,7 @@ use hammer_solver::{Config, Solver, solve_gang, solve_owned};
 fn owners_find_the_exact_minimum_and_a_solution_that_replays() {
     let mut solver = Solver::new(Martello);
     let mut sent = 0;
-    for n in [3u8, 4, 5, 6, 7] {
+    for n in [1u8, 2, 3, 4, 5, 6, 7] {
         for index in 0..24 {
             let game = seeded::game(11, n, index).unwrap();
             // 7x7 from the middle game, where a 7x7 game takes a moment.
@@ -79,4 +79,31 @@ fn a_gang_over_bytes_finds_the_exact_minimum() {
             }
         }
     }
+}
+
+/// A puzzle without an owner key (Clobber) has its states' owners picked by their
+/// fingerprints; on random fillings, the exact minimum and a solution that replays.
+#[test]
+fn owners_by_fingerprint_find_the_exact_minimum() {
+    use hammer_engine::clobber::{Clobber, Colours, Gen, Rule};
+    let mut sent = 0;
+    for index in 0..12 {
+        let instance = Gen::new(4, 5, 80, Colours::Random, index).expect("a 4x5 board");
+        let game = Clobber::new(instance.board(), Rule::Partisan);
+        let start = game.state(instance.position(), None);
+        assert_eq!(game.owner_key(&start), None);
+        let exact = Solver::new(game).solve(&start, &Config::default(), 1);
+        for workers in [2, 3] {
+            let owned = solve_owned(&game, &start, workers);
+            let what = format!("filling {index}, {workers} workers");
+            assert_eq!(owned.min_score, exact.min_score, "{what}");
+            let mut end = start;
+            for &mv in &owned.solution {
+                end = game.apply(&end, mv);
+            }
+            assert_eq!(game.score(&end), owned.min_score, "{what}");
+            sent += owned.sent;
+        }
+    }
+    assert!(sent > 100, "the workers sent only {sent} states");
 }

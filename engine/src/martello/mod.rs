@@ -81,6 +81,19 @@ impl Puzzle for Martello {
         }
     }
 
+    /// The owner key: which stones of [`OWNER_STONES`] are still on the board. A move
+    /// changes it only when it eats one of them.
+    #[inline]
+    fn owner_key(&self, state: &State) -> Option<u64> {
+        Some(state.present & OWNER_STONES[usize::from(state.n.min(MAX_N))])
+    }
+
+    #[inline]
+    fn child_owner_key(&self, state: &State, mv: Move) -> Option<u64> {
+        let key = self.owner_key(state)?;
+        Some(key & !(1u64 << (mv.eaten.0 & 63)))
+    }
+
     #[inline]
     fn fingerprint(&self, state: &State) -> u128 {
         state.fingerprint()
@@ -91,6 +104,26 @@ impl Puzzle for Martello {
         parent.child_fingerprint(parent_fp, mv, child)
     }
 }
+
+/// The stones whose presence picks a state's owner in a search shared by several
+/// workers, per board side: the two diagonals of the colour-by-symbol square (stone
+/// `c * n + s` has colour `c` and symbol `s`), so that every colour and every symbol has
+/// one or two of them. Fewer stones keep more successors with their parent's owner; more
+/// spread the states more evenly over the workers, since few states then keep every one
+/// of them (docs/frontier.md, "An owner by the stones left of two diagonals").
+const OWNER_STONES: [u64; MAX_N as usize + 1] = {
+    let mut table = [0u64; MAX_N as usize + 1];
+    let mut n = 1;
+    while n <= MAX_N as usize {
+        let mut c = 0;
+        while c < n {
+            table[n] |= 1 << (c * n + c) | 1 << (c * n + n - 1 - c);
+            c += 1;
+        }
+        n += 1;
+    }
+    table
+};
 
 /// [`Puzzle::successors`] for Martello: the work that depends only on the parent (its
 /// row hashes, its zones, which stones are bridges) is done once per parent instead of

@@ -1,14 +1,15 @@
 //! One game searched by several workers, each state owned by one of them.
 //!
-//! A state's fingerprint names its owner. The owner alone admits the state (its table
-//! drops a state it has seen, so no state is expanded twice across the workers and the
-//! workers' tables add up to one memo), queues it, and expands it; each successor goes to
-//! its own owner, in batches that send a parent once with the moves to its children
-//! (`msg::Batch`), so the owner builds only the children its table lacks. Each worker
-//! takes its deepest queued state first (the least score), so the search still dives
-//! toward a solution as the depth-first search does.
-//! The best score goes to every worker as it improves, and every worker prunes against
-//! it.
+//! A state's owner key names its owner ([`Puzzle::owner_key`]; for Martello, which
+//! stones of two diagonals are left, so that most moves keep a successor with its
+//! parent's owner), or its fingerprint where the puzzle has no key. The owner alone
+//! admits the state (its table drops a state it has seen, so no state is expanded twice
+//! across the workers and the workers' tables add up to one memo), queues it, and
+//! expands it; each successor goes to its own owner, in batches that send a parent once
+//! with the moves to its children (`msg::Batch`), so the owner builds only the children
+//! its table lacks. Each worker takes its deepest queued state first (the least score),
+//! so the search still dives toward a solution as the depth-first search does. The best
+//! score goes to every worker as it improves, and every worker prunes against it.
 //!
 //! Exactness: a state is dropped only when its bound reaches the best score (it cannot
 //! beat it) or when its owner has admitted it before; so every state a better score

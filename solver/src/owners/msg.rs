@@ -67,9 +67,13 @@ pub(crate) enum Msg<P: Puzzle> {
         sent: Vec<u64>,
         taken: Vec<u64>,
     },
-    /// Following the best state's path back to the start: the state `fp`, and the moves
-    /// after it, last first.
+    /// From the leader to every worker, following the best state's path back to the
+    /// start: the state `fp`, and the moves after it, last first. The worker that holds
+    /// `fp` answers with a `Step` or, at the start, a `Path`.
     Trace { fp: u128, moves: Vec<P::Move> },
+    /// To the leader: the path goes on at `fp`, the parent of the state a `Trace` asked
+    /// for, with the moves after it, last first.
+    Step { fp: u128, moves: Vec<P::Move> },
     /// To the leader: the best state's path, last move first.
     Path { moves: Vec<P::Move> },
     /// From the leader: the search is over, with the minimum and its solution.
@@ -91,6 +95,7 @@ const TRACE: u8 = 4;
 const PATH: u8 = 5;
 const STOP: u8 = 6;
 const STATS: u8 = 7;
+const STEP: u8 = 8;
 
 /// Writes `msg` as bytes.
 pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
@@ -129,8 +134,13 @@ pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
             u32s(out, sent.len() as u32);
             sent.iter().chain(taken).for_each(|&v| u64s(out, v));
         }
-        Msg::Trace { fp, moves: m } => {
-            out.push(TRACE);
+        Msg::Trace { fp, moves: m } | Msg::Step { fp, moves: m } => {
+            let tag = if let Msg::Trace { .. } = msg {
+                TRACE
+            } else {
+                STEP
+            };
+            out.push(tag);
             out.extend(fp.to_le_bytes());
             moves(out, m);
         }
@@ -215,6 +225,10 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
             Msg::Idle { from, sent, taken }
         }
         TRACE => Msg::Trace {
+            fp: u128s(input)?,
+            moves: moves(input)?,
+        },
+        STEP => Msg::Step {
             fp: u128s(input)?,
             moves: moves(input)?,
         },

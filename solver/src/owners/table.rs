@@ -43,7 +43,8 @@ fn key(fp: u128) -> u128 {
 }
 
 /// The first bucket to look at for `fp` among `count`: a multiply-shift of the low half.
-/// An owner is picked by the high half, which is alike for every state of one table.
+/// Where the fingerprint picks the owner, it does so by the high half, which is then
+/// alike for every state of one table.
 #[inline]
 fn home(fp: u128, count: usize) -> usize {
     ((fp as u64 as u128 * count as u128) >> 64) as usize

@@ -13,8 +13,10 @@
 //!
 //! **The answer.** Every better score goes to every worker as it is reached, before its
 //! finder's next report, so the leader holds the minimum when it ends the search. It then
-//! follows the best state's path back to the start, owner by owner (`Trace`), and tells
-//! everyone the minimum and its solution (`Stop`); each worker answers with its counts.
+//! follows the best state's path back to the start, asking every worker for each state
+//! of it (`Trace`; the one whose table holds it answers with its parent, `Step`), and
+//! tells everyone the minimum and its solution (`Stop`); each worker answers with its
+//! counts.
 
 use std::time::Duration;
 
@@ -42,10 +44,15 @@ pub(crate) trait Net<P: Puzzle> {
     fn expanded(&mut self, _total: u64) {}
 }
 
-/// The worker that owns the state of fingerprint `fp`.
+/// The worker that owns the state of fingerprint `fp` and owner key `key`
+/// ([`Puzzle::owner_key`]): the key's when the puzzle gives one, else the fingerprint's.
 #[inline]
-pub(crate) fn owner(fp: u128, k: usize) -> usize {
-    ((fp >> 64) as u64 % k as u64) as usize
+pub(crate) fn owner(fp: u128, key: Option<u64>, k: usize) -> usize {
+    let hash = match key {
+        Some(key) => hammer_puzzle::mix::mix64(key),
+        None => (fp >> 64) as u64,
+    };
+    (hash % k as u64) as usize
 }
 
 /// A worker's counts, as it reports them to the leader at the end.
@@ -86,6 +93,9 @@ pub(crate) struct Worker<'p, P: Puzzle> {
     /// The best score known here, and the state it was reached at.
     best: u32,
     best_fp: u128,
+    /// The start's fingerprint and owner, where a trace ends even if the start was never
+    /// admitted (its bound settled the game at once).
+    start: (u128, usize),
     /// The start's bound: a score this low ends the search at once.
     target: u32,
     /// Batches sent to each worker and taken from each.
@@ -101,6 +111,8 @@ pub(crate) struct Worker<'p, P: Puzzle> {
 impl<'p, P: Puzzle> Worker<'p, P> {
     /// Worker `id` of `k` searching from `start`.
     pub(crate) fn new(puzzle: &'p P, id: usize, k: usize, start: &P::State) -> Self {
+        let start_fp = puzzle.fingerprint(start);
+        let start_owner = owner(start_fp, puzzle.owner_key(start), k);
         Worker {
             puzzle,
             id,
@@ -114,7 +126,8 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             expansions: 0,
             sent_states: 0,
             best: puzzle.score(start),
-            best_fp: puzzle.fingerprint(start),
+            best_fp: start_fp,
+            start: (start_fp, start_owner),
             target: puzzle.lower_bound(start),
             sent: vec![0; k],
             taken: vec![0; k],
@@ -137,7 +150,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
     ) -> Result<OwnedOutcome<P::Move>, GangError> {
         // Every worker knows the start; its owner admits it.
         let fp = self.puzzle.fingerprint(start);
-        if owner(fp, self.k) == self.id {
+        if self.start.1 == self.id {
             self.admit(fp, self.target, None, || *start);
         }
         loop {
@@ -235,15 +248,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         let quiet = (0..k).all(|i| (0..k).all(|j| all[i].0[j] == all[j].1[i]));
         if quiet {
             leader.tracing = true;
-            let fp = self.best_fp;
-            self.deliver(
-                owner(fp, k),
-                Msg::Trace {
-                    fp,
-                    moves: Vec::new(),
-                },
-                net,
-            )?;
+            self.ask(self.best_fp, Vec::new(), net)?;
         }
         Ok(())
     }
@@ -297,11 +302,19 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             Msg::Trace { fp, mut moves } => match self.table.get(fp) {
                 Some(Some((parent, mv))) => {
                     moves.push(mv);
-                    let to = owner(parent, self.k);
-                    self.deliver(to, Msg::Trace { fp: parent, moves }, net)?;
+                    self.deliver(0, Msg::Step { fp: parent, moves }, net)?;
                 }
-                _ => self.deliver(0, Msg::Path { moves }, net)?,
+                Some(None) => self.deliver(0, Msg::Path { moves }, net)?,
+                // The start, which its bound settled before it was admitted.
+                None if (fp, self.id) == self.start => self.deliver(0, Msg::Path { moves }, net)?,
+                None => {}
             },
+            Msg::Step { fp, moves } => {
+                if self.leader.is_none() {
+                    return Err(out_of_turn("a step of a path to a member"));
+                }
+                self.ask(fp, moves, net)?;
+            }
             Msg::Path { mut moves } => {
                 if self.leader.is_none() {
                     return Err(out_of_turn("a path to a member"));
@@ -357,6 +370,24 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             self.best = score;
             self.best_fp = fp;
         }
+    }
+
+    /// The leader asks every worker for the state `fp` of the best state's path (with
+    /// the moves after it): a link names its parent's fingerprint but not its owner key,
+    /// so only the worker whose table holds it can tell. A path is a few dozen steps,
+    /// once a game. The others are asked first and the leader itself last, so that every
+    /// question is sent before the path can end (and the leader send `Stop`).
+    fn ask(
+        &mut self,
+        fp: u128,
+        moves: Vec<P::Move>,
+        net: &mut impl Net<P>,
+    ) -> Result<(), GangError> {
+        for to in 1..self.k {
+            let moves = moves.clone();
+            net.send(to, Msg::Trace { fp, moves })?;
+        }
+        self.handle(Msg::Trace { fp, moves }, net)
     }
 
     /// Takes the state `fp` this worker owns, reached by `link` (`None` for the start):
@@ -416,8 +447,12 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             &mut children,
         );
         // The table slots of the successors this worker owns, loaded together.
+        let (k, parent) = (self.k, &item.state);
+        let owner_of = |child: &Successor<P::Move>| {
+            owner(child.fp, puzzle.child_owner_key(parent, child.mv), k)
+        };
         for child in &children {
-            if child.bound < best && owner(child.fp, self.k) == self.id {
+            if child.bound < best && owner_of(child) == self.id {
                 self.table.prefetch(child.fp);
             }
         }
@@ -425,7 +460,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             if child.bound >= best {
                 continue;
             }
-            let to = owner(child.fp, self.k);
+            let to = owner_of(child);
             if to == self.id {
                 // A transposition is dropped before its state is built.
                 let link = Some((item.fp, child.mv));
