@@ -16,7 +16,7 @@
 use std::time::Instant;
 
 use hammer_family::{
-    Cell, GameSolver, Instance, ParamValue, Point, Solved, by_name, point_from_pairs,
+    Cell, GameSolver, Instance, Job, ParamValue, Point, Solved, by_name, point_from_pairs,
 };
 use hammer_solver::{Config, Order, Schedule};
 
@@ -163,15 +163,15 @@ fn solve(
     let clock = Instant::now();
     let cpu = cpu_seconds();
     let solved = solver
-        .solve(
+        .solve(Job {
             point,
-            Instance::Seeded {
+            instance: Instance::Seeded {
                 sweep_seed: 0,
                 index: 0,
             },
-            &config,
-            0,
-        )
+            config: &config,
+            run_seed: 0,
+        })
         .map_err(|e| e.to_string())?;
     let seconds = clock.elapsed().as_secs_f64();
     let cpu = match (cpu, cpu_seconds()) {

@@ -275,15 +275,19 @@ pub trait Learning: Send + Sync {
 
 /// Solves instances of one family; one per thread.
 pub trait GameSolver: Send {
-    /// Solves one instance under `config` with run seed `run_seed`. The result is a pure
-    /// function of the arguments (see `hammer_engine::seeded`).
-    fn solve(
-        &mut self,
-        point: &Point,
-        instance: Instance<'_>,
-        config: &Config,
-        run_seed: u64,
-    ) -> Result<Solved, FamilyError>;
+    /// Solves one instance. The result is a pure function of the job (see
+    /// `hammer_engine::seeded`).
+    fn solve(&mut self, job: Job<'_>) -> Result<Solved, FamilyError>;
+}
+
+/// One instance for a [`GameSolver`]: the point, which instance of it, the solver's
+/// configuration and the run seed.
+#[derive(Clone, Copy, Debug)]
+pub struct Job<'a> {
+    pub point: &'a Point,
+    pub instance: Instance<'a>,
+    pub config: &'a Config,
+    pub run_seed: u64,
 }
 
 /// The default [`Family::run_seed`]: word `2 * trial` of the ChaCha20 stream labelled

@@ -1,7 +1,9 @@
 //! The optional capabilities of `Family`: Martello's, through the trait as the command
 //! line and the viewer use them, and the "not supported" answers of the others.
 
-use hammer_family::{CountTeam, FamilyError, FamilyRef, Instance, ParamValue, point_from_pairs};
+use hammer_family::{
+    CountTeam, FamilyError, FamilyRef, Instance, Job, ParamValue, point_from_pairs,
+};
 use hammer_solver::Config;
 use hammer_solver::learned::Learner;
 
@@ -63,15 +65,15 @@ fn martello_learns_a_solved_game_and_names_a_bad_move() {
     assert_eq!(point.to_string(), "n=6");
     let solved = family
         .solver()
-        .solve(
-            &point,
-            Instance::Seeded {
+        .solve(Job {
+            point: &point,
+            instance: Instance::Seeded {
                 sweep_seed: 3,
                 index: 0,
             },
-            &Config::default(),
-            0,
-        )
+            config: &Config::default(),
+            run_seed: 0,
+        })
         .unwrap();
     let solution: Vec<&str> = solved.solution.split_whitespace().collect();
     let mut learner = Learner::new(6, 2, learning.feature_version());

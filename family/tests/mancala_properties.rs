@@ -196,7 +196,12 @@ fn solver_fills_columns_and_its_solution_replays() {
         index: 0,
     };
     let solved = solver
-        .solve(&point, start, &hammer_solver::Config::default(), 1)
+        .solve(hammer_family::Job {
+            point: &point,
+            instance: start,
+            config: &hammer_solver::Config::default(),
+            run_seed: 1,
+        })
         .expect("solved");
     assert_eq!(solved.extra.len(), family.columns().len());
     assert!(solved.exhaustive);

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use hammer_family::Instance;
+use hammer_family::{Instance, Job};
 use hammer_sweep::Sweep;
 
 /// On-CPU time of this thread where Linux tells it (`/proc/thread-self/schedstat`), so
@@ -98,7 +98,13 @@ fn main() -> ExitCode {
             };
             let seed = config.run_seed(e.family, point, sweep.seed, game);
             let started = Clock::now();
-            let out = match solver.solve(point, instance, &config.solver_config(), seed) {
+            let job = Job {
+                point,
+                instance,
+                config: &config.solver_config(),
+                run_seed: seed,
+            };
+            let out = match solver.solve(job) {
                 Ok(out) => out,
                 Err(err) => {
                     eprintln!("{err}");

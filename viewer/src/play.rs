@@ -6,7 +6,7 @@
 //! position cannot hold the page: a capped search says "at most" (its best score) and
 //! "at least" (the bound it proved), never a guess.
 
-use hammer_family::{FamilyRef, Instance, Point};
+use hammer_family::{FamilyRef, Instance, Job, Point};
 use hammer_solver::{Config, Order, Schedule};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -168,7 +168,12 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
         .map_init(
             || family.solver(),
             |solver, (mv, after)| {
-                let solved = solver.solve(&point, Instance::Given(&after), &config, 0)?;
+                let solved = solver.solve(Job {
+                    point: &point,
+                    instance: Instance::Given(&after),
+                    config: &config,
+                    run_seed: 0,
+                })?;
                 Ok(Hint {
                     mv,
                     after,

@@ -8,7 +8,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use hammer_dataset::ResultRow;
-use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance, Solved};
+use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance, Job, Solved};
 use hammer_proto::v1::GameResult;
 use hammer_solver::{Cancel, Cap, SharedBest, SplitPart};
 use hammer_sweep::{Sweep, Unit, UnitRows, cells_to_wire};
@@ -129,7 +129,12 @@ pub fn solve_game_told(
     let started = Instant::now();
     let solved = solvers
         .get(family)
-        .solve(point, instance, &solver_config, run_seed)
+        .solve(Job {
+            point,
+            instance,
+            config: &solver_config,
+            run_seed,
+        })
         .map_err(|source| SolveError::Instance {
             unit: unit.id(),
             index,

@@ -481,7 +481,13 @@ mod tests {
                     sweep_seed: 3,
                     index,
                 };
-                let s = solver.solve(&point, instance, &config, 0).unwrap();
+                let job = hammer_family::Job {
+                    point: &point,
+                    instance,
+                    config: &config,
+                    run_seed: 0,
+                };
+                let s = solver.solve(job).unwrap();
                 ResultRow {
                     sweep: "t".into(),
                     experiment: "single".into(),

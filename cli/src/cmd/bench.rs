@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_family::Instance;
+use hammer_family::{Instance, Job};
 use hammer_solver::{Config, Order};
 
 use crate::puzzle::PuzzleArgs;
@@ -132,7 +132,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
         for (i, board) in boards.iter().enumerate() {
             let seed = family.run_seed(&point, args.seed, i as u64, 0);
             let game_started = Instant::now();
-            let out = solver.solve(&point, Instance::Given(board), &config, seed)?;
+            let out = solver.solve(Job {
+                point: &point,
+                instance: Instance::Given(board),
+                config: &config,
+                run_seed: seed,
+            })?;
             let ns = game_started.elapsed().as_nanos() as u64;
             row.each.push((out.expansions, out.exhaustive, ns));
             row.expansions += out.expansions;

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_family::{Cell, FamilyRef, GameSolver, Instance, Point, Solved};
+use hammer_family::{Cell, FamilyRef, GameSolver, Instance, Job, Point, Solved};
 use hammer_solver::{Config, Limits, Order, Schedule};
 use serde_json::{Value, json};
 
@@ -121,7 +121,12 @@ fn solve_one(
     seed: u64,
 ) -> Result<Value> {
     let started = Instant::now();
-    let out = solver.solve(point, instance, config, seed)?;
+    let out = solver.solve(Job {
+        point,
+        instance,
+        config,
+        run_seed: seed,
+    })?;
     let wall_ns = started.elapsed().as_nanos() as u64;
     Ok(solved_json(family, point, &out, config, seed, wall_ns))
 }

@@ -15,10 +15,10 @@ mod view;
 
 use hammer_engine::clobber::{Board, Clobber, Colour, Colours, Gen, MAX_CELLS, Rule, Setup};
 use hammer_engine::seeded::{self, MAX_INDEX};
-use hammer_solver::{Config, Solver};
+use hammer_solver::Solver;
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, ParamKind,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
@@ -213,21 +213,15 @@ impl Family for ClobberFamily {
 struct ClobberSolver(Option<Solver<Clobber>>);
 
 impl GameSolver for ClobberSolver {
-    fn solve(
-        &mut self,
-        point: &Point,
-        instance: Instance<'_>,
-        config: &Config,
-        run_seed: u64,
-    ) -> Result<Solved, FamilyError> {
-        let game = game(point)?;
-        let board = game.start(instance)?;
+    fn solve(&mut self, job: Job<'_>) -> Result<Solved, FamilyError> {
+        let game = game(job.point)?;
+        let board = game.start(job.instance)?;
         let rules = game.notation.game;
         let solver = match &mut self.0 {
             Some(solver) if *solver.puzzle() == rules => solver,
             slot => slot.insert(Solver::new(rules)),
         };
-        let outcome = solver.solve(&board, config, run_seed);
+        let outcome = solver.solve(&board, job.config, job.run_seed);
         // The start's own bound is the shared `lower_bound` column of an exact row.
         let extra = vec![Cell::Int(i64::from(board.pos.count()))];
         Ok(Solved::of(

@@ -13,10 +13,10 @@ pub use count::{Count, count};
 
 use hammer_engine::Puzzle;
 use hammer_engine::mancala::{Arith, MAX_H, MAX_S, Mancala, Picks, Rules, RulesError, State};
-use hammer_solver::{Config, Solver};
+use hammer_solver::Solver;
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, ParamKind,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
@@ -241,16 +241,10 @@ impl Family for MancalaFamily {
 struct MancalaSolver(Solver<Mancala>);
 
 impl GameSolver for MancalaSolver {
-    fn solve(
-        &mut self,
-        point: &Point,
-        instance: Instance<'_>,
-        config: &Config,
-        run_seed: u64,
-    ) -> Result<Solved, FamilyError> {
-        let game = game(point)?;
-        let board = game.start(instance)?;
-        let mut outcome = self.0.solve(&board, config, run_seed);
+    fn solve(&mut self, job: Job<'_>) -> Result<Solved, FamilyError> {
+        let game = game(job.point)?;
+        let board = game.start(job.instance)?;
+        let mut outcome = self.0.solve(&board, job.config, job.run_seed);
         complete_turn(&outcome.start, &mut outcome.solution);
         let rules = board.rules();
         let total = board.total();

@@ -13,7 +13,7 @@ use hammer_solver::learned::Learner;
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Learning, OwnedSolved,
+    ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Job, Learning, OwnedSolved,
     Owners, OwnersError, ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Team, Texts,
     solve_by_owners,
 };
@@ -243,34 +243,28 @@ impl Owners for MartelloFamily {
 }
 
 impl GameSolver for MartelloSolver {
-    fn solve(
-        &mut self,
-        point: &Point,
-        instance: Instance<'_>,
-        config: &Config,
-        run_seed: u64,
-    ) -> Result<Solved, FamilyError> {
-        let game = game(point);
-        let board = game.start(instance)?;
+    fn solve(&mut self, job: Job<'_>) -> Result<Solved, FamilyError> {
+        let game = game(job.point);
+        let board = game.start(job.instance)?;
         let n = board.n();
         // A learned order's knowledge base must have been learned with Martello's
         // features, on this board size.
-        config
+        job.config
             .order
             .check_learned(FEATURE_VERSION, Some(n))
             .map_err(|e| FamilyError::BadParam {
                 key: "order".to_string(),
                 reason: e.to_string(),
             })?;
-        let outcome = match &config.split {
-            None => self.0.solve(&board, config, run_seed),
+        let outcome = match &job.config.split {
+            None => self.0.solve(&board, job.config, job.run_seed),
             Some(part) => {
                 // Every better score goes out with its moves as soon as it is reached.
                 let shared = part.shared.clone();
                 self.0.on_find(Some(Box::new(move |score, moves| {
                     shared.publish(score, &moves_text(moves, n))
                 })));
-                let outcome = self.0.solve(&board, config, run_seed);
+                let outcome = self.0.solve(&board, job.config, job.run_seed);
                 self.0.on_find(None);
                 outcome
             }
@@ -282,7 +276,7 @@ impl GameSolver for MartelloSolver {
             Texts::of(&game.notation, &board, &outcome),
             Vec::new(),
         );
-        if let Some((told, solution)) = config.split.as_ref().and_then(|p| p.shared.told())
+        if let Some((told, solution)) = job.config.split.as_ref().and_then(|p| p.shared.told())
             && told < outcome.min_score
         {
             (solved.score, solved.solution) = (told, solution);

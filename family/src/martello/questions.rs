@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::martello::MartelloFamily;
-use crate::{Family, FamilyError, Instance};
+use crate::{Family, FamilyError, Instance, Job};
 
 fn field<'a>(question: &'a Value, key: &str) -> Result<&'a str, FamilyError> {
     question[key]
@@ -30,12 +30,12 @@ pub(crate) fn answer(question: &Value) -> Result<Value, FamilyError> {
             let board = field(question, "board")?;
             let point = MartelloFamily::point_of_board(board)?;
             let mut solver = MartelloFamily.solver();
-            let solved = solver.solve(
-                &point,
-                Instance::Given(board),
-                &hammer_solver::Config::default(),
-                0,
-            )?;
+            let solved = solver.solve(Job {
+                point: &point,
+                instance: Instance::Given(board),
+                config: &hammer_solver::Config::default(),
+                run_seed: 0,
+            })?;
             Ok(json!({
                 "min_stones": solved.score,
                 "solution": solved.solution,

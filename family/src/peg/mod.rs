@@ -14,8 +14,8 @@ use hammer_engine::seeded::MAX_INDEX;
 use hammer_solver::{Config, Solver};
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, ParamKind,
-    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Job,
+    ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 use crate::{CountTeam, Counted, Counting, OwnersError, count_positions};
 
@@ -266,16 +266,10 @@ struct PegSolver {
 }
 
 impl GameSolver for PegSolver {
-    fn solve(
-        &mut self,
-        point: &Point,
-        instance: Instance<'_>,
-        config: &Config,
-        run_seed: u64,
-    ) -> Result<Solved, FamilyError> {
-        let game = game(point)?;
+    fn solve(&mut self, job: Job<'_>) -> Result<Solved, FamilyError> {
+        let game = game(job.point)?;
         let board = &game.notation;
-        let pos = game.start(instance)?;
+        let pos = game.start(job.instance)?;
         let solver = match &mut self.solver {
             Some((kind, solver)) if *kind == board.kind() => solver,
             slot => {
@@ -283,7 +277,7 @@ impl GameSolver for PegSolver {
                 &mut slot.insert((board.kind(), solver)).1
             }
         };
-        Ok(solve_with(solver, board, pos, config, run_seed))
+        Ok(solve_with(solver, board, pos, job.config, job.run_seed))
     }
 }
 

@@ -22,7 +22,7 @@ pub use notation::Position;
 use notation::{ToursNotation, bad_state, join};
 
 use crate::{
-    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, ParamKind,
+    Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
 };
 
@@ -422,23 +422,18 @@ pub fn solve_text(text: &str) -> Result<TourSolve, FamilyError> {
 struct ToursSolver(Solver<Tours>);
 
 impl GameSolver for ToursSolver {
-    fn solve(
-        &mut self,
-        point: &Point,
-        instance: Instance<'_>,
-        config: &Config,
-        run_seed: u64,
-    ) -> Result<Solved, FamilyError> {
-        let game = game(point);
-        let pos = game.start(instance)?;
-        let outcome = self.0.solve(&pos.state, config, run_seed);
+    fn solve(&mut self, job: Job<'_>) -> Result<Solved, FamilyError> {
+        let game = game(job.point);
+        let pos = game.start(job.instance)?;
+        let outcome = self.0.solve(&pos.state, job.config, job.run_seed);
         let texts = Texts::of(&game.notation, &pos, &outcome);
         let end = game.notation.after(
             &game.notation.after(&pos, &outcome.prefix_moves),
             &outcome.solution,
         );
         let board = pos.board;
-        let counted = point
+        let counted = job
+            .point
             .bool("count")
             .unwrap_or(false)
             .then(|| count_tours(&pos.state));
