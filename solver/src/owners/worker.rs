@@ -149,8 +149,8 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         net: &mut impl Net<P>,
     ) -> Result<OwnedOutcome<P::Move>, GangError> {
         // Every worker knows the start; its owner admits it.
-        let fp = self.puzzle.fingerprint(start);
-        if self.start.1 == self.id {
+        let (fp, start_owner) = self.start;
+        if start_owner == self.id {
             self.admit(fp, self.target, None, || *start);
         }
         loop {
