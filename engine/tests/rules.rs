@@ -211,7 +211,8 @@ fn chacha20_matches_the_reference_keystream() {
 
 proptest! {
     /// The incremental fingerprint and owner key of every successor equal the ones
-    /// computed afresh, and distinct successors get distinct fingerprints.
+    /// computed afresh, distinct successors get distinct fingerprints, and every move
+    /// undoes from its undo code.
     #[test]
     fn child_fingerprints_match_fresh_ones(
         n in 2u8..=8, index in 0u64..1000, steps in 0usize..40,
@@ -228,6 +229,13 @@ proptest! {
             prop_assert!(seen.insert(Martello.fingerprint(&child)));
             // The owner key of a child, from its parent and move, is its own key.
             prop_assert_eq!(Martello.child_owner_key(&state, *mv), Martello.owner_key(&child));
+            // Undoing the move from its code gives the parent and the move back; a code
+            // whose eaten stone is still on the board is refused.
+            let code = Martello.undo_code(&state, *mv);
+            prop_assert!(code < (1 << 24) - 1);
+            prop_assert_eq!(Martello.undo(&child, code), Some((state, *mv)));
+            let on_board = code & !(0x3f << 6) | u32::from(mv.eater.0) << 6;
+            prop_assert_eq!(Martello.undo(&child, on_board), None);
         }
     }
 }

@@ -112,6 +112,28 @@ pub trait Puzzle: Sync {
             .and_then(|_| self.owner_key(&self.apply(state, mv)))
     }
 
+    /// Whether [`Puzzle::undo_code`] and [`Puzzle::undo`] work. A search of one game
+    /// shared by several workers then keeps, per state, a 104-bit fingerprint and the
+    /// state's undo code in one 16-byte slot, instead of the fingerprint, its parent's
+    /// and the move (40 bytes for Martello), and traces the best path back by undoing
+    /// moves. The default: no.
+    const UNDOES: bool = false;
+
+    /// A code, below 2^24 - 1, from which [`Puzzle::undo`] rebuilds `parent` and `mv`
+    /// out of the state after `mv`. Only called when [`Puzzle::UNDOES`].
+    fn undo_code(&self, parent: &Self::State, mv: Self::Move) -> u32 {
+        let _ = (parent, mv);
+        0
+    }
+
+    /// The state before, and the move to, `child`, from the move's
+    /// [`Puzzle::undo_code`]; `None` when the code does not fit `child` (Martello: the
+    /// eaten stone is on the board, or the eater is not where the move leaves it).
+    fn undo(&self, child: &Self::State, code: u32) -> Option<(Self::State, Self::Move)> {
+        let _ = (child, code);
+        None
+    }
+
     /// Clears `out` and pushes every successor of `state` (whose lower bound is `bound`
     /// and fingerprint `fp`), in the order of [`Puzzle::moves`], each with the child's
     /// lower bound and fingerprint. A successor whose bound is `cutoff` or more will be

@@ -94,6 +94,23 @@ impl Puzzle for Martello {
         Some(key & !(1u64 << (mv.eaten.0 & 63)))
     }
 
+    const UNDOES: bool = true;
+
+    /// The eater and the eaten stone (6 bits each), then the eater's row and place and
+    /// the eaten stone's place before the move (3 bits each): 21 bits.
+    #[inline]
+    fn undo_code(&self, _parent: &State, mv: Move) -> u32 {
+        u32::from(mv.eater.0 & 63)
+            | u32::from(mv.eaten.0 & 63) << 6
+            | u32::from(mv.eater_row & 7) << 12
+            | u32::from(mv.eater_pos & 7) << 15
+            | u32::from(mv.eaten_pos & 7) << 18
+    }
+
+    fn undo(&self, child: &State, code: u32) -> Option<(State, Move)> {
+        state::undo(child, code)
+    }
+
     #[inline]
     fn fingerprint(&self, state: &State) -> u128 {
         state.fingerprint()

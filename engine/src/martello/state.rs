@@ -75,6 +75,62 @@ pub(crate) fn remove_at(word: u64, pos: usize) -> u64 {
     low | high
 }
 
+/// Inserts `byte` at `pos` and shifts the later bytes up: the row opens a place.
+#[inline]
+pub(crate) fn insert_at(word: u64, pos: usize, byte: u8) -> u64 {
+    let low = word & ((1u64 << (8 * pos)) - 1);
+    let high = (word >> (8 * pos))
+        .checked_shl(8 * (pos as u32 + 1))
+        .unwrap_or(0);
+    low | u64::from(byte) << (8 * pos) | high
+}
+
+/// The state before the move whose [`crate::Puzzle::undo_code`] is `code` and that led
+/// to `child`, and that move; `None` when no such move leads to `child`.
+pub(crate) fn undo(child: &State, code: u32) -> Option<(State, Move)> {
+    let field = |shift: u32, bits: u32| (code >> shift & ((1 << bits) - 1)) as u8;
+    let (eater, eaten) = (Stone(field(0, 6)), Stone(field(6, 6)));
+    let (xr, xp, yp) = (field(12, 3), field(15, 3), field(18, 3));
+    let n = child.n;
+    if code >> 21 != 0 || eaten.0 >= n * n || xr >= n || child.present >> eaten.0 & 1 == 1 {
+        return None;
+    }
+    // The eater stands where the eaten stone stood, one place to the left of it when it
+    // came from there along the row (the row closed up behind it).
+    let (yr, at) = child.locate(eater)?;
+    let horizontal = usize::from(xr) == yr;
+    let expected = if horizontal && xp < yp { yp - 1 } else { yp };
+    if at != usize::from(expected) || (horizontal && xp.abs_diff(yp) != 1) {
+        return None;
+    }
+    let mut parent = *child;
+    if horizontal {
+        if usize::from(yp) > row_len(child.rows[yr]) || row_len(child.rows[yr]) >= usize::from(n) {
+            return None;
+        }
+        parent.rows[yr] = insert_at(child.rows[yr], usize::from(yp), eaten.0 + 1);
+    } else {
+        let from = usize::from(xr);
+        if usize::from(xp) > row_len(child.rows[from])
+            || row_len(child.rows[from]) >= usize::from(n)
+        {
+            return None;
+        }
+        parent.rows[yr] = set_at(child.rows[yr], usize::from(yp), eaten.0 + 1);
+        parent.rows[from] = insert_at(child.rows[from], usize::from(xp), eater.0 + 1);
+    }
+    parent.present |= 1u64 << eaten.0;
+    let mv = Move {
+        eater,
+        eaten,
+        eater_row: xr,
+        eater_pos: xp,
+        eaten_row: yr as u8,
+        eaten_pos: yp,
+    };
+    Some((parent, mv))
+}
+
 #[inline]
 pub(crate) fn set_at(word: u64, pos: usize, byte: u8) -> u64 {
     (word & !(0xffu64 << (8 * pos))) | ((byte as u64) << (8 * pos))

@@ -58,8 +58,12 @@ impl<P: Puzzle> Batch<P> {
 pub(crate) enum Msg<P: Puzzle> {
     /// Successors for their owner, from worker `from`.
     Batch { from: u32, batch: Batch<P> },
-    /// A better score, reached at the state `fp`.
-    Best { score: u32, fp: u128 },
+    /// A better score, reached at `state`, whose fingerprint is `fp`.
+    Best {
+        score: u32,
+        fp: u128,
+        state: P::State,
+    },
     /// To the leader: worker `from` holds no work; the batches it has sent to each worker
     /// and taken from each, so far.
     Idle {
@@ -74,6 +78,10 @@ pub(crate) enum Msg<P: Puzzle> {
     /// To the leader: the path goes on at `fp`, the parent of the state a `Trace` asked
     /// for, with the moves after it, last first.
     Step { fp: u128, moves: Vec<P::Move> },
+    /// To the leader, from a table of undo codes: the path goes on at the state the
+    /// move of undo code `code` came from; the leader, which holds the state the `Trace`
+    /// asked for, undoes it.
+    Undo { code: u32, moves: Vec<P::Move> },
     /// To the leader: the best state's path, last move first.
     Path { moves: Vec<P::Move> },
     /// From the leader: the search is over, with the minimum and its solution.
@@ -96,6 +104,7 @@ const PATH: u8 = 5;
 const STOP: u8 = 6;
 const STATS: u8 = 7;
 const STEP: u8 = 8;
+const UNDO: u8 = 9;
 
 /// Writes `msg` as bytes.
 pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
@@ -123,10 +132,11 @@ pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
                 }
             }
         }
-        Msg::Best { score, fp } => {
+        Msg::Best { score, fp, state } => {
             out.push(BEST);
             u32s(out, *score);
             out.extend(fp.to_le_bytes());
+            puzzle.put_state(state, out);
         }
         Msg::Idle { from, sent, taken } => {
             out.push(IDLE);
@@ -142,6 +152,11 @@ pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
             };
             out.push(tag);
             out.extend(fp.to_le_bytes());
+            moves(out, m);
+        }
+        Msg::Undo { code, moves: m } => {
+            out.push(UNDO);
+            u32s(out, *code);
             moves(out, m);
         }
         Msg::Path { moves: m } => {
@@ -212,6 +227,7 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
         BEST => Msg::Best {
             score: u32s(input)?,
             fp: u128s(input)?,
+            state: puzzle.take_state(input)?,
         },
         IDLE => {
             let from = u32s(input)?;
@@ -230,6 +246,10 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
         },
         STEP => Msg::Step {
             fp: u128s(input)?,
+            moves: moves(input)?,
+        },
+        UNDO => Msg::Undo {
+            code: u32s(input)?,
             moves: moves(input)?,
         },
         PATH => Msg::Path {

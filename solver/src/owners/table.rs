@@ -1,14 +1,20 @@
-//! An owner's table: every state it admitted, by fingerprint, with the link it first
-//! arrived by.
+//! An owner's table: every state it admitted, by fingerprint, with the way back to its
+//! parent.
 //!
-//! Built as the memo is (`crate::memo`), for memory and for cache misses: fingerprints
-//! four to a 64-byte bucket, probed bucket by bucket, so that a worker can prefetch the
-//! buckets of a state's successors before it looks them up and their misses overlap. The
-//! links sit in a second array, slot for slot, touched only when a state is admitted and
-//! when the best state's path is traced, so a lookup of a state the table holds already
-//! (most lookups: Martello's states transpose) loads one cache line. A slot is 16 + 24
-//! bytes for Martello; the table grows by 1.5x at 80% load, so it holds 50 to 75 bytes a
-//! state.
+//! Built as the memo is (`crate::memo`), for memory and for cache misses: slots four to a
+//! 64-byte bucket, probed bucket by bucket, so that a worker can prefetch the buckets of
+//! a state's successors before it looks them up and their misses overlap. The table grows
+//! by 1.5x at 80% load. The way back takes one of two forms:
+//! - **An undo code**, for a puzzle that can undo its moves ([`Puzzle::UNDOES`]): the
+//!   slot holds the fingerprint's high 104 bits and the code in the low 24, so a slot is
+//!   16 bytes, as the memo's, and the table holds 20 to 30 bytes a state. Two states
+//!   whose fingerprints agree on 104 bits are taken for one, as likely as a collision of
+//!   the memo's 128 bits is for a few million times fewer states.
+//! - **A link** otherwise: the parent's fingerprint and the move, in a second array, slot
+//!   for slot, touched only when a state is admitted and when the best path is traced;
+//!   16 + 24 bytes a slot for a move of 6 bytes, 50 to 75 bytes a state.
+//!
+//! [`Puzzle::UNDOES`]: hammer_puzzle::Puzzle::UNDOES
 
 use crate::memo::prefetch;
 
@@ -19,8 +25,24 @@ const MIN_BUCKETS: usize = 1 << 8;
 #[repr(C, align(64))]
 struct Bucket([u128; SLOTS]);
 
-/// How a state was first reached: its parent's fingerprint (as two words, so that a link
-/// is aligned to 8 bytes and not 16) and the move from it; no move for the start.
+/// The low bits of a slot that hold the undo code in a table of undo codes.
+const CODE: u128 = (1 << 24) - 1;
+/// The code of the start, which has no parent.
+const START: u32 = CODE as u32;
+
+/// How a state was first reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Back<M> {
+    /// It is the start.
+    Start,
+    /// From the state of this fingerprint by this move.
+    Link(u128, M),
+    /// By the move of this undo code ([`hammer_puzzle::Puzzle::undo_code`]).
+    Undo(u32),
+}
+
+/// A link as the second array keeps it: the parent's fingerprint (as two words, so that
+/// a link is aligned to 8 bytes and not 16) and the move from it; no move for the start.
 #[derive(Clone, Copy)]
 struct Link<M> {
     parent: [u64; 2],
@@ -29,34 +51,39 @@ struct Link<M> {
 
 pub(crate) struct Table<M> {
     buckets: Vec<Bucket>,
-    /// `links[SLOTS * b + i]` is the link of the state in slot `i` of bucket `b`.
+    /// `links[SLOTS * b + i]` is the link of the state in slot `i` of bucket `b`; empty
+    /// in a table of undo codes.
     links: Vec<Link<M>>,
+    /// The bits of a slot that are the fingerprint's: all of them in a table of links.
+    mask: u128,
     len: usize,
 }
 
-/// A fingerprint as stored: 0 is the empty slot, so a state whose fingerprint is 0 is
-/// stored as `u128::MAX` (as the memo does; a clash of the two is as likely as any
-/// other 128-bit collision).
-#[inline]
-fn key(fp: u128) -> u128 {
-    if fp == 0 { u128::MAX } else { fp }
-}
-
-/// The first bucket to look at for `fp` among `count`: a multiply-shift of the low half.
-/// Where the fingerprint picks the owner, it does so by the high half, which is then
-/// alike for every state of one table.
+/// The first bucket to look at for `fp` among `count`: a multiply-shift of bits 24 to 87
+/// (above an undo code). Where the fingerprint picks the owner, it does so by the high
+/// half, which is then alike for every state of one table.
 #[inline]
 fn home(fp: u128, count: usize) -> usize {
-    ((fp as u64 as u128 * count as u128) >> 64) as usize
+    (((fp >> 24) as u64 as u128 * count as u128) >> 64) as usize
 }
 
 impl<M: Copy> Table<M> {
-    pub(crate) fn new() -> Self {
+    /// An empty table, of undo codes or of links.
+    pub(crate) fn new(undo_codes: bool) -> Self {
         Table {
             buckets: vec![Bucket::default(); MIN_BUCKETS],
-            links: Self::no_links(MIN_BUCKETS),
+            links: if undo_codes {
+                Vec::new()
+            } else {
+                Self::no_links(MIN_BUCKETS)
+            },
+            mask: if undo_codes { !CODE } else { u128::MAX },
             len: 0,
         }
+    }
+
+    fn undo_codes(&self) -> bool {
+        self.mask != u128::MAX
     }
 
     fn no_links(buckets: usize) -> Vec<Link<M>> {
@@ -65,6 +92,16 @@ impl<M: Copy> Table<M> {
             mv: None,
         };
         vec![none; buckets * SLOTS]
+    }
+
+    /// `fp` as a slot compares it: its bits that the table keeps, never 0 (the empty
+    /// slot), so a fingerprint whose kept bits are all 0 is kept as all ones.
+    #[inline]
+    fn key(&self, fp: u128) -> u128 {
+        match fp & self.mask {
+            0 => self.mask,
+            key => key,
+        }
     }
 
     pub(crate) fn len(&self) -> usize {
@@ -81,17 +118,17 @@ impl<M: Copy> Table<M> {
     /// Hints the CPU to load `fp`'s bucket.
     #[inline]
     pub(crate) fn prefetch(&self, fp: u128) {
-        prefetch(&self.buckets[home(key(fp), self.buckets.len())]);
+        prefetch(&self.buckets[home(self.key(fp), self.buckets.len())]);
     }
 
-    /// The slot (`SLOTS * bucket + i`) holding `fp`, or the empty slot where it would go.
+    /// The slot (`SLOTS * bucket + i`) holding `key`, or the empty slot where it would go.
     #[inline]
-    fn find(buckets: &[Bucket], fp: u128) -> usize {
+    fn find(buckets: &[Bucket], key: u128, mask: u128) -> usize {
         let count = buckets.len();
-        let mut b = home(fp, count);
+        let mut b = home(key, count);
         loop {
             for (i, &slot) in buckets[b].0.iter().enumerate() {
-                if slot == fp || slot == 0 {
+                if slot & mask == key || slot == 0 {
                     return SLOTS * b + i;
                 }
             }
@@ -107,35 +144,54 @@ impl<M: Copy> Table<M> {
         self.buckets[i / SLOTS].0[i % SLOTS]
     }
 
-    /// The link `fp` was admitted with, if it was admitted.
-    pub(crate) fn get(&self, fp: u128) -> Option<Option<(u128, M)>> {
-        let fp = key(fp);
-        let i = Self::find(&self.buckets, fp);
-        (self.slot(i) == fp).then(|| {
-            let Link { parent, mv } = self.links[i];
-            mv.map(|mv| ((u128::from(parent[1]) << 64) | u128::from(parent[0]), mv))
-        })
+    /// How `fp` was first reached, if it was admitted.
+    pub(crate) fn get(&self, fp: u128) -> Option<Back<M>> {
+        let key = self.key(fp);
+        let i = Self::find(&self.buckets, key, self.mask);
+        let slot = self.slot(i);
+        if slot & self.mask != key || slot == 0 {
+            return None;
+        }
+        if self.undo_codes() {
+            let code = (slot & CODE) as u32;
+            return Some(if code == START {
+                Back::Start
+            } else {
+                Back::Undo(code)
+            });
+        }
+        let Link { parent, mv } = self.links[i];
+        let parent = (u128::from(parent[1]) << 64) | u128::from(parent[0]);
+        Some(mv.map_or(Back::Start, |mv| Back::Link(parent, mv)))
     }
 
-    /// Admits `fp` with `link`; false (and nothing changes) when it is there already.
-    pub(crate) fn insert(&mut self, fp: u128, link: Option<(u128, M)>) -> bool {
-        let fp = key(fp);
-        let i = Self::find(&self.buckets, fp);
-        if self.slot(i) == fp {
+    /// Admits `fp`, reached by `back`; false (and nothing changes) when it is there
+    /// already. A table of undo codes takes `Start` and `Undo`, one of links `Start` and
+    /// `Link`.
+    pub(crate) fn insert(&mut self, fp: u128, back: Back<M>) -> bool {
+        let key = self.key(fp);
+        let i = Self::find(&self.buckets, key, self.mask);
+        if self.slot(i) != 0 {
             return false;
         }
-        let link = match link {
-            Some((parent, mv)) => Link {
-                parent: [parent as u64, (parent >> 64) as u64],
-                mv: Some(mv),
-            },
-            None => Link {
-                parent: [0; 2],
-                mv: None,
-            },
+        let slot = match back {
+            Back::Start if self.undo_codes() => key | u128::from(START),
+            Back::Undo(code) => key | (u128::from(code) & CODE),
+            Back::Start | Back::Link(..) => key,
         };
-        self.buckets[i / SLOTS].0[i % SLOTS] = fp;
-        self.links[i] = link;
+        self.buckets[i / SLOTS].0[i % SLOTS] = slot;
+        if !self.undo_codes() {
+            self.links[i] = match back {
+                Back::Link(parent, mv) => Link {
+                    parent: [parent as u64, (parent >> 64) as u64],
+                    mv: Some(mv),
+                },
+                _ => Link {
+                    parent: [0; 2],
+                    mv: None,
+                },
+            };
+        }
         self.len += 1;
         if self.len * 5 > self.buckets.len() * SLOTS * 4 {
             self.grow();
@@ -146,13 +202,19 @@ impl<M: Copy> Table<M> {
     fn grow(&mut self) {
         let count = self.buckets.len() + self.buckets.len() / 2;
         let mut buckets = vec![Bucket::default(); count];
-        let mut links = Self::no_links(count);
+        let mut links = if self.undo_codes() {
+            Vec::new()
+        } else {
+            Self::no_links(count)
+        };
         for (b, bucket) in self.buckets.iter().enumerate() {
-            for (i, &fp) in bucket.0.iter().enumerate() {
-                if fp != 0 {
-                    let j = Self::find(&buckets, fp);
-                    buckets[j / SLOTS].0[j % SLOTS] = fp;
-                    links[j] = self.links[SLOTS * b + i];
+            for (i, &slot) in bucket.0.iter().enumerate() {
+                if slot != 0 {
+                    let j = Self::find(&buckets, slot & self.mask, self.mask);
+                    buckets[j / SLOTS].0[j % SLOTS] = slot;
+                    if let Some(link) = self.links.get(SLOTS * b + i) {
+                        links[j] = *link;
+                    }
                 }
             }
         }
@@ -165,26 +227,52 @@ impl<M: Copy> Table<M> {
 mod tests {
     use super::*;
 
+    fn fp(i: u128) -> u128 {
+        i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)
+    }
+
     #[test]
     fn states_are_admitted_once_and_keep_their_links() {
-        let mut table = Table::<u8>::new();
-        let fp = |i: u128| i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835);
+        let mut table = Table::<u8>::new(false);
         // fp(0) is 0, stored as u128::MAX: the one fingerprint that needs care.
         for i in 1..=100_000u128 {
-            assert!(table.insert(fp(i), Some((fp(i + 1), i as u8))));
+            assert!(table.insert(fp(i), Back::Link(fp(i + 1), i as u8)));
         }
-        assert!(table.insert(0, None));
-        assert!(!table.insert(0, Some((1, 1))));
+        assert!(table.insert(0, Back::Start));
+        assert!(!table.insert(0, Back::Link(1, 1)));
         assert_eq!(table.len(), 100_001);
         for i in 1..=100_000u128 {
-            assert!(table.get(fp(i)).is_some());
-            assert!(!table.insert(fp(i), None));
-            assert_eq!(table.get(fp(i)), Some(Some((fp(i + 1), i as u8))));
+            assert!(!table.insert(fp(i), Back::Start));
+            assert_eq!(table.get(fp(i)), Some(Back::Link(fp(i + 1), i as u8)));
         }
-        assert_eq!(table.get(0), Some(None));
+        assert_eq!(table.get(0), Some(Back::Start));
         assert_eq!(table.get(fp(100_002)), None);
         assert!(table.get(fp(200_000)).is_none());
         // Slots of 16 + 24 bytes (u8 moves), at most 80% full.
         assert!(table.bytes() >= 100_001 * 40 * 5 / 4);
+    }
+
+    #[test]
+    fn states_are_admitted_once_and_keep_their_undo_codes() {
+        let mut table = Table::<u8>::new(true);
+        let code = |i: u128| (i * 7919 % (1 << 21)) as u32;
+        for i in 1..=100_000u128 {
+            assert!(table.insert(fp(i), Back::Undo(code(i))));
+        }
+        // A fingerprint whose high 104 bits are 0 is kept as all ones; the low bits
+        // are the code's and do not tell states apart.
+        assert!(table.insert(5, Back::Start));
+        assert!(!table.insert(0, Back::Undo(1)));
+        assert_eq!(table.len(), 100_001);
+        for i in 1..=100_000u128 {
+            assert!(!table.insert(fp(i), Back::Start));
+            assert_eq!(table.get(fp(i)), Some(Back::Undo(code(i))));
+            assert_eq!(table.get(fp(i) ^ 0xff_ffff), Some(Back::Undo(code(i))));
+        }
+        assert_eq!(table.get(0), Some(Back::Start));
+        assert_eq!(table.get(fp(100_002)), None);
+        // Slots of 16 bytes, at most 80% full, and no second array.
+        let bytes = table.bytes();
+        assert!((100_001 * 16 * 5 / 4..=100_001 * 16 * 5 / 4 * 3 / 2 + 4096).contains(&bytes));
     }
 }

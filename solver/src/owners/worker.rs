@@ -14,7 +14,8 @@
 //! **The answer.** Every better score goes to every worker as it is reached, before its
 //! finder's next report, so the leader holds the minimum when it ends the search. It then
 //! follows the best state's path back to the start, asking every worker for each state
-//! of it (`Trace`; the one whose table holds it answers with its parent, `Step`), and
+//! of it (`Trace`; the one whose table holds it answers with its parent, `Step`, or with
+//! the move's undo code, `Undo`, which the leader undoes on the state it holds), and
 //! tells everyone the minimum and its solution (`Stop`); each worker answers with its
 //! counts.
 
@@ -23,7 +24,7 @@ use std::time::Duration;
 use hammer_puzzle::{Puzzle, Successor};
 
 use super::msg::{Batch, Item, Msg};
-use super::table::Table;
+use super::table::{Back, Table};
 use super::{GangError, OwnedOutcome};
 
 /// Successors gathered for one other worker before they are sent.
@@ -78,7 +79,7 @@ pub(crate) struct Worker<'p, P: Puzzle> {
     puzzle: &'p P,
     id: usize,
     k: usize,
-    /// Every state this worker admitted, with the link it first arrived by.
+    /// Every state this worker admitted, with the way back to its parent.
     table: Table<P::Move>,
     /// `queue[s]`: admitted states of score `s` not yet expanded.
     queue: Vec<Vec<Item<P>>>,
@@ -93,6 +94,9 @@ pub(crate) struct Worker<'p, P: Puzzle> {
     /// The best score known here, and the state it was reached at.
     best: u32,
     best_fp: u128,
+    best_state: P::State,
+    /// The leader's trace: the state it has reached on the best state's path.
+    cursor: P::State,
     /// The start's fingerprint and owner, where a trace ends even if the start was never
     /// admitted (its bound settled the game at once).
     start: (u128, usize),
@@ -117,7 +121,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             puzzle,
             id,
             k,
-            table: Table::new(),
+            table: Table::new(P::UNDOES),
             queue: Vec::new(),
             outbox: (0..k).map(|_| Batch::new()).collect(),
             children: Vec::new(),
@@ -127,6 +131,8 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             sent_states: 0,
             best: puzzle.score(start),
             best_fp: start_fp,
+            best_state: *start,
+            cursor: *start,
             start: (start_fp, start_owner),
             target: puzzle.lower_bound(start),
             sent: vec![0; k],
@@ -151,7 +157,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         // Every worker knows the start; its owner admits it.
         let (fp, start_owner) = self.start;
         if start_owner == self.id {
-            self.admit(fp, self.target, None, || *start);
+            self.admit(fp, self.target, Back::Start, || *start);
         }
         loop {
             while let Some(msg) = net.recv(Duration::ZERO)? {
@@ -248,6 +254,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         let quiet = (0..k).all(|i| (0..k).all(|j| all[i].0[j] == all[j].1[i]));
         if quiet {
             leader.tracing = true;
+            self.cursor = self.best_state;
             self.ask(self.best_fp, Vec::new(), net)?;
         }
         Ok(())
@@ -281,13 +288,13 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 let puzzle = self.puzzle;
                 for (parent, parent_fp, children) in batch.groups() {
                     for child in children {
-                        let link = Some((parent_fp, child.mv));
+                        let back = self.back(parent, parent_fp, child.mv);
                         let state = || puzzle.apply(parent, child.mv);
-                        self.admit(child.fp, child.bound, link, state);
+                        self.admit(child.fp, child.bound, back, state);
                     }
                 }
             }
-            Msg::Best { score, fp } => self.improve(score, fp),
+            Msg::Best { score, fp, state } => self.improve(score, fp, &state),
             Msg::Idle { from, sent, taken } => {
                 let from = from_peer(from)?;
                 let leader = self
@@ -300,11 +307,12 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 leader.reports[from] = Some((sent, taken));
             }
             Msg::Trace { fp, mut moves } => match self.table.get(fp) {
-                Some(Some((parent, mv))) => {
+                Some(Back::Link(parent, mv)) => {
                     moves.push(mv);
                     self.deliver(0, Msg::Step { fp: parent, moves }, net)?;
                 }
-                Some(None) => self.deliver(0, Msg::Path { moves }, net)?,
+                Some(Back::Undo(code)) => self.deliver(0, Msg::Undo { code, moves }, net)?,
+                Some(Back::Start) => self.deliver(0, Msg::Path { moves }, net)?,
                 // The start, which its bound settled before it was admitted.
                 None if (fp, self.id) == self.start => self.deliver(0, Msg::Path { moves }, net)?,
                 None => {}
@@ -314,6 +322,16 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                     return Err(out_of_turn("a step of a path to a member"));
                 }
                 self.ask(fp, moves, net)?;
+            }
+            Msg::Undo { code, mut moves } => {
+                if self.leader.is_none() {
+                    return Err(out_of_turn("an undo code to a member"));
+                }
+                let (parent, mv) = (self.puzzle.undo(&self.cursor, code))
+                    .ok_or(out_of_turn("an undo code of another state"))?;
+                moves.push(mv);
+                self.cursor = parent;
+                self.ask(self.puzzle.fingerprint(&parent), moves, net)?;
             }
             Msg::Path { mut moves } => {
                 if self.leader.is_none() {
@@ -365,16 +383,29 @@ impl<'p, P: Puzzle> Worker<'p, P> {
     }
 
     /// Takes a better score.
-    fn improve(&mut self, score: u32, fp: u128) {
+    fn improve(&mut self, score: u32, fp: u128, state: &P::State) {
         if score < self.best {
             self.best = score;
             self.best_fp = fp;
+            self.best_state = *state;
+        }
+    }
+
+    /// The way back from the state after `mv` to `parent`, as this worker's table keeps
+    /// it.
+    #[inline]
+    fn back(&self, parent: &P::State, parent_fp: u128, mv: P::Move) -> Back<P::Move> {
+        if P::UNDOES {
+            Back::Undo(self.puzzle.undo_code(parent, mv))
+        } else {
+            Back::Link(parent_fp, mv)
         }
     }
 
     /// The leader asks every worker for the state `fp` of the best state's path (with
     /// the moves after it): a link names its parent's fingerprint but not its owner key,
-    /// so only the worker whose table holds it can tell. A path is a few dozen steps,
+    /// so only the worker whose table holds it can tell (an undo code would tell, but
+    /// one protocol serves both kinds of table). A path is a few dozen steps,
     /// once a game. The others are asked first and the leader itself last, so that every
     /// question is sent before the path can end (and the leader send `Stop`).
     fn ask(
@@ -390,17 +421,16 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         self.handle(Msg::Trace { fp, moves }, net)
     }
 
-    /// Takes the state `fp` this worker owns, reached by `link` (`None` for the start):
-    /// queues it unless the bound prunes it or the table holds it already. Its state is
-    /// built only then.
+    /// Takes the state `fp` this worker owns, reached by `back`: queues it unless the
+    /// bound prunes it or the table holds it already. Its state is built only then.
     fn admit(
         &mut self,
         fp: u128,
         bound: u32,
-        link: Option<(u128, P::Move)>,
+        back: Back<P::Move>,
         state: impl FnOnce() -> P::State,
     ) {
-        if bound >= self.best || self.settled() || !self.table.insert(fp, link) {
+        if bound >= self.best || self.settled() || !self.table.insert(fp, back) {
             return;
         }
         let state = state();
@@ -424,9 +454,10 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         let puzzle = self.puzzle;
         let score = puzzle.score(&item.state);
         if score < self.best {
-            self.improve(score, item.fp);
+            self.improve(score, item.fp, &item.state);
             for w in (0..self.k).filter(|&w| w != self.id) {
-                net.send(w, Msg::Best { score, fp: item.fp })?;
+                let (fp, state) = (item.fp, item.state);
+                net.send(w, Msg::Best { score, fp, state })?;
             }
         }
         let best = self.best;
@@ -463,9 +494,9 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             let to = owner_of(child);
             if to == self.id {
                 // A transposition is dropped before its state is built.
-                let link = Some((item.fp, child.mv));
+                let back = self.back(&item.state, item.fp, child.mv);
                 let state = || puzzle.apply(&item.state, child.mv);
-                self.admit(child.fp, child.bound, link, state);
+                self.admit(child.fp, child.bound, back, state);
                 continue;
             }
             // A state this worker sent lately is at its owner already: sending it again
