@@ -16,7 +16,7 @@
 //!
 //! [`Puzzle::UNDOES`]: hammer_puzzle::Puzzle::UNDOES
 
-use crate::memo::prefetch;
+use crate::memo::{prefetch, table};
 
 const SLOTS: usize = 4;
 const MIN_BUCKETS: usize = 1 << 8;
@@ -71,7 +71,7 @@ impl<M: Copy> Table<M> {
     /// An empty table, of undo codes or of links.
     pub(crate) fn new(undo_codes: bool) -> Self {
         Table {
-            buckets: vec![Bucket::default(); MIN_BUCKETS],
+            buckets: table(MIN_BUCKETS),
             links: if undo_codes {
                 Vec::new()
             } else {
@@ -201,7 +201,7 @@ impl<M: Copy> Table<M> {
 
     fn grow(&mut self) {
         let count = self.buckets.len() + self.buckets.len() / 2;
-        let mut buckets = vec![Bucket::default(); count];
+        let mut buckets = table(count);
         let mut links = if self.undo_codes() {
             Vec::new()
         } else {

@@ -26,6 +26,7 @@ use hammer_puzzle::{Puzzle, Successor};
 use super::msg::{Batch, Item, Msg};
 use super::table::{Back, Table};
 use super::{GangError, OwnedOutcome};
+use crate::memo::prefetch;
 
 /// Successors gathered for one other worker before they are sent.
 const BATCH: usize = 512;
@@ -477,14 +478,20 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             &mut moves,
             &mut children,
         );
-        // The table slots of the successors this worker owns, loaded together.
+        // The table slots of the successors this worker owns, and the slots of the cache
+        // of states sent lately of the others, loaded together.
         let (k, parent) = (self.k, &item.state);
         let owner_of = |child: &Successor<P::Move>| {
             owner(child.fp, puzzle.child_owner_key(parent, child.mv), k)
         };
         for child in &children {
-            if child.bound < best && owner_of(child) == self.id {
+            if child.bound >= best {
+                continue;
+            }
+            if owner_of(child) == self.id {
                 self.table.prefetch(child.fp);
+            } else {
+                prefetch(&self.recent[child.fp as usize & (RECENT - 1)]);
             }
         }
         for child in &children {
