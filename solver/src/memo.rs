@@ -38,20 +38,20 @@ pub(crate) fn prefetch<T>(item: &T) {
     let _ = item;
 }
 
-/// `count` default values in a fresh allocation, which the kernel is asked to back with
+/// `count` copies of `value` in a fresh allocation, which the kernel is asked to back with
 /// huge pages (2 MiB on x86-64) where it only does so when asked (Linux's
 /// `transparent_hugepage` set to `madvise`, Debian's and Ubuntu's default). A memo or an
-/// owner's table of gigabytes is probed at random, once or twice a successor, and with
-/// 4 KiB pages nearly every probe also misses the TLB: a page walk before the cache miss,
-/// which a prefetch does not hide. Values are written only after the advice, so the
-/// pages are huge from their first touch.
-pub(crate) fn table<T: Copy + Default>(count: usize) -> Vec<T> {
+/// owner's table of gigabytes, or the learned order's rate table, is probed at random,
+/// once or twice a successor, and with 4 KiB pages nearly every probe also misses the
+/// TLB: a page walk before the cache miss, which a prefetch does not hide. Values are
+/// written only after the advice, so the pages are huge from their first touch.
+pub(crate) fn table<T: Copy>(count: usize, value: T) -> Vec<T> {
     let mut values: Vec<T> = Vec::with_capacity(count);
     advise_huge_pages(
         values.as_mut_ptr().cast::<u8>(),
         count * std::mem::size_of::<T>(),
     );
-    values.resize(count, T::default());
+    values.resize(count, value);
     values
 }
 
@@ -98,7 +98,7 @@ impl Default for Memo {
 impl Memo {
     pub fn new() -> Memo {
         Memo {
-            buckets: table(MIN_BUCKETS),
+            buckets: table(MIN_BUCKETS, Bucket::default()),
             len: 0,
             max_buckets: usize::MAX,
             evictions: 0,
@@ -148,9 +148,9 @@ impl Memo {
         self.evictions = 0;
         if self.max_buckets != usize::MAX && self.buckets.len() != MIN_BUCKETS {
             // Under a limit every game starts from the same table (see the module doc).
-            self.buckets = table(MIN_BUCKETS);
+            self.buckets = table(MIN_BUCKETS, Bucket::default());
         } else if self.buckets.len() > 2 * wanted {
-            self.buckets = table(wanted);
+            self.buckets = table(wanted, Bucket::default());
         } else {
             self.buckets.fill(Bucket::default());
         }
@@ -266,7 +266,7 @@ impl Memo {
 
     fn grow(&mut self) {
         let count = Self::next_count(self.buckets.len(), self.max_buckets);
-        let mut bigger = table(count);
+        let mut bigger = table(count, Bucket::default());
         for bucket in &self.buckets {
             for &slot in &bucket.0 {
                 if slot != 0 {

@@ -42,7 +42,7 @@ impl Rates1 {
         // At most half full, so that a miss ends within a cache line or two.
         let size = (entries.len() * 2).next_power_of_two().max(16);
         let mut table = Rates1 {
-            slots: vec![(0, f64::NAN); size],
+            slots: crate::memo::table(size, (0, f64::NAN)),
             shift: 64 - size.trailing_zeros(),
             zero: None,
             unseen: prior,

@@ -71,7 +71,7 @@ impl<M: Copy> Table<M> {
     /// An empty table, of undo codes or of links.
     pub(crate) fn new(undo_codes: bool) -> Self {
         Table {
-            buckets: table(MIN_BUCKETS),
+            buckets: table(MIN_BUCKETS, Bucket::default()),
             links: if undo_codes {
                 Vec::new()
             } else {
@@ -201,7 +201,7 @@ impl<M: Copy> Table<M> {
 
     fn grow(&mut self) {
         let count = self.buckets.len() + self.buckets.len() / 2;
-        let mut buckets = table(count);
+        let mut buckets = table(count, Bucket::default());
         let mut links = if self.undo_codes() {
             Vec::new()
         } else {
