@@ -336,6 +336,62 @@ mod tests {
         assert!(decode(&puzzle, 1, &bytes).is_err());
     }
 
+    /// Every other kind of message reads back as written (its bytes written again are
+    /// the same), and cut short it is refused.
+    #[test]
+    fn every_message_reads_back_as_written() {
+        let puzzle = Martello;
+        let state = game(2013, 7, 3).expect("a seeded game");
+        let mut moves = Vec::new();
+        puzzle.moves(&state, &mut moves);
+        let msgs: Vec<Msg<Martello>> = vec![
+            Msg::Best {
+                score: 30,
+                fp: u128::MAX - 5,
+                state,
+            },
+            Msg::Idle {
+                from: 2,
+                sent: vec![1, 2, 3],
+                taken: vec![4, 5, 6],
+            },
+            Msg::Trace {
+                fp: 7,
+                moves: moves.clone(),
+            },
+            Msg::Step {
+                fp: 8,
+                moves: moves.clone(),
+            },
+            Msg::Undo {
+                code: (1 << 21) - 1,
+                moves: moves.clone(),
+            },
+            Msg::Path {
+                moves: moves.clone(),
+            },
+            Msg::Stop { score: 2, moves },
+            Msg::Stats {
+                from: 1,
+                expansions: 10,
+                table: 11,
+                table_bytes: 12,
+                sent: 13,
+            },
+        ];
+        for msg in &msgs {
+            let mut bytes = Vec::new();
+            encode(&puzzle, msg, &mut bytes);
+            let Ok(back) = decode(&puzzle, 1, &bytes) else {
+                panic!("a message of tag {} did not read back", bytes[0]);
+            };
+            let mut again = Vec::new();
+            encode(&puzzle, &back, &mut again);
+            assert_eq!(again, bytes);
+            assert!(decode(&puzzle, 1, &bytes[..bytes.len() - 1]).is_err());
+        }
+    }
+
     #[test]
     fn variable_length_numbers_read_back_and_overlong_ones_are_refused() {
         for v in [0, 1, 127, 128, 16_383, 16_384, u32::MAX - 1, u32::MAX] {
