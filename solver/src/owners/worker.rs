@@ -29,11 +29,11 @@ use super::{GangError, OwnedOutcome};
 use crate::memo::prefetch;
 
 /// Successors gathered for one other worker before they are sent.
-const BATCH: usize = 512;
+const BATCH: usize = 4096;
 /// Slots of the cache of states sent lately (a power of two).
 const RECENT: usize = 1 << 16;
 /// Expansions between sends of partial batches.
-const FLUSH_EVERY: u64 = 1024;
+const FLUSH_EVERY: u64 = 4096;
 /// How long an idle worker waits for a message before it looks again.
 const WAIT: Duration = Duration::from_millis(1);
 
