@@ -85,8 +85,17 @@ pub(crate) fn insert_at(word: u64, pos: usize, byte: u8) -> u64 {
     low | u64::from(byte) << (8 * pos) | high
 }
 
+/// `word` with `byte` inserted at `pos`, if the row has room for one more stone of an
+/// `n`-stone row and `pos` is within it or just past its end.
+fn insert_within(word: u64, pos: u8, byte: u8, n: u8) -> Option<u64> {
+    let len = row_len(word);
+    (usize::from(pos) <= len && len < usize::from(n)).then(|| insert_at(word, pos.into(), byte))
+}
+
 /// The state before the move whose [`crate::Puzzle::undo_code`] is `code` and that led
-/// to `child`, and that move; `None` when no such move leads to `child`.
+/// to `child`, and that move; `None` when the code does not fit `child` (the eaten stone
+/// is on the board, the eater is not where the move would leave it, or a row has no
+/// room for the stone put back).
 pub(crate) fn undo(child: &State, code: u32) -> Option<(State, Move)> {
     let field = |shift: u32, bits: u32| (code >> shift & ((1 << bits) - 1)) as u8;
     let (eater, eaten) = (Stone(field(0, 6)), Stone(field(6, 6)));
@@ -105,19 +114,11 @@ pub(crate) fn undo(child: &State, code: u32) -> Option<(State, Move)> {
     }
     let mut parent = *child;
     if horizontal {
-        if usize::from(yp) > row_len(child.rows[yr]) || row_len(child.rows[yr]) >= usize::from(n) {
-            return None;
-        }
-        parent.rows[yr] = insert_at(child.rows[yr], usize::from(yp), eaten.0 + 1);
+        parent.rows[yr] = insert_within(child.rows[yr], yp, eaten.0 + 1, n)?;
     } else {
         let from = usize::from(xr);
-        if usize::from(xp) > row_len(child.rows[from])
-            || row_len(child.rows[from]) >= usize::from(n)
-        {
-            return None;
-        }
+        parent.rows[from] = insert_within(child.rows[from], xp, eater.0 + 1, n)?;
         parent.rows[yr] = set_at(child.rows[yr], usize::from(yp), eaten.0 + 1);
-        parent.rows[from] = insert_at(child.rows[from], usize::from(xp), eater.0 + 1);
     }
     parent.present |= 1u64 << eaten.0;
     let mv = Move {

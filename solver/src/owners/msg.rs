@@ -58,12 +58,8 @@ impl<P: Puzzle> Batch<P> {
 pub(crate) enum Msg<P: Puzzle> {
     /// Successors for their owner, from worker `from`.
     Batch { from: u32, batch: Batch<P> },
-    /// A better score, reached at `state`, whose fingerprint is `fp`.
-    Best {
-        score: u32,
-        fp: u128,
-        state: P::State,
-    },
+    /// A better score, reached at `state`.
+    Best { score: u32, state: P::State },
     /// To the leader: worker `from` holds no work; the batches it has sent to each worker
     /// and taken from each, so far.
     Idle {
@@ -132,10 +128,9 @@ pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
                 }
             }
         }
-        Msg::Best { score, fp, state } => {
+        Msg::Best { score, state } => {
             out.push(BEST);
             u32s(out, *score);
-            out.extend(fp.to_le_bytes());
             puzzle.put_state(state, out);
         }
         Msg::Idle { from, sent, taken } => {
@@ -226,7 +221,6 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
         }
         BEST => Msg::Best {
             score: u32s(input)?,
-            fp: u128s(input)?,
             state: puzzle.take_state(input)?,
         },
         IDLE => {
@@ -345,11 +339,7 @@ mod tests {
         let mut moves = Vec::new();
         puzzle.moves(&state, &mut moves);
         let msgs: Vec<Msg<Martello>> = vec![
-            Msg::Best {
-                score: 30,
-                fp: u128::MAX - 5,
-                state,
-            },
+            Msg::Best { score: 30, state },
             Msg::Idle {
                 from: 2,
                 sent: vec![1, 2, 3],

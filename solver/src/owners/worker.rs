@@ -94,7 +94,6 @@ pub(crate) struct Worker<'p, P: Puzzle> {
     sent_states: u64,
     /// The best score known here, and the state it was reached at.
     best: u32,
-    best_fp: u128,
     best_state: P::State,
     /// The leader's trace: the state it has reached on the best state's path.
     cursor: P::State,
@@ -131,7 +130,6 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             expansions: 0,
             sent_states: 0,
             best: puzzle.score(start),
-            best_fp: start_fp,
             best_state: *start,
             cursor: *start,
             start: (start_fp, start_owner),
@@ -256,7 +254,8 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         if quiet {
             leader.tracing = true;
             self.cursor = self.best_state;
-            self.ask(self.best_fp, Vec::new(), net)?;
+            let fp = self.puzzle.fingerprint(&self.best_state);
+            self.ask(fp, Vec::new(), net)?;
         }
         Ok(())
     }
@@ -295,7 +294,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                     }
                 }
             }
-            Msg::Best { score, fp, state } => self.improve(score, fp, &state),
+            Msg::Best { score, state } => self.improve(score, &state),
             Msg::Idle { from, sent, taken } => {
                 let from = from_peer(from)?;
                 let leader = self
@@ -384,10 +383,9 @@ impl<'p, P: Puzzle> Worker<'p, P> {
     }
 
     /// Takes a better score.
-    fn improve(&mut self, score: u32, fp: u128, state: &P::State) {
+    fn improve(&mut self, score: u32, state: &P::State) {
         if score < self.best {
             self.best = score;
-            self.best_fp = fp;
             self.best_state = *state;
         }
     }
@@ -455,10 +453,10 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         let puzzle = self.puzzle;
         let score = puzzle.score(&item.state);
         if score < self.best {
-            self.improve(score, item.fp, &item.state);
+            self.improve(score, &item.state);
             for w in (0..self.k).filter(|&w| w != self.id) {
-                let (fp, state) = (item.fp, item.state);
-                net.send(w, Msg::Best { score, fp, state })?;
+                let state = item.state;
+                net.send(w, Msg::Best { score, state })?;
             }
         }
         let best = self.best;
