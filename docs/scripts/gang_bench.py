@@ -26,7 +26,7 @@ def free_port():
 def solve(hammer, game, extra):
     out = subprocess.run([hammer, "solve", "--json", *game, *extra], capture_output=True, text=True)
     if out.returncode != 0:
-        sys.exit(f"hammer solve {' '.join(extra)} failed: {out.stderr.strip()}")
+        sys.exit(f"hammer solve {' '.join([*game, *extra])} failed: {out.stderr.strip()}")
     return json.loads(out.stdout)
 
 

@@ -15,45 +15,11 @@ import argparse
 import concurrent.futures
 import json
 import os
-import socket
-import subprocess
-import sys
+
+from gang_bench import gang, solve
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEEP7 = os.path.join(HERE, "..", "..", "science", "profile", "deep7.jsonl")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def usual(hammer, game):
-    out = subprocess.run([hammer, "solve", "--json", *game], capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit(f"hammer solve {' '.join(game)} failed: {out.stderr.strip()}")
-    return json.loads(out.stdout)
-
-
-def gang(hammer, game, k):
-    peers = ",".join(f"127.0.0.1:{free_port()}" for _ in range(k))
-    procs = [
-        subprocess.Popen(
-            [hammer, "solve", "--json", *game, "--peers", peers, "--rank", str(r)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for r in range(k)
-    ]
-    outs = []
-    for p in procs:
-        stdout, stderr = p.communicate()
-        if p.returncode != 0:
-            sys.exit(f"a gang member of {' '.join(game)} failed: {stderr.strip()}")
-        outs.append(json.loads(stdout))
-    return outs[0]
 
 
 def summary(rows):
@@ -100,7 +66,7 @@ def main():
                     alone[row["index"]] = row["usual"]
     missing = [i for i in todo if i not in alone]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool, open(alone_file, "a") as out:
-        for index, u in zip(missing, pool.map(lambda i: usual(a.hammer, game(i)), missing)):
+        for index, u in zip(missing, pool.map(lambda i: solve(a.hammer, game(i), []), missing)):
             alone[index] = {key: u.get(key) for key in keep}
             out.write(json.dumps({"index": index, "usual": alone[index]}) + "\n")
             out.flush()
