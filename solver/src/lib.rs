@@ -12,6 +12,7 @@ mod limits;
 mod memo;
 mod order;
 mod owners;
+mod pages;
 mod profile;
 mod schedule;
 mod search;

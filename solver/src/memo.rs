@@ -16,6 +16,8 @@
 //! so which ones are replaced, depends on the game alone: expansions stay deterministic
 //! whatever the thread solved before.
 
+use crate::pages::{Pages, Zeroed};
+
 const SLOTS: usize = 4;
 const MIN_BUCKETS: usize = 1 << 12;
 
@@ -80,8 +82,11 @@ fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
 #[repr(C, align(64))]
 struct Bucket([u128; SLOTS]);
 
+// SAFETY: an array of integers: no padding, and zero is a value (an empty slot).
+unsafe impl Zeroed for Bucket {}
+
 pub struct Memo {
-    buckets: Vec<Bucket>,
+    buckets: Pages<Bucket>,
     len: usize,
     /// The most buckets the table may have (`usize::MAX`: no limit).
     max_buckets: usize,
@@ -98,7 +103,7 @@ impl Default for Memo {
 impl Memo {
     pub fn new() -> Memo {
         Memo {
-            buckets: table(MIN_BUCKETS, Bucket::default()),
+            buckets: Pages::zeroed(MIN_BUCKETS),
             len: 0,
             max_buckets: usize::MAX,
             evictions: 0,
@@ -148,9 +153,9 @@ impl Memo {
         self.evictions = 0;
         if self.max_buckets != usize::MAX && self.buckets.len() != MIN_BUCKETS {
             // Under a limit every game starts from the same table (see the module doc).
-            self.buckets = table(MIN_BUCKETS, Bucket::default());
+            self.buckets = Pages::zeroed(MIN_BUCKETS);
         } else if self.buckets.len() > 2 * wanted {
-            self.buckets = table(wanted, Bucket::default());
+            self.buckets = Pages::zeroed(wanted);
         } else {
             self.buckets.fill(Bucket::default());
         }
@@ -244,9 +249,13 @@ impl Memo {
         true
     }
 
+    fn home_in(fp: u128, count: usize) -> usize {
+        (((fp >> 64) as u64 as u128 * count as u128) >> 64) as usize
+    }
+
     fn place(buckets: &mut [Bucket], fp: u128) -> bool {
         let count = buckets.len();
-        let mut b = (((fp >> 64) as u64 as u128 * count as u128) >> 64) as usize;
+        let mut b = Self::home_in(fp, count);
         loop {
             for slot in buckets[b].0.iter_mut() {
                 if *slot == fp {
@@ -266,8 +275,13 @@ impl Memo {
 
     fn grow(&mut self) {
         let count = Self::next_count(self.buckets.len(), self.max_buckets);
-        let mut bigger = table(count, Bucket::default());
-        for bucket in &self.buckets {
+        if self.max_buckets == usize::MAX {
+            return self.grow_in_place(count);
+        }
+        // Under a limit, where entries sit decides which are replaced once the table is
+        // full: they are placed as they always were, bucket by bucket into a new table.
+        let mut bigger = Pages::zeroed(count);
+        for bucket in self.buckets.iter() {
             for &slot in &bucket.0 {
                 if slot != 0 {
                     Self::place(&mut bigger, slot);
@@ -276,12 +290,78 @@ impl Memo {
         }
         self.buckets = bigger;
     }
+
+    /// Grows to `count` buckets within the table's own pages. Buckets are emptied from
+    /// the last down, and each entry placed again from its new home, which lies no lower
+    /// than its old one (the home is a multiply-shift): so a probe only crosses buckets
+    /// already done or added, and never an entry still to move. The few entries whose
+    /// new home lies below their bucket (pushed far from a small home) or whose probe
+    /// would wrap round to the start wait, and go in last, into a table then whole.
+    /// Where entries end up differs from a table built anew, which only a limited memo's
+    /// replacements could tell, and those grow as before.
+    fn grow_in_place(&mut self, count: usize) {
+        let old = self.buckets.len();
+        self.buckets.grow(count);
+        let mut later = Vec::new();
+        for b in (0..old).rev() {
+            let taken = std::mem::take(&mut self.buckets[b]);
+            for &slot in taken.0.iter().filter(|&&s| s != 0) {
+                let home = Self::home_in(slot, count);
+                if home < b || !Self::place_before_end(&mut self.buckets, slot, home) {
+                    later.push(slot);
+                }
+            }
+        }
+        for slot in later {
+            Self::place(&mut self.buckets, slot);
+        }
+    }
+
+    /// Places `fp` in the first free slot from bucket `home` on, unless that would
+    /// wrap past the last bucket.
+    fn place_before_end(buckets: &mut [Bucket], fp: u128, home: usize) -> bool {
+        for bucket in &mut buckets[home..] {
+            if let Some(slot) = bucket.0.iter_mut().find(|s| **s == 0) {
+                *slot = fp;
+                return true;
+            }
+        }
+        false
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::Memo;
     use std::collections::HashSet;
+
+    #[test]
+    fn grows_in_place_with_entries_crowded_at_both_ends() {
+        // Some high halves crowd the first and the last 64th of the range, so that probes
+        // wrap round the end and entries sit far from small homes while the table grows.
+        let mut memo = Memo::new();
+        let mut reference = HashSet::new();
+        let mut x: u128 = 0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15;
+        for i in 0..200_000u32 {
+            x = x
+                .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
+                .wrapping_add(1);
+            let high = (x >> 64) as u64;
+            let high = match i % 50 {
+                0 => high >> 6,
+                1 => u64::MAX - (high >> 6),
+                _ => high,
+            };
+            let fp = (u128::from(high) << 64) | (x & u128::from(u64::MAX)) | 1;
+            assert_eq!(memo.insert(fp), reference.insert(fp));
+        }
+        assert_eq!(memo.len(), reference.len());
+        assert!(memo.bytes() > super::MIN_BUCKETS * 64, "the table grew");
+        for &fp in &reference {
+            assert!(memo.contains(fp));
+        }
+        assert!(!memo.contains(2));
+    }
 
     #[test]
     fn behaves_like_a_set_through_growth_and_clear() {
