@@ -4,7 +4,8 @@
 //! Built as the memo is (`crate::memo`), for memory and for cache misses: slots four to a
 //! 64-byte bucket, probed bucket by bucket, so that a worker can prefetch the buckets of
 //! a state's successors before it looks them up and their misses overlap. The table grows
-//! by 1.5x at 80% load. The way back takes one of two forms:
+//! by 1.5x at 80% load (a table of undo codes within its own pages, as the memo). The way
+//! back takes one of two forms:
 //! - **An undo code**, for a puzzle that can undo its moves ([`Puzzle::UNDOES`]): the
 //!   slot holds the fingerprint's high 104 bits and the code in the low 24, so a slot is
 //!   16 bytes, as the memo's, and the table holds 20 to 30 bytes a state. Two states
@@ -16,7 +17,8 @@
 //!
 //! [`Puzzle::UNDOES`]: hammer_puzzle::Puzzle::UNDOES
 
-use crate::memo::{prefetch, table};
+use crate::memo::prefetch;
+use crate::pages::{Pages, Zeroed};
 
 const SLOTS: usize = 4;
 const MIN_BUCKETS: usize = 1 << 8;
@@ -24,6 +26,9 @@ const MIN_BUCKETS: usize = 1 << 8;
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
 struct Bucket([u128; SLOTS]);
+
+// SAFETY: an array of integers: no padding, and zero is a value (an empty slot).
+unsafe impl Zeroed for Bucket {}
 
 /// The low bits of a slot that hold the undo code in a table of undo codes.
 const CODE: u128 = (1 << 24) - 1;
@@ -50,7 +55,7 @@ struct Link<M> {
 }
 
 pub(crate) struct Table<M> {
-    buckets: Vec<Bucket>,
+    buckets: Pages<Bucket>,
     /// `links[SLOTS * b + i]` is the link of the state in slot `i` of bucket `b`; empty
     /// in a table of undo codes.
     links: Vec<Link<M>>,
@@ -71,7 +76,7 @@ impl<M: Copy> Table<M> {
     /// An empty table, of undo codes or of links.
     pub(crate) fn new(undo_codes: bool) -> Self {
         Table {
-            buckets: table(MIN_BUCKETS, Bucket::default()),
+            buckets: Pages::zeroed(MIN_BUCKETS),
             links: if undo_codes {
                 Vec::new()
             } else {
@@ -201,7 +206,10 @@ impl<M: Copy> Table<M> {
 
     fn grow(&mut self) {
         let count = self.buckets.len() + self.buckets.len() / 2;
-        let mut buckets = table(count, Bucket::default());
+        if self.undo_codes() {
+            return self.grow_in_place(count);
+        }
+        let mut buckets = Pages::zeroed(count);
         let mut links = if self.undo_codes() {
             Vec::new()
         } else {
@@ -220,6 +228,35 @@ impl<M: Copy> Table<M> {
         }
         self.buckets = buckets;
         self.links = links;
+    }
+
+    /// Grows a table of undo codes (no second array) within its own pages, as the memo
+    /// does (`Memo::grow_in_place`): buckets emptied from the last down, each entry placed
+    /// from its new home, never below its old one; those whose new home lies below their
+    /// bucket, or whose probe would wrap round, go in last.
+    fn grow_in_place(&mut self, count: usize) {
+        let old = self.buckets.len();
+        self.buckets.grow(count);
+        let mut later = Vec::new();
+        for b in (0..old).rev() {
+            let taken = std::mem::take(&mut self.buckets[b]);
+            for &slot in taken.0.iter().filter(|&&s| s != 0) {
+                let from = home(slot & self.mask, count);
+                let free = (from >= b).then(|| {
+                    self.buckets[from..]
+                        .iter_mut()
+                        .find_map(|bucket| bucket.0.iter_mut().find(|s| **s == 0))
+                });
+                match free.flatten() {
+                    Some(free) => *free = slot,
+                    None => later.push(slot),
+                }
+            }
+        }
+        for slot in later {
+            let j = Self::find(&self.buckets, slot & self.mask, self.mask);
+            self.buckets[j / SLOTS].0[j % SLOTS] = slot;
+        }
     }
 }
 
@@ -274,5 +311,30 @@ mod tests {
         // Slots of 16 bytes, at most 80% full, and no second array.
         let bytes = table.bytes();
         assert!((100_001 * 16 * 5 / 4..=100_001 * 16 * 5 / 4 * 3 / 2 + 4096).contains(&bytes));
+    }
+
+    #[test]
+    fn undo_codes_grow_in_place_with_homes_crowded_at_both_ends() {
+        // Some homes (bits 24 to 87) crowd the first and the last 64th of the range, so
+        // that probes wrap round and entries sit far from small homes as the table grows.
+        let mut table = Table::<u8>::new(true);
+        let state = |i: u128| {
+            let x = fp(i);
+            let home = (x >> 24) as u64;
+            let home = match i % 10 {
+                0 => home >> 6,
+                1 => u64::MAX - (home >> 6),
+                _ => home,
+            };
+            (x & !(u128::from(u64::MAX) << 24)) | (u128::from(home) << 24) | 1 << 24
+        };
+        let code = |i: u128| (i % (1 << 21)) as u32;
+        for i in 1..=100_000u128 {
+            assert!(table.insert(state(i), Back::Undo(code(i))));
+        }
+        assert_eq!(table.len(), 100_000);
+        for i in 1..=100_000u128 {
+            assert_eq!(table.get(state(i)), Some(Back::Undo(code(i))));
+        }
     }
 }
