@@ -18,7 +18,7 @@
 
 use crate::pages::{Pages, Zeroed};
 
-const SLOTS: usize = 4;
+pub(crate) const SLOTS: usize = 4;
 const MIN_BUCKETS: usize = 1 << 12;
 
 /// Asks the processor to bring the cache line of `item` in: a table lookup that will
@@ -43,7 +43,8 @@ pub(crate) fn prefetch<T>(item: &T) {
 /// `count` copies of `value` in a fresh allocation, which the kernel is asked to back with
 /// huge pages (2 MiB on x86-64) where it only does so when asked (Linux's
 /// `transparent_hugepage` set to `madvise`, Debian's and Ubuntu's default). A memo or an
-/// owner's table of gigabytes, or the learned order's rate table, is probed at random,
+/// owner's table of gigabytes (those live in [`Pages`]), or the learned order's rate
+/// table, is probed at random,
 /// once or twice a successor, and with 4 KiB pages nearly every probe also misses the
 /// TLB: a page walk before the cache miss, which a prefetch does not hide. Values are
 /// written only after the advice, so the pages are huge from their first touch.
@@ -78,9 +79,11 @@ fn advise_huge_pages(ptr: *mut u8, bytes: usize) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages(_ptr: *mut u8, _bytes: usize) {}
 
+/// Four 16-byte slots in one cache line: the memo's and an owner's table's (0 is an
+/// empty slot).
 #[derive(Clone, Copy, Default)]
 #[repr(C, align(64))]
-struct Bucket([u128; SLOTS]);
+pub(crate) struct Bucket(pub(crate) [u128; SLOTS]);
 
 // SAFETY: an array of integers: no padding, and zero is a value (an empty slot).
 unsafe impl Zeroed for Bucket {}
@@ -183,7 +186,7 @@ impl Memo {
 
     #[inline]
     fn home(&self, fp: u128) -> usize {
-        (((fp >> 64) as u64 as u128 * self.buckets.len() as u128) >> 64) as usize
+        Self::home_in(fp, self.buckets.len())
     }
 
     /// Hints the CPU to load `fp`'s bucket: the search computes all successors'
@@ -276,7 +279,7 @@ impl Memo {
     fn grow(&mut self) {
         let count = Self::next_count(self.buckets.len(), self.max_buckets);
         if self.max_buckets == usize::MAX {
-            return self.grow_in_place(count);
+            return grow_in_place(&mut self.buckets, count, |slot| Self::home_in(slot, count));
         }
         // Under a limit, where entries sit decides which are replaced once the table is
         // full: they are placed as they always were, bucket by bucket into a new table.
@@ -290,44 +293,50 @@ impl Memo {
         }
         self.buckets = bigger;
     }
+}
 
-    /// Grows to `count` buckets within the table's own pages. Buckets are emptied from
-    /// the last down, and each entry placed again from its new home, which lies no lower
-    /// than its old one (the home is a multiply-shift): so a probe only crosses buckets
-    /// already done or added, and never an entry still to move. The few entries whose
-    /// new home lies below their bucket (pushed far from a small home) or whose probe
-    /// would wrap round to the start wait, and go in last, into a table then whole.
-    /// Where entries end up differs from a table built anew, which only a limited memo's
-    /// replacements could tell, and those grow as before.
-    fn grow_in_place(&mut self, count: usize) {
-        let old = self.buckets.len();
-        self.buckets.grow(count);
-        let mut later = Vec::new();
-        for b in (0..old).rev() {
-            let taken = std::mem::take(&mut self.buckets[b]);
-            for &slot in taken.0.iter().filter(|&&s| s != 0) {
-                let home = Self::home_in(slot, count);
-                if home < b || !Self::place_before_end(&mut self.buckets, slot, home) {
-                    later.push(slot);
-                }
+/// Grows `buckets` to `count` within their own pages, each entry placed again from its
+/// new home (`home(slot)` among `count` buckets, a multiply-shift, so never below its
+/// old one). Buckets are emptied from the last down and each entry placed from its new
+/// home on: a probe then only crosses buckets already done or added, never an entry
+/// still to move. The few entries whose new home lies below their bucket (pushed far
+/// from a small home) or whose probe would wrap round to the start wait, and go in
+/// last, into a table then whole. Where entries end up differs from a table built anew.
+/// Entries are unique, so a slot is never compared, only found free.
+pub(crate) fn grow_in_place(
+    buckets: &mut Pages<Bucket>,
+    count: usize,
+    home: impl Fn(u128) -> usize,
+) {
+    let old = buckets.len();
+    buckets.grow(count);
+    let mut later = Vec::new();
+    for b in (0..old).rev() {
+        let taken = std::mem::take(&mut buckets[b]);
+        for &slot in taken.0.iter().filter(|&&s| s != 0) {
+            let from = home(slot);
+            let free = (from >= b).then(|| first_free(&mut buckets[from..]));
+            match free.flatten() {
+                Some(free) => *free = slot,
+                None => later.push(slot),
             }
         }
-        for slot in later {
-            Self::place(&mut self.buckets, slot);
+    }
+    for slot in later {
+        let from = home(slot);
+        let (before, after) = buckets.split_at_mut(from);
+        // A table at most 80% full has a free slot.
+        if let Some(free) = first_free(after).or_else(|| first_free(before)) {
+            *free = slot;
         }
     }
+}
 
-    /// Places `fp` in the first free slot from bucket `home` on, unless that would
-    /// wrap past the last bucket.
-    fn place_before_end(buckets: &mut [Bucket], fp: u128, home: usize) -> bool {
-        for bucket in &mut buckets[home..] {
-            if let Some(slot) = bucket.0.iter_mut().find(|s| **s == 0) {
-                *slot = fp;
-                return true;
-            }
-        }
-        false
-    }
+/// The first free slot of `buckets`, in order.
+fn first_free(buckets: &mut [Bucket]) -> Option<&mut u128> {
+    buckets
+        .iter_mut()
+        .find_map(|bucket| bucket.0.iter_mut().find(|s| **s == 0))
 }
 
 #[cfg(test)]

@@ -2,10 +2,10 @@
 //! the pages it already has.
 //!
 //! A table that grows by reallocating touches new memory for all of itself each time,
-//! about three times its final size in all for a growth of 1.5x; the kernel clears every
-//! new page on its first touch, and for the huge pages of a big memo that clearing was
-//! 16% of a whole 8x8 search on a virtual machine whose host takes freed memory back
-//! (docs/benchmarks.md, "Huge pages for big tables"). Here growing remaps the pages
+//! about three times its final size in all for a growth of 1.5x, and the kernel clears
+//! every new page on its first touch: a large share of a big search where a first touch
+//! is dear, as on a virtual machine whose host takes freed memory back
+//! (docs/benchmarks.md, "The memo grows in place"). Here growing remaps the pages
 //! (`mremap`, which moves page tables, never bytes) and only the added part is new. On
 //! other systems it is a `Vec`.
 

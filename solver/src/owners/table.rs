@@ -17,18 +17,10 @@
 //!
 //! [`Puzzle::UNDOES`]: hammer_puzzle::Puzzle::UNDOES
 
-use crate::memo::prefetch;
-use crate::pages::{Pages, Zeroed};
+use crate::memo::{Bucket, SLOTS, grow_in_place, prefetch};
+use crate::pages::Pages;
 
-const SLOTS: usize = 4;
 const MIN_BUCKETS: usize = 1 << 8;
-
-#[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
-struct Bucket([u128; SLOTS]);
-
-// SAFETY: an array of integers: no padding, and zero is a value (an empty slot).
-unsafe impl Zeroed for Bucket {}
 
 /// The low bits of a slot that hold the undo code in a table of undo codes.
 const CODE: u128 = (1 << 24) - 1;
@@ -207,56 +199,23 @@ impl<M: Copy> Table<M> {
     fn grow(&mut self) {
         let count = self.buckets.len() + self.buckets.len() / 2;
         if self.undo_codes() {
-            return self.grow_in_place(count);
+            // No second array: the slots alone move, within the table's own pages.
+            let mask = self.mask;
+            return grow_in_place(&mut self.buckets, count, |slot| home(slot & mask, count));
         }
         let mut buckets = Pages::zeroed(count);
-        let mut links = if self.undo_codes() {
-            Vec::new()
-        } else {
-            Self::no_links(count)
-        };
+        let mut links = Self::no_links(count);
         for (b, bucket) in self.buckets.iter().enumerate() {
             for (i, &slot) in bucket.0.iter().enumerate() {
                 if slot != 0 {
                     let j = Self::find(&buckets, slot & self.mask, self.mask);
                     buckets[j / SLOTS].0[j % SLOTS] = slot;
-                    if let Some(link) = self.links.get(SLOTS * b + i) {
-                        links[j] = *link;
-                    }
+                    links[j] = self.links[SLOTS * b + i];
                 }
             }
         }
         self.buckets = buckets;
         self.links = links;
-    }
-
-    /// Grows a table of undo codes (no second array) within its own pages, as the memo
-    /// does (`Memo::grow_in_place`): buckets emptied from the last down, each entry placed
-    /// from its new home, never below its old one; those whose new home lies below their
-    /// bucket, or whose probe would wrap round, go in last.
-    fn grow_in_place(&mut self, count: usize) {
-        let old = self.buckets.len();
-        self.buckets.grow(count);
-        let mut later = Vec::new();
-        for b in (0..old).rev() {
-            let taken = std::mem::take(&mut self.buckets[b]);
-            for &slot in taken.0.iter().filter(|&&s| s != 0) {
-                let from = home(slot & self.mask, count);
-                let free = (from >= b).then(|| {
-                    self.buckets[from..]
-                        .iter_mut()
-                        .find_map(|bucket| bucket.0.iter_mut().find(|s| **s == 0))
-                });
-                match free.flatten() {
-                    Some(free) => *free = slot,
-                    None => later.push(slot),
-                }
-            }
-        }
-        for slot in later {
-            let j = Self::find(&self.buckets, slot & self.mask, self.mask);
-            self.buckets[j / SLOTS].0[j % SLOTS] = slot;
-        }
     }
 }
 
