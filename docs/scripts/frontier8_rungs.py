@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compares a rung of science/frontier8 with the rung whose unknown games it searched again
-(docs/search.md, "The open 8x8 games are solvable games whose play is not found").
+(docs/search.md, "The open 8x8 games under the learned order").
 
     python3 docs/scripts/frontier8_rungs.py [--rung cap1e8learned] [--base cap1e8w]
 
