@@ -344,6 +344,12 @@ mod tests {
     use super::Memo;
     use std::collections::HashSet;
 
+    /// The next value of the tests' 128-bit linear congruential stream.
+    fn next(x: u128) -> u128 {
+        x.wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
+            .wrapping_add(1)
+    }
+
     #[test]
     fn grows_in_place_with_entries_crowded_at_both_ends() {
         // Some high halves crowd the first and the last 64th of the range, so that probes
@@ -352,9 +358,7 @@ mod tests {
         let mut reference = HashSet::new();
         let mut x: u128 = 0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15;
         for i in 0..200_000u32 {
-            x = x
-                .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
-                .wrapping_add(1);
+            x = next(x);
             let high = (x >> 64) as u64;
             let high = match i % 50 {
                 0 => high >> 6,
@@ -378,9 +382,7 @@ mod tests {
         let mut reference = HashSet::new();
         let mut x: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c834;
         for i in 0..200_000u32 {
-            x = x
-                .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
-                .wrapping_add(1);
+            x = next(x);
             // Repeat some keys and force some into the same bucket (equal high halves).
             let fp = if i % 7 == 0 {
                 (x >> 64 << 64) | 1
@@ -410,9 +412,7 @@ mod tests {
         let mut x: u128 = 0x1234_5678_9abc_def0_0fed_cba9_8765_4321;
         let mut last = Vec::new();
         for _ in 0..200_000u32 {
-            x = x
-                .wrapping_mul(0x2360_ed05_1fc6_5da4_4385_df64_9fcc_f645)
-                .wrapping_add(1);
+            x = next(x);
             memo.insert(x | 1);
             last.push(x | 1);
             if last.len() > 16 {
