@@ -116,15 +116,31 @@ impl Memo {
     /// Limits the table to `bytes` (at least its smallest size, 256 KiB); `None` lifts the
     /// limit. Takes effect from the next [`Memo::clear`].
     pub fn set_limit(&mut self, bytes: Option<u64>) {
-        self.max_buckets = match bytes {
-            None => usize::MAX,
-            Some(b) => {
-                let buckets = b / std::mem::size_of::<Bucket>() as u64;
-                usize::try_from(buckets)
-                    .unwrap_or(usize::MAX)
-                    .max(MIN_BUCKETS)
-            }
-        };
+        self.max_buckets = bytes.map_or(usize::MAX, Self::max_buckets_of);
+    }
+
+    /// The most buckets a table limited to `bytes` may have.
+    fn max_buckets_of(bytes: u64) -> usize {
+        let buckets = bytes / std::mem::size_of::<Bucket>() as u64;
+        usize::try_from(buckets)
+            .unwrap_or(usize::MAX)
+            .max(MIN_BUCKETS)
+    }
+
+    /// The most bytes a memo limited to `limit` ([`Memo::set_limit`]) holds at once. While
+    /// the table grows it also holds the one before, until every entry is placed in the
+    /// new one (a limited table is built anew, see [`Memo::grow`]), so a game under a
+    /// limit of `M` peaks at up to twice `M`: the last step goes from about two thirds of
+    /// `M` to `M`. This, not the limit, is what a game's memo claims of a machine.
+    pub fn peak_bytes(limit: u64) -> u64 {
+        let max = Self::max_buckets_of(limit);
+        let (mut count, mut peak) = (MIN_BUCKETS, MIN_BUCKETS);
+        while count < max {
+            let next = Self::next_count(count, max);
+            peak = peak.max(count + next);
+            count = next;
+        }
+        (peak * std::mem::size_of::<Bucket>()) as u64
     }
 
     /// Entries replaced because the table was full, since the last [`Memo::clear`].
@@ -432,6 +448,32 @@ mod tests {
         assert_eq!(memo.evictions(), 0);
         assert_eq!(memo.game_bytes(), 64 * 4096);
         assert_eq!(memo.bytes(), 64 * 4096);
+    }
+
+    #[test]
+    fn peak_bytes_is_the_largest_growth_step_of_a_limited_memo() {
+        for limit in [1u64 << 20, 3 << 20, 5_000_000] {
+            let mut memo = Memo::new();
+            memo.set_limit(Some(limit));
+            memo.clear();
+            let (mut before, mut peak) = (memo.bytes() as u64, memo.bytes() as u64);
+            let mut x = 1u128;
+            while memo.evictions() == 0 {
+                x = next(x);
+                memo.insert(x);
+                let now = memo.bytes() as u64;
+                if now != before {
+                    // Growing held the old table and the new one at once.
+                    peak = peak.max(before + now);
+                    before = now;
+                }
+            }
+            assert!(before <= limit.max(1 << 18), "{limit}: table {before}");
+            assert_eq!(Memo::peak_bytes(limit), peak, "{limit}");
+            assert!(peak > limit && peak <= 2 * limit, "{limit}: peak {peak}");
+        }
+        // At the smallest size the table never grows.
+        assert_eq!(Memo::peak_bytes(1), 64 * super::MIN_BUCKETS as u64);
     }
 
     #[test]

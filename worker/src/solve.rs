@@ -10,7 +10,7 @@ use std::time::Instant;
 use hammer_dataset::ResultRow;
 use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance, Job, Solved};
 use hammer_proto::v1::GameResult;
-use hammer_solver::{Cancel, Cap, SharedBest, SplitPart};
+use hammer_solver::{Cancel, Cap, Memo, SharedBest, SplitPart};
 use hammer_sweep::{Sweep, Unit, UnitRows, cells_to_wire};
 
 /// The version written to the dataset's `hammer_version` column.
@@ -195,8 +195,9 @@ pub struct SolverPool {
 const GAME_OVERHEAD: u64 = 16 << 20;
 
 /// The memory the pool's running games may claim together (`--memory-limit`): a game
-/// whose memo is limited claims its memo plus [`GAME_OVERHEAD`] before it starts and
-/// waits while that would not fit, unless nothing else runs (one game always may).
+/// whose memo is limited claims its memo's peak ([`Memo::peak_bytes`], up to twice the
+/// limit while the table grows) plus [`GAME_OVERHEAD`] before it starts and waits while
+/// that would not fit, unless nothing else runs (one game always may).
 struct MemoryBudget {
     limit: Option<u64>,
     claimed: Mutex<u64>,
@@ -275,7 +276,7 @@ impl SolverPool {
         sweep
             .config_of(unit)
             .and_then(|(_, config)| config.limits.memo_bytes)
-            .map_or(0, |memo| memo + GAME_OVERHEAD)
+            .map_or(0, |memo| Memo::peak_bytes(memo) + GAME_OVERHEAD)
     }
 
     pub fn threads(&self) -> usize {
