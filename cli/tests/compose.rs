@@ -234,10 +234,8 @@ impl Project {
     /// host's loopback); 0 while the endpoint does not answer.
     fn counter(&self, name: &str) -> f64 {
         let port: u16 = self
-            .env
-            .iter()
-            .find(|(k, _)| *k == "HAMMER_METRICS_PORT")
-            .and_then(|(_, v)| v.parse().ok())
+            .env_value("HAMMER_METRICS_PORT")
+            .parse()
             .expect("metrics port");
         let Ok(response) = support::http("GET", ([127, 0, 0, 1], port).into(), "/metrics") else {
             return 0.0;
@@ -248,6 +246,52 @@ impl Project {
             .filter_map(|l| l.strip_prefix(name)?.strip_prefix(' '))
             .find_map(|v| v.trim().parse().ok())
             .unwrap_or(0.0)
+    }
+
+    /// The containers among `candidates` whose worker holds a lease now, by
+    /// `hammer status` against the published gRPC port. A worker is named after its
+    /// container's host name, the first 12 digits of the container's id.
+    fn leaseholders(&self, binary: &Path, candidates: &[String]) -> Vec<String> {
+        let port = self.env_value("HAMMER_GRPC_PORT");
+        let out = Command::new(binary)
+            .args(["status", "--coordinator", &format!("http://127.0.0.1:{port}")])
+            .arg("--token-file")
+            .arg(self.dir.path().join("token"))
+            .env_remove("HAMMER_TOKEN")
+            .output()
+            .expect("run hammer status");
+        if !out.status.success() {
+            return Vec::new();
+        }
+        let text = String::from_utf8_lossy(&out.stdout);
+        let holders: Vec<&str> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("leased ")?.split(" to ").nth(1))
+            .collect();
+        candidates
+            .iter()
+            .filter(|c| holders.iter().any(|h| h.starts_with(&c[..12])))
+            .cloned()
+            .collect()
+    }
+
+    /// A worker among `candidates` that holds a lease, waiting for one: a worker killed
+    /// between two units holds none, and nothing would lapse.
+    fn a_leaseholder(&self, binary: &Path, candidates: &[String]) -> String {
+        let mut holder = None;
+        wait_for("a worker holding a lease", LAPSE, self, || {
+            holder = self.leaseholders(binary, candidates).into_iter().next();
+            holder.is_some()
+        });
+        holder.expect("a leaseholder")
+    }
+
+    fn env_value(&self, key: &str) -> &str {
+        self.env
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.as_str())
+            .expect("a project variable")
     }
 
     fn logs(&self) -> String {
@@ -397,8 +441,9 @@ fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scalin
     let coordinator = project.containers("coordinator").remove(0);
 
     // A worker killed in the middle of its unit: its lease lapses.
+    let victim = project.a_leaseholder(binary, &workers);
     let expiries = project.counter("hammer_lease_expiries_total");
-    docker(&["kill", &workers[0]]);
+    docker(&["kill", &victim]);
     wait_for(
         "the killed worker's lease to lapse",
         LAPSE,
@@ -407,16 +452,18 @@ fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scalin
     );
     // Another cut off for longer than its lease: its unit goes to someone else, and it
     // comes back with the stale results.
+    let others: Vec<String> = workers.iter().filter(|w| **w != victim).cloned().collect();
+    let cut_off = project.a_leaseholder(binary, &others);
     let expiries = project.counter("hammer_lease_expiries_total");
     let network = project.network();
-    docker(&["network", "disconnect", &network, &workers[1]]);
+    docker(&["network", "disconnect", &network, &cut_off]);
     wait_for(
         "the cut-off worker's lease to lapse",
         LAPSE,
         &project,
         || project.counter("hammer_lease_expiries_total") > expiries,
     );
-    docker(&["network", "connect", &network, &workers[1]]);
+    docker(&["network", "connect", &network, &cut_off]);
     std::thread::sleep(Duration::from_secs(4));
     println!(
         "before the coordinator's restart: {} lease expiries, {} duplicate results",

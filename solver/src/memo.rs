@@ -133,13 +133,13 @@ impl Memo {
     /// limit of `M` peaks at up to twice `M`: the last step goes from about two thirds of
     /// `M` to `M`. This, not the limit, is what a game's memo claims of a machine.
     pub fn peak_bytes(limit: u64) -> u64 {
-        let max = Self::max_buckets_of(limit);
-        let (mut count, mut peak) = (MIN_BUCKETS, MIN_BUCKETS);
-        while count < max {
-            let next = Self::next_count(count, max);
-            peak = peak.max(count + next);
-            count = next;
-        }
+        let sizes = Self::sizes(Self::max_buckets_of(limit));
+        let peak = sizes
+            .clone()
+            .zip(sizes.skip(1))
+            .map(|(before, after)| before + after)
+            .max()
+            .unwrap_or(MIN_BUCKETS);
         (peak * std::mem::size_of::<Bucket>()) as u64
     }
 
@@ -152,15 +152,23 @@ impl Memo {
     /// memo's peak size for this game (entries are never deleted), the same whatever
     /// earlier games left the table at, so it can go in a dataset row.
     pub fn game_bytes(&self) -> u64 {
-        let mut count = MIN_BUCKETS;
-        while self.len * 5 > count * SLOTS * 4 && count < self.max_buckets {
-            count = Self::next_count(count, self.max_buckets);
-        }
+        let max = self.max_buckets;
+        let count = Self::sizes(max)
+            .find(|&count| self.len * 5 <= count * SLOTS * 4 || count >= max)
+            .unwrap_or(max);
         (count * std::mem::size_of::<Bucket>()) as u64
     }
 
     fn next_count(count: usize, max: usize) -> usize {
         (count + count / 2).min(max)
+    }
+
+    /// The table's sizes in buckets as it grows from its smallest up to `max`: the steps
+    /// both [`Memo::peak_bytes`] and [`Memo::game_bytes`] follow.
+    fn sizes(max: usize) -> impl Iterator<Item = usize> + Clone {
+        std::iter::successors(Some(MIN_BUCKETS), move |&count| {
+            (count < max).then(|| Self::next_count(count, max))
+        })
     }
 
     /// Empties the memo for the next game. A table grown for one hard game is shrunk
