@@ -254,7 +254,11 @@ impl Project {
     fn leaseholders(&self, binary: &Path, candidates: &[String]) -> Vec<String> {
         let port = self.env_value("HAMMER_GRPC_PORT");
         let out = Command::new(binary)
-            .args(["status", "--coordinator", &format!("http://127.0.0.1:{port}")])
+            .args([
+                "status",
+                "--coordinator",
+                &format!("http://127.0.0.1:{port}"),
+            ])
             .arg("--token-file")
             .arg(self.dir.path().join("token"))
             .env_remove("HAMMER_TOKEN")

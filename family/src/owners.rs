@@ -26,6 +26,9 @@ pub struct OwnedSolved {
     pub table_bytes: Vec<u64>,
     /// Successors sent to another worker.
     pub sent: u64,
+    /// Expansions of the probe that chose the owner hash's salt, counted in each of the
+    /// `expansions` of the workers that ran it (every member of a gang, the first thread).
+    pub probed: u64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -89,5 +92,6 @@ where
         table_states: outcome.table_states,
         table_bytes: outcome.table_bytes,
         sent: outcome.sent,
+        probed: outcome.probed,
     })
 }

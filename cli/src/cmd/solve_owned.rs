@@ -109,6 +109,7 @@ pub fn solve_owned(
     value["table_states_per_owner"] = json!(out.table_states);
     value["table_bytes_per_owner"] = json!(out.table_bytes);
     value["sent"] = json!(out.sent);
+    value["probed"] = json!(out.probed);
     value["bytes_sent"] = json!(bytes_sent);
     if json {
         println!("{value}");
@@ -124,6 +125,10 @@ pub fn solve_owned(
             out.expansions, out.table_states
         );
         println!("sent        {} states", out.sent);
+        println!(
+            "probed      {} expansions (choosing the owner hash's salt)",
+            out.probed
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -2,7 +2,8 @@
 //!
 //! A state's owner key names its owner ([`Puzzle::owner_key`]; for Martello, which
 //! stones of two diagonals are left, so that most moves keep a successor with its
-//! parent's owner), or its fingerprint where the puzzle has no key. The owner alone
+//! parent's owner; hashed with a salt chosen per game, so that the owners' shares are
+//! even, see [`balance`]), or its fingerprint where the puzzle has no key. The owner alone
 //! admits the state (its table drops a state it has seen, so no state is expanded twice
 //! across the workers and the workers' tables add up to one memo), queues it, and
 //! expands it; each successor goes to its own owner, in batches that send a parent once
@@ -21,6 +22,7 @@
 //! first, and so the expansions and the solution returned, may depend on timing; the
 //! minimum does not.
 
+mod balance;
 mod msg;
 mod table;
 mod worker;
@@ -51,6 +53,10 @@ pub struct OwnedOutcome<M> {
     pub table_bytes: Vec<u64>,
     /// Successors sent to another worker, over the workers counted.
     pub sent: u64,
+    /// The expansions of the probe that chose the owner hash's salt ([`balance`]),
+    /// counted in `expansions` of each worker that ran it: every member of a gang, the
+    /// leader alone among threads. Zero with one worker.
+    pub probed: u64,
 }
 
 /// Why a search by a gang of processes failed.
@@ -99,6 +105,7 @@ pub fn solve_owned<P: Puzzle>(
     workers: usize,
 ) -> OwnedOutcome<P::Move> {
     let k = workers.max(1);
+    let salt = balance::owner_salt(puzzle, start, k);
     let (senders, receivers): (Vec<Sender<Msg<P>>>, Vec<_>) = (0..k).map(|_| channel()).unzip();
     let results: Vec<Result<OwnedOutcome<P::Move>, GangError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = receivers
@@ -109,7 +116,9 @@ pub fn solve_owned<P: Puzzle>(
                     inbox,
                     peers: senders.clone(),
                 };
-                scope.spawn(move || Worker::new(puzzle, id, k, start).run(start, &mut net))
+                // The probe ran once, here: it counts as the leader's.
+                let salt = (salt.0, if id == 0 { salt.1 } else { 0 });
+                scope.spawn(move || Worker::new(puzzle, id, k, start, salt).run(start, &mut net))
             })
             .collect();
         handles
@@ -134,8 +143,9 @@ pub fn solve_gang<P: Wire>(
     link: &mut dyn Link,
 ) -> Result<OwnedOutcome<P::Move>, GangError> {
     let (id, k) = (link.rank(), link.size());
+    let salt = balance::owner_salt(puzzle, start, k);
     let mut net = Wired { puzzle, link };
-    Worker::new(puzzle, id, k, start).run(start, &mut net)
+    Worker::new(puzzle, id, k, start, salt).run(start, &mut net)
 }
 
 /// Workers as threads: typed messages on channels.

@@ -47,11 +47,12 @@ pub(crate) trait Net<P: Puzzle> {
 }
 
 /// The worker that owns the state of fingerprint `fp` and owner key `key`
-/// ([`Puzzle::owner_key`]): the key's when the puzzle gives one, else the fingerprint's.
+/// ([`Puzzle::owner_key`]): the key's, hashed with the game's `salt`
+/// ([`super::balance`]), when the puzzle gives one, else the fingerprint's.
 #[inline]
-pub(crate) fn owner(fp: u128, key: Option<u64>, k: usize) -> usize {
+pub(crate) fn owner(fp: u128, key: Option<u64>, k: usize, salt: u64) -> usize {
     let hash = match key {
-        Some(key) => hammer_puzzle::mix::mix64(key),
+        Some(key) => hammer_puzzle::mix::mix64(key ^ salt),
         None => (fp >> 64) as u64,
     };
     (hash % k as u64) as usize
@@ -80,6 +81,10 @@ pub(crate) struct Worker<'p, P: Puzzle> {
     puzzle: &'p P,
     id: usize,
     k: usize,
+    /// The owner hash's salt, the same in every worker of the game, and the expansions
+    /// of the probe that chose it.
+    salt: u64,
+    probed: u64,
     /// Every state this worker admitted, with the way back to its parent.
     table: Table<P::Move>,
     /// `queue[s]`: admitted states of score `s` not yet expanded.
@@ -113,21 +118,30 @@ pub(crate) struct Worker<'p, P: Puzzle> {
 }
 
 impl<'p, P: Puzzle> Worker<'p, P> {
-    /// Worker `id` of `k` searching from `start`.
-    pub(crate) fn new(puzzle: &'p P, id: usize, k: usize, start: &P::State) -> Self {
+    /// Worker `id` of `k` searching from `start`, states owned by [`owner`] with `salt`.
+    /// `probed` expansions were spent choosing the salt; they count as this worker's.
+    pub(crate) fn new(
+        puzzle: &'p P,
+        id: usize,
+        k: usize,
+        start: &P::State,
+        (salt, probed): (u64, u64),
+    ) -> Self {
         let start_fp = puzzle.fingerprint(start);
-        let start_owner = owner(start_fp, puzzle.owner_key(start), k);
+        let start_owner = owner(start_fp, puzzle.owner_key(start), k, salt);
         Worker {
             puzzle,
             id,
             k,
+            salt,
+            probed,
             table: Table::new(P::UNDOES),
             queue: Vec::new(),
             outbox: (0..k).map(|_| Batch::new()).collect(),
             children: Vec::new(),
             moves: Vec::new(),
             recent: vec![0; RECENT],
-            expansions: 0,
+            expansions: probed,
             sent_states: 0,
             best: puzzle.score(start),
             best_state: *start,
@@ -153,11 +167,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         start: &P::State,
         net: &mut impl Net<P>,
     ) -> Result<OwnedOutcome<P::Move>, GangError> {
-        // Every worker knows the start; its owner admits it.
-        let (fp, start_owner) = self.start;
-        if start_owner == self.id {
-            self.admit(fp, self.target, Back::Start, || *start);
-        }
+        self.admit_start(start);
         loop {
             while let Some(msg) = net.recv(Duration::ZERO)? {
                 self.handle(msg, net)?;
@@ -184,6 +194,19 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         }
     }
 
+    /// Every worker knows the start; its owner admits it.
+    pub(super) fn admit_start(&mut self, start: &P::State) {
+        let (fp, start_owner) = self.start;
+        if start_owner == self.id {
+            self.admit(fp, self.target, Back::Start, || *start);
+        }
+    }
+
+    /// The states this worker has expanded.
+    pub(super) fn expansions(&self) -> u64 {
+        self.expansions
+    }
+
     /// The outcome, once this worker is done: the leader when every worker has sent its
     /// counts, another worker when the leader has stopped it.
     fn outcome(&self) -> Option<OwnedOutcome<P::Move>> {
@@ -204,6 +227,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
             table_states: stats.iter().map(|s| s.table).collect(),
             table_bytes: stats.iter().map(|s| s.table_bytes).collect(),
             sent: stats.iter().map(|s| s.sent).sum(),
+            probed: self.probed,
         })
     }
 
@@ -441,7 +465,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
     }
 
     /// The deepest queued state: the least score.
-    fn pop(&mut self) -> Option<Item<P>> {
+    pub(super) fn pop(&mut self) -> Option<Item<P>> {
         if self.settled() {
             self.queue.clear();
             return None;
@@ -449,7 +473,7 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         self.queue.iter_mut().find_map(|level| level.pop())
     }
 
-    fn expand(&mut self, item: Item<P>, net: &mut impl Net<P>) -> Result<(), GangError> {
+    pub(super) fn expand(&mut self, item: Item<P>, net: &mut impl Net<P>) -> Result<(), GangError> {
         let puzzle = self.puzzle;
         let score = puzzle.score(&item.state);
         if score < self.best {
@@ -478,9 +502,9 @@ impl<'p, P: Puzzle> Worker<'p, P> {
         );
         // The table slots of the successors this worker owns, and the slots of the cache
         // of states sent lately of the others, loaded together.
-        let (k, parent) = (self.k, &item.state);
+        let (k, salt, parent) = (self.k, self.salt, &item.state);
         let owner_of = |child: &Successor<P::Move>| {
-            owner(child.fp, puzzle.child_owner_key(parent, child.mv), k)
+            owner(child.fp, puzzle.child_owner_key(parent, child.mv), k, salt)
         };
         for child in &children {
             if child.bound >= best {
