@@ -67,13 +67,18 @@ fn probe<P: Puzzle>(puzzle: &P, start: &P::State) -> (HashMap<u64, u64>, u64) {
     (counts, worker.expansions())
 }
 
-/// The largest count any one of `k` owners gets with `salt`.
-fn busiest(counts: &HashMap<u64, u64>, salt: u64, k: usize) -> u64 {
+/// The counts each of `k` owners gets with `salt`.
+fn shares(counts: &HashMap<u64, u64>, salt: u64, k: usize) -> Vec<u64> {
     let mut shares = vec![0u64; k];
     for (&key, &count) in counts {
         shares[super::worker::owner(0, Some(key), k, salt)] += count;
     }
-    shares.into_iter().max().unwrap_or(0)
+    shares
+}
+
+/// The largest count any one of `k` owners gets with `salt`.
+fn busiest(counts: &HashMap<u64, u64>, salt: u64, k: usize) -> u64 {
+    shares(counts, salt, k).into_iter().max().unwrap_or(0)
 }
 
 /// The network of a lone owner: it owns every state, so nothing is ever sent.
@@ -121,10 +126,7 @@ mod tests {
         assert!(best * 100 <= total * 55, "{best} of {total}");
         for k in [3, 4] {
             let (salt, _) = owner_salt(&Martello, &start, k);
-            let mut shares = vec![0u64; k];
-            for (&key, &count) in &counts {
-                shares[super::super::worker::owner(0, Some(key), k, salt)] += count;
-            }
+            let shares = shares(&counts, salt, k);
             assert!(shares.iter().all(|&s| s > 0), "{k} owners: {shares:?}");
         }
     }
