@@ -7,11 +7,13 @@
 //! coordinator's state directory, when present, says that a coordinator ran here and may
 //! still be running.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::prepare::Prepared;
+use crate::prepare::{GameRuns, Prepared};
 use crate::report::{Completeness, SweepState};
 use crate::runs::IndexRuns;
+use crate::stream::OverviewGroup;
 
 /// Name of the coordinator state directory inside a dataset; hidden, so readers skip it.
 pub const STATE_DIR: &str = ".hammer-state";
@@ -64,6 +66,13 @@ pub fn check(
         summary.rows_expected = summary.rows_expected.saturating_add(expected);
         let counts: Vec<u64> = configs.values().map(IndexRuns::len).collect();
         let unequal = counts.iter().min() != counts.iter().max();
+        if !unequal && !gap_examples.is_empty() {
+            let sizes: BTreeSet<i32> = configs.keys().map(|&(_, n)| n).collect();
+            if let Some(warning) = continued(p, *sweep, *experiment, &sizes) {
+                warnings.extend(warning);
+                continue;
+            }
+        }
         if unequal || !gap_examples.is_empty() {
             let min = counts.iter().min().copied().unwrap_or(0);
             let max = counts.iter().max().copied().unwrap_or(0);
@@ -115,6 +124,106 @@ pub fn check(
         }
     }
     (summary, warnings)
+}
+
+/// An experiment that plays only games another experiment left unknown, as one with
+/// `unknown_games` in its sweep file does: its game indices have holes on purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Continuation {
+    /// The experiment whose unknown games it plays.
+    pub of: u32,
+    /// How many games it plays, and how many that experiment left unknown.
+    pub plays: u64,
+    pub unknown: u64,
+}
+
+/// For each (experiment, n) whose game indices have a hole: the other experiment of the
+/// same n and seed, with the fewest unknown games, that left every game of it unknown
+/// (played, and settled by none of its rows; an earlier rung of a chain of continuations
+/// leaves a superset unknown). None where an experiment played two seeds at one n.
+pub fn continuations(
+    overview: &[((u32, i32), OverviewGroup)],
+    runs: &GameRuns,
+) -> BTreeMap<(u32, i32), Continuation> {
+    let gapped: BTreeSet<(u32, i32)> = runs
+        .iter()
+        .flat_map(|((_, experiment), configs)| {
+            let holes = configs.iter().filter(|(_, g)| g.first_hole().is_some());
+            holes.map(move |(&(_, n), _)| (*experiment, n))
+        })
+        .collect();
+    let seed = |g: &OverviewGroup| match g.seeds.set.len() {
+        1 => g.seeds.set.first().copied(),
+        _ => None,
+    };
+    let unknown = |g: &OverviewGroup| g.games.len() - g.settled.len();
+    let mut found = BTreeMap::new();
+    for (key @ (experiment, n), mine) in overview {
+        let Some(my_seed) = seed(mine).filter(|_| gapped.contains(key)) else {
+            continue;
+        };
+        let of = overview
+            .iter()
+            .filter(|((other, on), o)| {
+                other != experiment
+                    && on == n
+                    && seed(o) == Some(my_seed)
+                    && unknown(o) >= mine.games.len()
+            })
+            .filter(|(_, o)| {
+                let left = |g| o.games.contains(g) && !o.settled.contains(g);
+                mine.games.iter().all(left)
+            })
+            .min_by_key(|(_, o)| unknown(o));
+        if let Some(((other, _), o)) = of {
+            let continuation = Continuation {
+                of: *other,
+                plays: mine.games.len(),
+                unknown: unknown(o),
+            };
+            found.insert(*key, continuation);
+        }
+    }
+    found
+}
+
+/// What to say of an experiment whose games have holes, if at every size of it the holes
+/// are those of a continuation: nothing once it plays all the games the other left
+/// unknown, else how many it plays so far. None if it is no continuation.
+fn continued(
+    p: &Prepared,
+    sweep: u32,
+    experiment: u32,
+    sizes: &BTreeSet<i32>,
+) -> Option<Option<String>> {
+    let found: Vec<(i32, Continuation)> = sizes
+        .iter()
+        .map(|&n| p.continuations.get(&(experiment, n)).map(|c| (n, *c)))
+        .collect::<Option<_>>()?;
+    let short: Vec<String> = found
+        .iter()
+        .filter(|(_, c)| c.plays < c.unknown)
+        .map(|(n, c)| {
+            format!(
+                "n={n}: {} of the {} games experiment {:?} left unknown",
+                c.plays,
+                c.unknown,
+                p.name(c.of)
+            )
+        })
+        .collect();
+    if short.is_empty() {
+        return Some(None);
+    }
+    Some(Some(format!(
+        "sweep {:?} experiment {:?} plays only games another experiment left unknown (a \
+         continuation, as `unknown_games` in a sweep file makes), but not all of them: {}. \
+         It has not finished, unless it was given fewer games on purpose: the rows cannot \
+         tell which",
+        p.name(sweep),
+        p.name(experiment),
+        short.join("; ")
+    )))
 }
 
 fn state_files(state_dir: &Path) -> String {

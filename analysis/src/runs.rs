@@ -113,6 +113,24 @@ impl IndexRuns {
     pub fn first_hole(&self) -> Option<i64> {
         self.runs.values().next().map(|&end| end + 1)
     }
+
+    /// Whether the set holds `x`.
+    pub fn contains(&self, x: i64) -> bool {
+        match self.tail {
+            Some((start, end)) if x >= start => x <= end,
+            _ => self
+                .runs
+                .range(..=x)
+                .next_back()
+                .is_some_and(|(_, &end)| x <= end),
+        }
+    }
+
+    /// The indices, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = i64> + '_ {
+        let runs = self.runs.iter().map(|(&s, &e)| (s, e));
+        runs.chain(self.tail).flat_map(|(s, e)| s..=e)
+    }
 }
 
 #[cfg(test)]
@@ -142,6 +160,8 @@ mod tests {
             .find(|(a, b)| **b - **a > 1)
             .map(|(a, _)| a + 1);
         assert_eq!(runs.first_hole(), hole);
+        assert!(runs.iter().eq(set.iter().copied()));
+        assert!((-30..720).all(|v| runs.contains(v) == set.contains(&v)));
         let mut all: Vec<(i64, i64)> = runs.runs.iter().map(|(&s, &e)| (s, e)).collect();
         all.extend(runs.tail);
         assert!(all.windows(2).all(|w| w[0].1 + 1 < w[1].0), "{all:?}");

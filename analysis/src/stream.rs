@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
+use crate::completeness::continuations;
 use crate::load::{Names, Row};
 use crate::pages::GamePages;
 use crate::prepare::{
@@ -44,6 +45,9 @@ pub struct OverviewGroup {
     pub rows: u64,
     pub configs: Distinct<u32>,
     pub games: IndexRuns,
+    /// The games with an exhaustive row.
+    pub settled: IndexRuns,
+    pub seeds: Distinct<i64>,
     pub orders: Distinct<u32>,
     pub schedules: Distinct<u32>,
     pub prefixes: Distinct<i32>,
@@ -353,6 +357,10 @@ impl Stream {
         g.rows += 1;
         g.configs.insert(r.config);
         g.games.insert(r.game_index);
+        if r.exhaustive {
+            g.settled.insert(r.game_index);
+        }
+        g.seeds.insert(r.seed);
         g.orders.insert(r.order);
         g.schedules.insert(r.schedule);
         g.prefixes.insert(r.prefix);
@@ -450,6 +458,7 @@ impl Stream {
             ),
             warnings,
             duplicates,
+            continuations: continuations(&self.overview.values, &runs),
             runs,
             overview: self.overview.values.into_iter().collect(),
             games: self.games.values.iter().map(|(_, r)| r.len()).sum(),

@@ -274,3 +274,66 @@ fn duplicate_rows_are_counted_once() {
         .and_then(|c| c.as_f64());
     assert_eq!(games, Some(20.0));
 }
+
+/// An experiment that plays only the games another left unknown (`unknown_games` in a
+/// sweep file) has holes on purpose: no warning once it plays all of them, a count while
+/// it plays some; holes of any other shape still look unfinished.
+#[test]
+fn a_continuation_of_the_unknown_games_is_not_taken_for_unfinished() {
+    let tmp = TempDir::new().expect("temp");
+    let exps = [common::Exp {
+        name: "base",
+        sizes: vec![3],
+        games: 0..12,
+        configs: vec![common::conf("standard", "exact", 0, 1)],
+    }];
+    let rows = common::write_experiments(tmp.path(), &exps);
+    // Games 3, 5 and 7 stopped by a per-game limit: unknown.
+    let unknown = [3, 5, 7];
+    let base: Vec<ResultRow> = rows
+        .iter()
+        .cloned()
+        .map(|mut r| {
+            if unknown.contains(&r.game_index) {
+                r.exhaustive = false;
+                r.capped_by = Some("max_expansions".to_owned());
+            }
+            r
+        })
+        .collect();
+    hammer_dataset::write_part(tmp.path(), "base", 3, "c0", &base).expect("rewrite");
+    let write = |experiment: &str, games: &[i64]| {
+        let rows: Vec<ResultRow> = rows
+            .iter()
+            .filter(|r| games.contains(&r.game_index))
+            .cloned()
+            .map(|mut r| {
+                r.experiment = experiment.to_owned();
+                r
+            })
+            .collect();
+        hammer_dataset::write_part(tmp.path(), experiment, 3, "c0", &rows).expect("write");
+    };
+    let warnings = |dir: &Path| analyze(dir).expect("analyse").warnings.join("\n");
+
+    write("more", &[3, 5]);
+    let text = warnings(tmp.path());
+    assert!(
+        text.contains("experiment \"more\" plays only games another experiment left unknown")
+            && text.contains("n=3: 2 of the 3 games experiment \"base\" left unknown"),
+        "{text}"
+    );
+    assert!(!text.contains("looks unfinished"), "{text}");
+
+    write("more", &[3, 5, 7]);
+    let text = warnings(tmp.path());
+    assert!(!text.contains("\"more\""), "{text}");
+
+    // Game 6 was settled by "base": this one is no continuation of it.
+    write("other", &[3, 6]);
+    let text = warnings(tmp.path());
+    assert!(
+        text.contains("experiment \"other\" looks unfinished"),
+        "{text}"
+    );
+}
