@@ -32,6 +32,7 @@ pub fn check(
         duplicate_rows: p.duplicates,
         ..Completeness::default()
     };
+    let continuations = continuations(&p.overview, &p.runs);
     for ((sweep, experiment), configs) in &p.runs {
         let mut lo = i64::MAX;
         let mut hi = i64::MIN;
@@ -68,7 +69,7 @@ pub fn check(
         let unequal = counts.iter().min() != counts.iter().max();
         if !unequal && !gap_examples.is_empty() {
             let sizes: BTreeSet<i32> = configs.keys().map(|&(_, n)| n).collect();
-            if let Some(warning) = continued(p, *sweep, *experiment, &sizes) {
+            if let Some(warning) = continued(p, &continuations, (*sweep, *experiment), &sizes) {
                 warnings.extend(warning);
                 continue;
             }
@@ -129,7 +130,7 @@ pub fn check(
 /// An experiment that plays only games another experiment left unknown, as one with
 /// `unknown_games` in its sweep file does: its game indices have holes on purpose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Continuation {
+struct Continuation {
     /// The experiment whose unknown games it plays.
     pub of: u32,
     /// How many games it plays, and how many that experiment left unknown.
@@ -141,8 +142,8 @@ pub struct Continuation {
 /// same n and seed, with the fewest unknown games, that left every game of it unknown
 /// (played, and settled by none of its rows; an earlier rung of a chain of continuations
 /// leaves a superset unknown). None where an experiment played two seeds at one n.
-pub fn continuations(
-    overview: &[((u32, i32), OverviewGroup)],
+fn continuations(
+    overview: &BTreeMap<(u32, i32), OverviewGroup>,
     runs: &GameRuns,
 ) -> BTreeMap<(u32, i32), Continuation> {
     let gapped: BTreeSet<(u32, i32)> = runs
@@ -192,13 +193,13 @@ pub fn continuations(
 /// unknown, else how many it plays so far. None if it is no continuation.
 fn continued(
     p: &Prepared,
-    sweep: u32,
-    experiment: u32,
+    continuations: &BTreeMap<(u32, i32), Continuation>,
+    (sweep, experiment): (u32, u32),
     sizes: &BTreeSet<i32>,
 ) -> Option<Option<String>> {
     let found: Vec<(i32, Continuation)> = sizes
         .iter()
-        .map(|&n| p.continuations.get(&(experiment, n)).map(|c| (n, *c)))
+        .map(|&n| continuations.get(&(experiment, n)).map(|c| (n, *c)))
         .collect::<Option<_>>()?;
     let short: Vec<String> = found
         .iter()

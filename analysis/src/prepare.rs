@@ -186,9 +186,6 @@ pub struct Prepared {
     pub duplicates: u64,
     /// The game indices of every group.
     pub runs: GameRuns,
-    /// (experiment, n) -> the experiment it continues, where its games are exactly some
-    /// of the games another left unknown.
-    pub continuations: BTreeMap<(u32, i32), crate::completeness::Continuation>,
     /// (experiment, n) -> the overview's accumulators.
     pub overview: BTreeMap<(u32, i32), OverviewGroup>,
     /// Distinct games (n, seed, game_index).

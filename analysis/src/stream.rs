@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 
 use rustc_hash::FxHashMap;
 
-use crate::completeness::continuations;
 use crate::load::{Names, Row};
 use crate::pages::GamePages;
 use crate::prepare::{
@@ -458,7 +457,6 @@ impl Stream {
             ),
             warnings,
             duplicates,
-            continuations: continuations(&self.overview.values, &runs),
             runs,
             overview: self.overview.values.into_iter().collect(),
             games: self.games.values.iter().map(|(_, r)| r.len()).sum(),
