@@ -58,18 +58,10 @@ pub fn analyze(dir: &Path) -> Result<Report> {
     analyze_with(dir, &LoadOptions::default(), None)
 }
 
-/// [`analyze`], told what the dataset's coordinator state directory ([`STATE_DIR`]) says,
-/// or why it could not be read. With it the report states exactly how complete the sweep
-/// is, and a finished sweep gets no warning.
-pub fn analyze_with_state(
-    dir: &Path,
-    state: std::result::Result<SweepState, String>,
-) -> Result<Report> {
-    analyze_with(dir, &LoadOptions::default(), Some(state))
-}
-
-/// [`analyze_with_state`] with a memory limit and a progress callback (`options`); `state`
-/// is `None` when the caller did not read a coordinator state directory.
+/// [`analyze`] with a memory limit and a progress callback (`options`), told what the
+/// dataset's coordinator state directory ([`STATE_DIR`]) says or why it could not be read
+/// (`None` when the caller did not read one). With it the report states exactly how
+/// complete the sweep is, and a finished sweep gets no warning.
 pub fn analyze_with(
     dir: &Path,
     options: &LoadOptions,

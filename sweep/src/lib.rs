@@ -380,22 +380,6 @@ impl Sweep {
         Some((experiment, config, point))
     }
 
-    /// A rough single-thread CPU time for the whole sweep from the same cost table that
-    /// sizes default units (see [`estimated_game_seconds`]); good to a factor of a few,
-    /// for deciding whether a sweep is a minute or a day.
-    pub fn estimated_cpu_seconds(&self) -> f64 {
-        self.experiments
-            .iter()
-            .flat_map(|e| {
-                e.configs.iter().flat_map(move |c| {
-                    e.points.iter().map(move |p| {
-                        e.family.estimated_seconds(p, &c.solver_config()) * e.games_of(p) as f64
-                    })
-                })
-            })
-            .sum()
-    }
-
     /// The sweep written out with every default made explicit. Parsing it gives the same
     /// experiments and configurations (but another text and digest); `hammer` can show
     /// it so that a reader sees exactly what a terse file expands to.

@@ -262,13 +262,6 @@ impl Board {
         }
     }
 
-    /// Whether `pos` has a legal jump.
-    #[inline]
-    pub fn has_jump(&self, pos: Bits) -> bool {
-        let l = self.legal_froms(pos);
-        l[0] | l[1] | l[2] | l[3] != 0
-    }
-
     /// The position class of `pos` (0..16): per colouring, the parities of the three
     /// colours' peg counts up to flipping all three, as two bits. Jumps keep it.
     #[inline]

@@ -139,18 +139,6 @@ pub fn parse_cell(text: &str) -> Result<u8, PegError> {
     }
 }
 
-/// Parses a hole name that must be a hole of `board`.
-pub fn parse_hole(board: &Board, text: &str) -> Result<u8, PegError> {
-    let h = parse_cell(text)?;
-    if board.mask() >> h & 1 == 0 {
-        return Err(PegError::NotAHole {
-            cell: text.to_string(),
-            board: board_name(board.kind()).to_string(),
-        });
-    }
-    Ok(h)
-}
-
 /// Parses `FROM-TO` into the index of a jump of `board` (not checked for legality).
 pub fn parse_jump(board: &Board, text: &str) -> Result<u8, PegError> {
     let (from, to) = text

@@ -123,15 +123,6 @@ pub fn step_text(board: &Board, step: Step) -> String {
     }
 }
 
-/// Moves space-separated.
-pub fn steps_text(board: &Board, steps: &[Step]) -> String {
-    steps
-        .iter()
-        .map(|&s| step_text(board, s))
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// Reads a move and checks it is legal in `pos`; the error says why not (the caller names
 /// the move and the position).
 fn parse_step(pos: &Position, text: &str) -> Result<Step, String> {
