@@ -132,10 +132,10 @@ pub fn check(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Continuation {
     /// The experiment whose unknown games it plays.
-    pub of: u32,
+    of: u32,
     /// How many games it plays, and how many that experiment left unknown.
-    pub plays: u64,
-    pub unknown: u64,
+    plays: u64,
+    unknown: u64,
 }
 
 /// For each (experiment, n) whose game indices have a hole: the other experiment of the
