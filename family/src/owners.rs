@@ -26,8 +26,8 @@ pub struct OwnedSolved {
     pub table_bytes: Vec<u64>,
     /// Successors sent to another worker.
     pub sent: u64,
-    /// Expansions of the probe that chose the owner hash's salt, counted in each of the
-    /// `expansions` of the workers that ran it (every member of a gang, the first thread).
+    /// Expansions of the probe that chose the owner hash's salt, counted in the leader's
+    /// `expansions` (the first worker), which alone runs it.
     pub probed: u64,
 }
 

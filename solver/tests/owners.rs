@@ -67,8 +67,18 @@ fn a_gang_over_bytes_finds_the_exact_minimum() {
                     Martello.score(&replay(&start, &leader.solution)),
                     leader.min_score
                 );
+                // The leader alone probes for the owner hash's salt, and no state is
+                // expanded twice: the expansions but the probe's never exceed the states
+                // the members' tables admitted.
+                let expanded: u64 = leader.expansions.iter().sum::<u64>() - leader.probed;
+                let admitted: u64 = leader.table_states.iter().sum();
+                assert!(expanded <= admitted, "{what}: {expanded} > {admitted}");
+                assert!(leader.probed > 0, "{what}: the leader probed");
                 for (rank, outcome) in outcomes.iter().enumerate() {
                     let outcome = outcome.as_ref().expect("every member ends well");
+                    if rank > 0 {
+                        assert_eq!(outcome.probed, 0, "{what}, member {rank}");
+                    }
                     assert_eq!(outcome.min_score, leader.min_score, "{what}, member {rank}");
                     assert_eq!(outcome.solution, leader.solution, "{what}, member {rank}");
                     assert_eq!(outcome.expansions[rank], leader.expansions[rank], "{what}");

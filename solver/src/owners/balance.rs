@@ -8,11 +8,11 @@
 //! balance gains (docs/frontier.md). A salt changes only which owner each key goes to,
 //! so it sends as many states as before.
 //!
-//! Every member of a game runs the same probe, the first [`PROBE`] expansions of a search
-//! by one owner from the start, which is deterministic, and takes the salt of
-//! [`SALTS`] that spreads the probe's expanded states most evenly over the owners. So
-//! every member gets the same salt without a message, and the same game always gets the
-//! same salt. The probe's expansions count as each member's.
+//! The leader runs a probe, the first [`PROBE`] expansions of a search by one owner from
+//! the start, which is deterministic, and takes the salt of [`SALTS`] that spreads the
+//! probe's expanded states most evenly over the owners; a gang's leader sends it to the
+//! other members before anything else. So the same game always gets the same salt, and
+//! the probe's expansions are spent once a game and count as the leader's.
 
 use std::collections::HashMap;
 use std::time::Duration;

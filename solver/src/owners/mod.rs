@@ -54,8 +54,7 @@ pub struct OwnedOutcome<M> {
     /// Successors sent to another worker, over the workers counted.
     pub sent: u64,
     /// The expansions of the probe that chose the owner hash's salt ([`balance`]),
-    /// counted in `expansions` of each worker that ran it: every member of a gang, the
-    /// leader alone among threads. Zero with one worker.
+    /// counted in the leader's `expansions`, which alone runs it. Zero with one worker.
     pub probed: u64,
 }
 
@@ -118,7 +117,9 @@ pub fn solve_owned<P: Puzzle>(
                 };
                 // The probe ran once, here: it counts as the leader's.
                 let salt = (salt.0, if id == 0 { salt.1 } else { 0 });
-                scope.spawn(move || Worker::new(puzzle, id, k, start, salt).run(start, &mut net))
+                scope.spawn(move || {
+                    Worker::new(puzzle, id, k, start, salt).run(start, Vec::new(), &mut net)
+                })
             })
             .collect();
         handles
@@ -143,9 +144,37 @@ pub fn solve_gang<P: Wire>(
     link: &mut dyn Link,
 ) -> Result<OwnedOutcome<P::Move>, GangError> {
     let (id, k) = (link.rank(), link.size());
-    let salt = balance::owner_salt(puzzle, start, k);
     let mut net = Wired { puzzle, link };
-    Worker::new(puzzle, id, k, start, salt).run(start, &mut net)
+    let (salt, early) = if id == 0 {
+        let salt = balance::owner_salt(puzzle, start, k);
+        for member in 1..k {
+            net.send(member, Msg::Salt { salt: salt.0 })?;
+        }
+        (salt, Vec::new())
+    } else {
+        let (salt, early) = wait_for_salt(&mut net)?;
+        // The probe's expansions are the leader's.
+        ((salt, 0), early)
+    };
+    Worker::new(puzzle, id, k, start, salt).run(start, early, &mut net)
+}
+
+/// How long a member waits for a message before it looks again (a cancelled member's
+/// link says so on the next look).
+const SALT_WAIT: Duration = Duration::from_millis(10);
+
+/// A member other than the leader waits for the leader's salt, which is the first message
+/// from the leader. Another member, which had the salt first, may already send it
+/// successors: they are kept, in their order, for the search.
+fn wait_for_salt<P: Puzzle>(net: &mut impl Net<P>) -> Result<(u64, Vec<Msg<P>>), GangError> {
+    let mut early = Vec::new();
+    loop {
+        match net.recv(SALT_WAIT)? {
+            Some(Msg::Salt { salt }) => return Ok((salt, early)),
+            Some(msg) => early.push(msg),
+            None => {}
+        }
+    }
 }
 
 /// Workers as threads: typed messages on channels.
@@ -200,5 +229,55 @@ impl<P: Wire> Net<P> for Wired<'_, P> {
 
     fn expanded(&mut self, total: u64) {
         self.link.expanded(total);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use hammer_engine::{Martello, seeded};
+
+    use super::*;
+
+    /// A network that hands out a fixed list of messages, then nothing.
+    struct Scripted(VecDeque<Msg<Martello>>);
+
+    impl Net<Martello> for Scripted {
+        fn send(&mut self, _to: usize, _msg: Msg<Martello>) -> Result<(), GangError> {
+            Ok(())
+        }
+
+        fn recv(&mut self, _wait: Duration) -> Result<Option<Msg<Martello>>, GangError> {
+            Ok(self.0.pop_front())
+        }
+    }
+
+    /// A member keeps what other members sent before the leader's salt came, in order,
+    /// and spends no probe of its own.
+    #[test]
+    fn a_member_keeps_the_messages_that_come_before_the_salt() {
+        let state = seeded::game(2013, 6, 1).expect("a game");
+        let mut net = Scripted(VecDeque::from([
+            Msg::Best { score: 9, state },
+            Msg::Best { score: 7, state },
+            Msg::Salt { salt: 42 },
+            Msg::Best { score: 5, state },
+        ]));
+        let (salt, early) = wait_for_salt(&mut net).expect("the salt");
+        assert_eq!(salt, 42);
+        let scores: Vec<u32> = early
+            .iter()
+            .map(|m| match m {
+                Msg::Best { score, .. } => *score,
+                _ => panic!("only the messages before the salt are kept"),
+            })
+            .collect();
+        assert_eq!(scores, [9, 7]);
+        assert_eq!(
+            net.0.len(),
+            1,
+            "the message after the salt is left for the search"
+        );
     }
 }

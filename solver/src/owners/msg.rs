@@ -82,6 +82,9 @@ pub(crate) enum Msg<P: Puzzle> {
     Path { moves: Vec<P::Move> },
     /// From the leader: the search is over, with the minimum and its solution.
     Stop { score: u32, moves: Vec<P::Move> },
+    /// From the leader of a gang of processes to every other member, before anything
+    /// else: the owner hash's salt, which its probe chose ([`super::balance`]).
+    Salt { salt: u64 },
     /// To the leader, a worker's last message: its counts.
     Stats {
         from: u32,
@@ -101,6 +104,7 @@ const STOP: u8 = 6;
 const STATS: u8 = 7;
 const STEP: u8 = 8;
 const UNDO: u8 = 9;
+const SALT: u8 = 10;
 
 /// Writes `msg` as bytes.
 pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
@@ -162,6 +166,10 @@ pub(crate) fn encode<P: Wire>(puzzle: &P, msg: &Msg<P>, out: &mut Vec<u8>) {
             out.push(STOP);
             u32s(out, *score);
             moves(out, m);
+        }
+        Msg::Salt { salt } => {
+            out.push(SALT);
+            u64s(out, *salt);
         }
         Msg::Stats {
             from,
@@ -253,6 +261,7 @@ fn read<P: Wire>(puzzle: &P, input: &mut &[u8]) -> Option<Msg<P>> {
             score: u32s(input)?,
             moves: moves(input)?,
         },
+        SALT => Msg::Salt { salt: u64s(input)? },
         STATS => Msg::Stats {
             from: u32s(input)?,
             expansions: u64s(input)?,
@@ -361,6 +370,7 @@ mod tests {
                 moves: moves.clone(),
             },
             Msg::Stop { score: 2, moves },
+            Msg::Salt { salt: u64::MAX - 5 },
             Msg::Stats {
                 from: 1,
                 expansions: 10,

@@ -161,13 +161,18 @@ impl<'p, P: Puzzle> Worker<'p, P> {
     }
 
     /// Searches until the leader ends the search; the leader's outcome has every
-    /// worker's counts, another worker's its own only.
+    /// worker's counts, another worker's its own only. `early` are messages that came
+    /// before this worker could search (see [`super::solve_gang`]), in their order.
     pub(crate) fn run(
         mut self,
         start: &P::State,
+        early: Vec<Msg<P>>,
         net: &mut impl Net<P>,
     ) -> Result<OwnedOutcome<P::Move>, GangError> {
         self.admit_start(start);
+        for msg in early {
+            self.handle(msg, net)?;
+        }
         loop {
             while let Some(msg) = net.recv(Duration::ZERO)? {
                 self.handle(msg, net)?;
@@ -383,6 +388,8 @@ impl<'p, P: Puzzle> Worker<'p, P> {
                 };
                 net.send(0, stats)?;
             }
+            // The leader's salt comes before the search starts, and once.
+            Msg::Salt { .. } => return Err(out_of_turn("a salt during the search")),
             Msg::Stats {
                 from,
                 expansions,
