@@ -254,7 +254,7 @@ mod tests {
     }
 
     /// A member keeps what other members sent before the leader's salt came, in order,
-    /// and spends no probe of its own.
+    /// and leaves what came after it for the search.
     #[test]
     fn a_member_keeps_the_messages_that_come_before_the_salt() {
         let state = seeded::game(2013, 6, 1).expect("a game");
