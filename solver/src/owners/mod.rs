@@ -159,17 +159,13 @@ pub fn solve_gang<P: Wire>(
     Worker::new(puzzle, id, k, start, salt).run(start, early, &mut net)
 }
 
-/// How long a member waits for a message before it looks again (a cancelled member's
-/// link says so on the next look).
-const SALT_WAIT: Duration = Duration::from_millis(10);
-
 /// A member other than the leader waits for the leader's salt, which is the first message
 /// from the leader. Another member, which had the salt first, may already send it
 /// successors: they are kept, in their order, for the search.
 fn wait_for_salt<P: Puzzle>(net: &mut impl Net<P>) -> Result<(u64, Vec<Msg<P>>), GangError> {
     let mut early = Vec::new();
     loop {
-        match net.recv(SALT_WAIT)? {
+        match net.recv(worker::WAIT)? {
             Some(Msg::Salt { salt }) => return Ok((salt, early)),
             Some(msg) => early.push(msg),
             None => {}

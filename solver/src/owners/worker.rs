@@ -34,8 +34,9 @@ const BATCH: usize = 4096;
 const RECENT: usize = 1 << 16;
 /// Expansions between sends of partial batches.
 const FLUSH_EVERY: u64 = 4096;
-/// How long an idle worker waits for a message before it looks again.
-const WAIT: Duration = Duration::from_millis(1);
+/// How long an idle worker waits for a message before it looks again (a cancelled
+/// member's link says so on the next look).
+pub(super) const WAIT: Duration = Duration::from_millis(1);
 
 /// Where a worker's messages go and come from.
 pub(crate) trait Net<P: Puzzle> {
