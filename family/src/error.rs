@@ -36,6 +36,14 @@ pub enum FamilyError {
     NoSuchInstance { index: u64, count: u64 },
 }
 
+/// A [`FamilyError::BadParam`] of `key`.
+pub(crate) fn bad(key: &str, reason: impl Into<String>) -> FamilyError {
+    FamilyError::BadParam {
+        key: key.to_string(),
+        reason: reason.into(),
+    }
+}
+
 /// `move 'A1xB1'`, or `move 3 'A1xB1'` when the move came from a list.
 fn move_label(text: &str, index: Option<usize>) -> String {
     match index {

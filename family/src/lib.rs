@@ -54,13 +54,22 @@ pub struct Info {
     pub summary: &'static str,
     pub params: &'static [ParamSpec],
     pub columns: &'static [ColumnSpec],
+    /// The parameter whose value is [`Family::size`] (Martello `n`, peg `pegs`, Mancala
+    /// `h`), if one is: charts against size draw one line per value of the other
+    /// parameters (one line per peg board, not both boards pooled).
+    pub size_param: Option<&'static str>,
 }
 
 impl Info {
+    /// `values`, one per parameter in order, each beside its key: what a family that
+    /// normalises its values edits before it makes the [`Point`].
+    pub fn keyed(&self, values: Vec<ParamValue>) -> Vec<(&'static str, ParamValue)> {
+        self.params.iter().map(|s| s.key).zip(values).collect()
+    }
+
     /// The point of `values`, one per parameter in order, unchecked.
     pub fn point(&self, values: Vec<ParamValue>) -> Point {
-        let keys = self.params.iter().map(|s| s.key);
-        Point::new(self.name, keys.zip(values).collect())
+        Point::new(self.name, self.keyed(values))
     }
 }
 
@@ -96,13 +105,15 @@ pub trait Family: Send + Sync + 'static {
 
     /// The point's value of the dataset's `n` partition column: the family's notion of
     /// size (Martello: the board side; peg: the pegs at the start; Mancala: holes per side).
-    fn size(&self, point: &Point) -> u32;
+    /// By default the value of [`Info::size_param`]; a family without one overrides it.
+    fn size(&self, point: &Point) -> u32 {
+        let value = self.size_param().and_then(|key| point.int(key));
+        value.map_or(0, |v| v as u32)
+    }
 
-    /// The parameter whose value is [`Family::size`] (Martello `n`, peg `pegs`, Mancala
-    /// `h`), if one is: charts against size draw one line per value of the other
-    /// parameters (one line per peg board, not both boards pooled).
+    /// [`Info::size_param`].
     fn size_param(&self) -> Option<&'static str> {
-        None
+        self.info().size_param
     }
 
     /// How many distinct instances the point has, when that is finite (peg's

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use crate::error::bad;
+
 /// The type and range of one parameter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamKind {
@@ -206,20 +208,12 @@ pub fn point_from_pairs(
         let value = match pairs.iter().rev().find(|(k, _)| k == spec.key) {
             Some((_, v)) => v.clone(),
             None => {
-                let text = spec.default.ok_or_else(|| FamilyError::BadParam {
-                    key: spec.key.to_string(),
-                    reason: "required".to_string(),
-                })?;
-                ParamValue::parse(text, spec).map_err(|reason| FamilyError::BadParam {
-                    key: spec.key.to_string(),
-                    reason: format!("default '{text}': {reason}"),
-                })?
+                let text = spec.default.ok_or_else(|| bad(spec.key, "required"))?;
+                ParamValue::parse(text, spec)
+                    .map_err(|reason| bad(spec.key, format!("default '{text}': {reason}")))?
             }
         };
-        value.check(spec).map_err(|reason| FamilyError::BadParam {
-            key: spec.key.to_string(),
-            reason,
-        })?;
+        value.check(spec).map_err(|reason| bad(spec.key, reason))?;
         values.push(value);
     }
     family.point(values)

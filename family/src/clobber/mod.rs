@@ -17,6 +17,7 @@ use hammer_engine::clobber::{Board, Clobber, Colour, Colours, Gen, MAX_CELLS, Ru
 use hammer_engine::seeded::{self, MAX_INDEX};
 use hammer_solver::Solver;
 
+use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
@@ -82,30 +83,21 @@ const INFO: Info = Info {
     summary: "Solitaire Clobber: a stone clobbers a neighbour of the other colour; leave as few stones as possible",
     params: PARAMS,
     columns: COLUMNS,
+    size_param: None,
 };
-
-fn bad(key: &str, reason: String) -> FamilyError {
-    FamilyError::BadParam {
-        key: key.to_string(),
-        reason,
-    }
-}
 
 /// The rules and first colour of a checked point.
 fn setup(point: &Point) -> Result<Setup, FamilyError> {
     let int = |key: &str| point.int(key).unwrap_or(4) as u32;
     let board = Board::new(int("m"), int("n")).map_err(|e| bad("n", e.to_string()))?;
     let rule = point.text("rule").and_then(Rule::from_name);
-    let rule = rule.ok_or_else(|| bad("rule", "partisan or impartial is required".into()))?;
+    let rule = rule.ok_or_else(|| bad("rule", "partisan or impartial is required"))?;
     let turn = match point.text("turn").unwrap_or("any") {
         "any" => None,
         letter => Colour::from_letter(letter),
     };
     if rule == Rule::Impartial && turn.is_some() {
-        return Err(bad(
-            "turn",
-            "the impartial rule has no colour to move".into(),
-        ));
+        return Err(bad("turn", "the impartial rule has no colour to move"));
     }
     Ok(Setup {
         game: Clobber::new(board, rule),

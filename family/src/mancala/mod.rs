@@ -15,6 +15,7 @@ use hammer_engine::Puzzle;
 use hammer_engine::mancala::{Arith, MAX_H, MAX_S, Mancala, Picks, Rules, RulesError, State};
 use hammer_solver::Solver;
 
+use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
@@ -128,10 +129,6 @@ pub fn rules(point: &Point) -> Result<Rules, FamilyError> {
     let int = |key: &str, default| point.int(key).unwrap_or(default);
     let picks = point.text("picks").unwrap_or("all");
     let arith = point.text("arith").unwrap_or("matlab");
-    let bad = |key: &str, reason: String| FamilyError::BadParam {
-        key: key.to_string(),
-        reason,
-    };
     Rules::new(
         int("h", 6),
         int("s", 4),
@@ -182,6 +179,7 @@ const INFO: Info = Info {
     summary: "Mancala's first turn: sow with free picks and relays; put as many stones as possible in the store",
     params: PARAMS,
     columns: COLUMNS,
+    size_param: Some("h"),
 };
 
 impl Family for MancalaFamily {
@@ -193,14 +191,6 @@ impl Family for MancalaFamily {
         let point = INFO.point(values);
         rules(&point)?;
         Ok(point)
-    }
-
-    fn size(&self, point: &Point) -> u32 {
-        point.int("h").unwrap_or(6) as u32
-    }
-
-    fn size_param(&self) -> Option<&'static str> {
-        Some("h")
     }
 
     fn instance_count(&self, _point: &Point) -> Option<u64> {

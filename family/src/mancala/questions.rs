@@ -8,15 +8,9 @@ use serde_json::{Map, Value, json};
 
 use super::{complete_turn, count};
 use crate::FamilyError;
+use crate::error::bad;
 
 const RULE_KEYS: [&str; 6] = ["h", "s", "picks", "free", "relay", "arith"];
-
-fn bad_rule(key: &str, reason: &str) -> FamilyError {
-    FamilyError::BadParam {
-        key: key.to_string(),
-        reason: reason.to_string(),
-    }
-}
 
 /// The question's `rules` object (every key optional, any other key refused).
 fn rules(question: &Value) -> Result<Rules, FamilyError> {
@@ -27,7 +21,7 @@ fn rules(question: &Value) -> Result<Rules, FamilyError> {
         Some(_) => return Err(FamilyError::BadQuestion("rules must be an object".into())),
     };
     if let Some(key) = map.keys().find(|k| !RULE_KEYS.contains(&k.as_str())) {
-        return Err(bad_rule(
+        return Err(bad(
             key,
             "unknown rule (expected h, s, picks, free, relay or arith)",
         ));
@@ -37,13 +31,11 @@ fn rules(question: &Value) -> Result<Rules, FamilyError> {
         Some(v) => v
             .as_i64()
             .filter(|x| (min..=i64::from(max)).contains(x))
-            .ok_or_else(|| bad_rule(key, &format!("must be an integer in {min}..{max}"))),
+            .ok_or_else(|| bad(key, format!("must be an integer in {min}..{max}"))),
     };
     let flag = |key: &str| match map.get(key) {
         None => Ok(true),
-        Some(v) => v
-            .as_bool()
-            .ok_or_else(|| bad_rule(key, "must be true or false")),
+        Some(v) => v.as_bool().ok_or_else(|| bad(key, "must be true or false")),
     };
     let h = int("h", 6, MAX_H, 1)?;
     let s = int("s", 4, MAX_S, 0)?;
@@ -52,17 +44,17 @@ fn rules(question: &Value) -> Result<Rules, FamilyError> {
         Some(v) => v
             .as_str()
             .and_then(Picks::from_name)
-            .ok_or_else(|| bad_rule("picks", "must be 'all' or 'own'"))?,
+            .ok_or_else(|| bad("picks", "must be 'all' or 'own'"))?,
     };
     let arith = match map.get("arith") {
         None => Arith::Matlab,
         Some(v) => v
             .as_str()
             .and_then(Arith::from_name)
-            .ok_or_else(|| bad_rule("arith", "must be 'matlab' or 'ring'"))?,
+            .ok_or_else(|| bad("arith", "must be 'matlab' or 'ring'"))?,
     };
     Rules::new(h, s, picks, flag("free")?, flag("relay")?, arith)
-        .map_err(|e| bad_rule("rules", &e.to_string()))
+        .map_err(|e| bad("rules", e.to_string()))
 }
 
 fn bad_state(question: &Value, reason: String) -> FamilyError {

@@ -12,6 +12,7 @@ use hammer_engine::{MAX_N, Martello, Move, ParseError, State};
 use hammer_solver::learned::Learner;
 use hammer_solver::{Config, Solver};
 
+use crate::error::bad;
 use crate::{
     ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Job, Learning, OwnedSolved,
     Owners, OwnersError, ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Team, Texts,
@@ -58,10 +59,7 @@ fn game(point: &Point) -> Game<Side> {
                 index,
                 count: MAX_INDEX + 1,
             },
-            other => FamilyError::BadParam {
-                key: "n".to_string(),
-                reason: other.to_string(),
-            },
+            other => bad("n", other.to_string()),
         })
     };
     Game::new(Side(n), seeded, |_, state, colour| {
@@ -86,19 +84,12 @@ const INFO: Info = Info {
     summary: "Martello solo: n x n unique stones; a stone eats a neighbour sharing its colour or symbol; leave one",
     params: PARAMS,
     columns: COLUMNS,
+    size_param: Some("n"),
 };
 
 impl Family for MartelloFamily {
     fn info(&self) -> &'static Info {
         &INFO
-    }
-
-    fn size(&self, point: &Point) -> u32 {
-        u32::from(side(point))
-    }
-
-    fn size_param(&self) -> Option<&'static str> {
-        Some("n")
     }
 
     fn instance_count(&self, _point: &Point) -> Option<u64> {
@@ -252,10 +243,7 @@ impl GameSolver for MartelloSolver {
         job.config
             .order
             .check_learned(FEATURE_VERSION, Some(n))
-            .map_err(|e| FamilyError::BadParam {
-                key: "order".to_string(),
-                reason: e.to_string(),
-            })?;
+            .map_err(|e| bad("order", e.to_string()))?;
         let outcome = match &job.config.split {
             None => self.0.solve(&board, job.config, job.run_seed),
             Some(part) => {

@@ -13,6 +13,7 @@ use hammer_engine::peg::{self, Bits, Board, BoardKind, Peg, finishes};
 use hammer_engine::seeded::MAX_INDEX;
 use hammer_solver::{Config, Solver};
 
+use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Job,
     ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Texts,
@@ -79,10 +80,7 @@ pub fn board_of(kind: BoardKind) -> Board {
 /// The board a checked point names.
 fn kind(point: &Point) -> Result<BoardKind, FamilyError> {
     let text = point.text("board").unwrap_or("english");
-    notation::parse_board(text).map_err(|e| FamilyError::BadParam {
-        key: "board".to_string(),
-        reason: e.to_string(),
-    })
+    notation::parse_board(text).map_err(|e| bad("board", e.to_string()))
 }
 
 fn pegs(point: &Point) -> u32 {
@@ -123,6 +121,7 @@ const INFO: Info = Info {
     summary: "Peg solitaire on the English (33) or European (37) board or a hole mask: jump and remove; leave one peg",
     params: PARAMS,
     columns: COLUMNS,
+    size_param: Some("pegs"),
 };
 
 impl Family for PegFamily {
@@ -133,34 +132,20 @@ impl Family for PegFamily {
     /// Normalises the board to its name or mask and `pegs = 0` to holes - 1, so equal
     /// instances have equal point texts.
     fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError> {
-        let mut values: Vec<(&'static str, ParamValue)> =
-            PARAMS.iter().map(|s| s.key).zip(values).collect();
+        let mut values = INFO.keyed(values);
         let text = values[0].1.as_text().unwrap_or("english").to_string();
-        let kind = notation::parse_board(&text).map_err(|e| FamilyError::BadParam {
-            key: "board".to_string(),
-            reason: e.to_string(),
-        })?;
+        let kind = notation::parse_board(&text).map_err(|e| bad("board", e.to_string()))?;
         let holes = i64::from(kind.mask().count_ones());
         values[0].1 = ParamValue::Text(kind.to_string());
         let pegs = values[1].1.as_int().unwrap_or(0);
         if pegs > holes {
-            return Err(FamilyError::BadParam {
-                key: "pegs".to_string(),
-                reason: format!("{pegs} pegs do not fit a board of {holes} holes"),
-            });
+            let reason = format!("{pegs} pegs do not fit a board of {holes} holes");
+            return Err(bad("pegs", reason));
         }
         if pegs == 0 {
             values[1].1 = ParamValue::Int(holes - 1);
         }
         Ok(Point::new("peg", values))
-    }
-
-    fn size(&self, point: &Point) -> u32 {
-        pegs(point)
-    }
-
-    fn size_param(&self) -> Option<&'static str> {
-        Some("pegs")
     }
 
     /// The board a position's row lengths tell (English or European), with its pegs.

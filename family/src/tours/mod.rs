@@ -21,6 +21,7 @@ use hammer_solver::{Config, Solver};
 pub use notation::Position;
 use notation::{ToursNotation, bad_state, join};
 
+use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
     ParamSpec, ParamValue, Point, Positions, Solved, Texts,
@@ -133,6 +134,7 @@ const INFO: Info = Info {
     summary: "Machinarium slide tours: slide a token until blocked; visit every free cell of a square board once",
     params: PARAMS,
     columns: COLUMNS,
+    size_param: Some("n"),
 };
 
 /// A checked point, read back.
@@ -152,13 +154,6 @@ impl Spec {
             Some(s) => self.base.free() & !Cells::single(s),
             None => self.base.free(),
         }
-    }
-}
-
-fn bad(key: &str, reason: String) -> FamilyError {
-    FamilyError::BadParam {
-        key: key.to_string(),
-        reason,
     }
 }
 
@@ -198,7 +193,7 @@ fn spec_of(values: &[(&'static str, ParamValue)]) -> Result<Spec, FamilyError> {
         if n == 0 {
             return Err(bad(
                 "n",
-                "required: a board side 1..16, unless a board is given".into(),
+                "required: a board side 1..16, unless a board is given",
             ));
         }
         Board::new(n, &[]).map_err(|e| bad("n", e.to_string()))?
@@ -322,8 +317,7 @@ impl Family for ToursFamily {
     /// Normalises `n` to the board's side, the board to its notation and the obstacle
     /// list to increasing numbers, so equal instances have equal point texts.
     fn point(&self, values: Vec<ParamValue>) -> Result<Point, FamilyError> {
-        let mut values: Vec<(&'static str, ParamValue)> =
-            PARAMS.iter().map(|s| s.key).zip(values).collect();
+        let mut values = INFO.keyed(values);
         let spec = spec_of(&values)?;
         values[0].1 = ParamValue::Int(i64::from(spec.base.n()));
         if let Some(text) = values[1].1.as_text()
@@ -336,14 +330,6 @@ impl Family for ToursFamily {
         listed.sort_unstable();
         values[2].1 = ParamValue::Text(join(&listed, ","));
         Ok(Point::new("tours", values))
-    }
-
-    fn size(&self, point: &Point) -> u32 {
-        point.int("n").unwrap_or(0) as u32
-    }
-
-    fn size_param(&self) -> Option<&'static str> {
-        Some("n")
     }
 
     fn instance_count(&self, point: &Point) -> Option<u64> {
