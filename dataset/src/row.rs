@@ -5,8 +5,7 @@
 use std::sync::Arc;
 
 use arrow::array::{
-    Array, ArrayRef, BooleanArray, BooleanBuilder, Int32Array, Int32Builder, Int64Array,
-    Int64Builder, RecordBatch, StringBuilder, new_null_array,
+    Array, ArrayRef, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray, new_null_array,
 };
 use arrow::datatypes::DataType;
 use hammer_family::{Cell, ColumnKind};
@@ -58,47 +57,24 @@ fn family_array(rows: &[RowRef<'_>], family: &str, index: usize, kind: ColumnKin
             Cell::Null
         }
     };
+    let cells = rows.iter().map(cell);
+    let int = |c: Cell| match c {
+        Cell::Int(v) => Some(v),
+        _ => None,
+    };
     match kind {
-        ColumnKind::Int32 => {
-            let mut b = Int32Builder::with_capacity(rows.len());
-            for r in rows {
-                match cell(r) {
-                    Cell::Int(v) => b.append_value(v as i32),
-                    _ => b.append_null(),
-                }
-            }
-            Arc::new(b.finish())
-        }
-        ColumnKind::Int64 => {
-            let mut b = Int64Builder::with_capacity(rows.len());
-            for r in rows {
-                match cell(r) {
-                    Cell::Int(v) => b.append_value(v),
-                    _ => b.append_null(),
-                }
-            }
-            Arc::new(b.finish())
-        }
-        ColumnKind::Boolean => {
-            let mut b = BooleanBuilder::with_capacity(rows.len());
-            for r in rows {
-                match cell(r) {
-                    Cell::Bool(v) => b.append_value(v),
-                    _ => b.append_null(),
-                }
-            }
-            Arc::new(b.finish())
-        }
-        ColumnKind::Utf8 => {
-            let mut b = StringBuilder::new();
-            for r in rows {
-                match cell(r) {
-                    Cell::Text(v) => b.append_value(v),
-                    _ => b.append_null(),
-                }
-            }
-            Arc::new(b.finish())
-        }
+        ColumnKind::Int32 => Arc::new(Int32Array::from_iter(
+            cells.map(|c| int(c).map(|v| v as i32)),
+        )),
+        ColumnKind::Int64 => Arc::new(Int64Array::from_iter(cells.map(int))),
+        ColumnKind::Boolean => Arc::new(BooleanArray::from_iter(cells.map(|c| match c {
+            Cell::Bool(v) => Some(v),
+            _ => None,
+        }))),
+        ColumnKind::Utf8 => Arc::new(StringArray::from_iter(cells.map(|c| match c {
+            Cell::Text(v) => Some(v),
+            _ => None,
+        }))),
     }
 }
 
@@ -148,7 +124,7 @@ fn family_cell(array: &ArrayRef, i: usize) -> Cell {
             let cast = arrow::compute::cast(&array.slice(i, 1), &DataType::Utf8).ok();
             let text = cast
                 .as_ref()
-                .and_then(|a| a.as_any().downcast_ref::<arrow::array::StringArray>())
+                .and_then(|a| a.as_any().downcast_ref::<StringArray>())
                 .map(|a| a.value(0).to_string());
             text.map_or(Cell::Null, Cell::Text)
         }
