@@ -33,6 +33,7 @@ use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tracing::{info, warn};
 
 pub use crate::core::Timing;
+use crate::core::WriteJob;
 pub use crate::state::{CommitEntry, StateDir, StateError, StateSummary};
 
 /// Takes the core's lock, ignoring poisoning: the core's invariants are restored by every
@@ -151,7 +152,7 @@ pub struct Coordinator {
     server_stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<Result<(), tonic::transport::Error>>>,
     expiry: JoinHandle<()>,
-    writers: Vec<std::thread::JoinHandle<Result<(), CoordinatorError>>>,
+    writers: Vec<WriterThread>,
     started: Instant,
     resumed_units: u32,
     metrics: Arc<metrics::Metrics>,
@@ -187,41 +188,20 @@ impl Coordinator {
         }
         let core = core::Core::new(sweep.clone(), timing, &committed);
         let resumed_units = committed.len() as u32;
-        let complete = core.is_complete();
-        let core = Arc::new(Mutex::new(core));
         if resumed_units > 0 {
             info!(
                 committed = resumed_units,
                 "resuming: units already committed stay committed"
             );
         }
-
         let (events_tx, events) = watch::channel(Events {
-            complete,
+            complete: core.is_complete(),
             ..Events::default()
         });
-        let metrics = lock(&core).metrics.clone();
-        let writers = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
-        let (writer_tx, writer_rx) = mpsc::channel(writers);
-        let writer = writer::spawn(
-            writers,
-            out.clone(),
-            state_dir,
-            core.clone(),
-            sweep.clone(),
-            writer_rx,
-            events_tx,
-        )
-        .map_err(CoordinatorError::Thread)?;
-        // Split games whose every part was journaled before a restart: written first.
-        let pending = std::mem::take(&mut lock(&core).pending);
-        for job in pending {
-            if writer_tx.send(job).await.is_err() {
-                return Err(CoordinatorError::Internal(
-                    "the writer stopped before the resumed split games were written".into(),
-                ));
-            }
-        }
+        let metrics = core.metrics.clone();
+        let core = Arc::new(Mutex::new(core));
+        let (writer, writer_tx) =
+            start_writers(out, state_dir, core.clone(), sweep.clone(), events_tx).await?;
 
         let (drain, drain_rx) = watch::channel(false);
         let service = service::Service {
@@ -487,6 +467,33 @@ fn server_builder(tls: Option<&TlsFiles>) -> Result<Server, CoordinatorError> {
             .map_err(CoordinatorError::Tls)?;
     }
     Ok(builder)
+}
+
+/// A dataset writer's thread: it ends with the first error it met, if any.
+type WriterThread = std::thread::JoinHandle<Result<(), CoordinatorError>>;
+
+/// Starts the dataset writers (between 2 and 8 threads, by the machine's cores), and
+/// hands them first the split games whose every part was journaled before a restart.
+async fn start_writers(
+    out: PathBuf,
+    state: StateDir,
+    core: Arc<Mutex<core::Core>>,
+    sweep: Arc<Sweep>,
+    events: watch::Sender<Events>,
+) -> Result<(Vec<WriterThread>, mpsc::Sender<WriteJob>), CoordinatorError> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
+    let (jobs, jobs_rx) = mpsc::channel(threads);
+    let pending = std::mem::take(&mut lock(&core).pending);
+    let writers = writer::spawn(threads, out, state, core, sweep, jobs_rx, events)
+        .map_err(CoordinatorError::Thread)?;
+    for job in pending {
+        if jobs.send(job).await.is_err() {
+            return Err(CoordinatorError::Internal(
+                "the writer stopped before the resumed split games were written".into(),
+            ));
+        }
+    }
+    Ok((writers, jobs))
 }
 
 /// Binds `listen` and returns the listener with the address it got (port 0 picks one).

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_family::{Instance, Job};
+use hammer_family::{Family, Instance, Job, Point};
 use hammer_solver::{Config, Order};
 
 use crate::puzzle::PuzzleArgs;
@@ -84,10 +84,41 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
+    let family = args.puzzle.family()?;
+    let point = bench_point(&args, &*family)?;
+    let games = family
+        .instance_count(&point)
+        .map_or(args.games, |c| c.min(args.games));
+    // The instances are made before the clock starts, as the boards always were.
+    let boards: Vec<String> = (0..games)
+        .map(|index| {
+            let sweep_seed = args.seed;
+            family.instance(&point, Instance::Seeded { sweep_seed, index })
+        })
+        .collect::<Result<_, _>>()?;
+    let rows = args
+        .configs
+        .iter()
+        .map(|text| run_config(text, &*family, &point, &boards, args.seed))
+        .collect::<Result<Vec<_>>>()?;
+    println!(
+        "{games} {} games ({point}) under seed {}, one thread\n",
+        family.name(),
+        args.seed
+    );
+    print_table(&rows, games);
+    compare(&rows, games)?;
+    if let Some(path) = &args.per_game {
+        write_per_game(path, &rows)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The point of `--param` (or `--n`), else the puzzle's default point.
+fn bench_point(args: &BenchArgs, family: &dyn Family) -> Result<Point> {
     // `--n` counts only where no `--param` is given.
     let n = args.n.filter(|_| args.puzzle.params.is_empty());
-    let family = args.puzzle.family()?;
-    let point = match (n, family.default_point()) {
+    Ok(match (n, family.default_point()) {
         (None, Some(point)) if args.puzzle.params.is_empty() => point,
         (n, _) => {
             let extra: Vec<(String, String)> = n
@@ -96,76 +127,65 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
                 .collect();
             args.puzzle.point(&extra, None)?.1
         }
-    };
-    let games = family
-        .instance_count(&point)
-        .map_or(args.games, |c| c.min(args.games));
-    // The instances are made before the clock starts, as the boards always were.
-    let boards: Vec<String> = (0..games)
-        .map(|index| {
-            family.instance(
-                &point,
-                Instance::Seeded {
-                    sweep_seed: args.seed,
-                    index,
-                },
-            )
-        })
-        .collect::<Result<_, _>>()?;
-    let mut rows = Vec::new();
-    for text in &args.configs {
-        let config = parse_config(text)?;
-        let mut solver = family.solver();
-        let mut row = Row {
-            name: text.clone(),
-            secs: 0.0,
-            expansions: 0,
-            exhaustive: 0,
-            solvable: 0,
-            max_memo_states: 0,
-            max_memo_bytes: 0,
-            hardest: (0, 0),
-            mins: Vec::with_capacity(boards.len()),
-            each: Vec::with_capacity(boards.len()),
-        };
-        let started = Instant::now();
-        for (i, board) in boards.iter().enumerate() {
-            let seed = family.run_seed(&point, args.seed, i as u64, 0);
-            let game_started = Instant::now();
-            let out = solver.solve(Job {
-                point: &point,
-                instance: Instance::Given(board),
-                config: &config,
-                run_seed: seed,
-            })?;
-            let ns = game_started.elapsed().as_nanos() as u64;
-            row.each.push((out.expansions, out.exhaustive, ns));
-            row.expansions += out.expansions;
-            row.exhaustive += out.exhaustive as u64;
-            row.solvable += (out.score <= family.goal(&point)) as u64;
-            if out.memo_states > row.max_memo_states {
-                row.max_memo_states = out.memo_states;
-                row.max_memo_bytes = out.memo_bytes;
-            }
-            if out.expansions > row.hardest.1 {
-                row.hardest = (i as u64, out.expansions);
-            }
-            row.mins.push(out.score);
-        }
-        row.secs = started.elapsed().as_secs_f64();
-        rows.push(row);
-    }
+    })
+}
 
-    println!(
-        "{games} {} games ({point}) under seed {}, one thread\n",
-        family.name(),
-        args.seed
-    );
+/// Solves every board under one configuration, on this thread, timed as a whole.
+fn run_config(
+    text: &str,
+    family: &dyn Family,
+    point: &Point,
+    boards: &[String],
+    sweep_seed: u64,
+) -> Result<Row> {
+    let config = parse_config(text)?;
+    let mut solver = family.solver();
+    let mut row = Row {
+        name: text.to_string(),
+        secs: 0.0,
+        expansions: 0,
+        exhaustive: 0,
+        solvable: 0,
+        max_memo_states: 0,
+        max_memo_bytes: 0,
+        hardest: (0, 0),
+        mins: Vec::with_capacity(boards.len()),
+        each: Vec::with_capacity(boards.len()),
+    };
+    let started = Instant::now();
+    for (i, board) in boards.iter().enumerate() {
+        let seed = family.run_seed(point, sweep_seed, i as u64, 0);
+        let game_started = Instant::now();
+        let out = solver.solve(Job {
+            point,
+            instance: Instance::Given(board),
+            config: &config,
+            run_seed: seed,
+        })?;
+        let ns = game_started.elapsed().as_nanos() as u64;
+        row.each.push((out.expansions, out.exhaustive, ns));
+        row.expansions += out.expansions;
+        row.exhaustive += out.exhaustive as u64;
+        row.solvable += (out.score <= family.goal(point)) as u64;
+        if out.memo_states > row.max_memo_states {
+            row.max_memo_states = out.memo_states;
+            row.max_memo_bytes = out.memo_bytes;
+        }
+        if out.expansions > row.hardest.1 {
+            row.hardest = (i as u64, out.expansions);
+        }
+        row.mins.push(out.score);
+    }
+    row.secs = started.elapsed().as_secs_f64();
+    Ok(row)
+}
+
+fn print_table(rows: &[Row], games: u64) {
     println!(
         "| config | games/s | expansions/s | mean expansions | exact | solvable | largest memo (states, bytes/state) | hardest game (index, expansions) |"
     );
     println!("|---|---|---|---|---|---|---|---|");
-    for r in &rows {
+    for r in rows {
         println!(
             "| {} | {:.1} | {:.0} | {:.0} | {}/{} | {} | {}, {:.1} | {}, {} |",
             r.name,
@@ -185,27 +205,30 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             r.hardest.1,
         );
     }
-    if let Some(first) = rows.first() {
-        for r in &rows[1..] {
-            let ratio = r.expansions as f64 / first.expansions.max(1) as f64;
-            println!(
-                "\n{} vs {}: mean expansions {:.1}% {} ({:.3}x)",
-                r.name,
-                first.name,
-                (1.0 - ratio).abs() * 100.0,
-                if ratio <= 1.0 { "lower" } else { "higher" },
-                ratio
-            );
-            let both_exact = first.exhaustive == games && r.exhaustive == games;
-            if both_exact && r.mins != first.mins {
-                bail!("{} and {} disagree on a proven score", r.name, first.name);
-            }
+}
+
+/// Each configuration's expansions against the first's; an error where two that both
+/// settled every game disagree on a score.
+fn compare(rows: &[Row], games: u64) -> Result<()> {
+    let Some(first) = rows.first() else {
+        return Ok(());
+    };
+    for r in &rows[1..] {
+        let ratio = r.expansions as f64 / first.expansions.max(1) as f64;
+        println!(
+            "\n{} vs {}: mean expansions {:.1}% {} ({:.3}x)",
+            r.name,
+            first.name,
+            (1.0 - ratio).abs() * 100.0,
+            if ratio <= 1.0 { "lower" } else { "higher" },
+            ratio
+        );
+        let both_exact = first.exhaustive == games && r.exhaustive == games;
+        if both_exact && r.mins != first.mins {
+            bail!("{} and {} disagree on a proven score", r.name, first.name);
         }
     }
-    if let Some(path) = &args.per_game {
-        write_per_game(path, &rows)?;
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 fn write_per_game(path: &std::path::Path, rows: &[Row]) -> Result<()> {

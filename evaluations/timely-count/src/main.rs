@@ -41,6 +41,59 @@ fn owner(entry: &Entry) -> u64 {
     (entry.0 >> 64) as u64 ^ entry.0 as u64
 }
 
+/// A position's key: its class's fingerprint under the board's symmetries, or the
+/// position itself.
+fn key(puzzle: &Peg, state: &u64, symmetry: bool) -> u128 {
+    if symmetry {
+        puzzle.fingerprint(state)
+    } else {
+        puzzle.state_key(state)
+    }
+}
+
+/// Expands one level's entries that a worker owns: its share of the level, and the next
+/// level's entries, merged by key here first, as hammer's outboxes do.
+fn expand(puzzle: &Peg, depth: usize, level: Level, symmetry: bool) -> (Share, Level) {
+    let mut share = Share {
+        depth,
+        classes: level.len() as u64,
+        ..Share::default()
+    };
+    let mut out = Level::default();
+    let mut moves = Vec::new();
+    for (state, paths) in level.into_values() {
+        share.states += if symmetry {
+            puzzle.class_size(&state)
+        } else {
+            1
+        };
+        share.paths = share.paths.saturating_add(paths);
+        puzzle.moves(&state, &mut moves);
+        for &mv in &moves {
+            let child = puzzle.apply(&state, mv);
+            let e = out
+                .entry(key(puzzle, &child, symmetry))
+                .or_insert((child, 0));
+            e.1 = e.1.saturating_add(paths);
+        }
+    }
+    (share, out)
+}
+
+/// A worker's JSON line.
+fn report(index: usize, shares: &[Share], sent: u64, seconds: f64) -> String {
+    let levels: Vec<String> = shares
+        .iter()
+        .map(|s| format!("[{},{},{},{}]", s.depth, s.classes, s.states, s.paths))
+        .collect();
+    format!(
+        "{{\"worker\":{index},\"classes\":{},\"states\":{},\"sent\":{sent},\"seconds\":{seconds:.3},\"levels\":[{}]}}",
+        shares.iter().map(|s| s.classes).sum::<u64>(),
+        shares.iter().map(|s| s.states).sum::<u64>(),
+        levels.join(",")
+    )
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let symmetry = args.iter().any(|a| a == "--symmetry");
@@ -64,15 +117,8 @@ fn main() {
         let puzzle = puzzle.clone();
         let peers = worker.peers() as u64;
         worker.dataflow::<usize, _, _>(move |scope| {
-            let key = move |p: &Peg, s: &u64| {
-                if symmetry {
-                    p.fingerprint(s)
-                } else {
-                    p.state_key(s)
-                }
-            };
             let first: Vec<Entry> = if index == 0 {
-                vec![(key(&puzzle, &start), start, 1)]
+                vec![(key(&puzzle, &start, symmetry), start, 1)]
             } else {
                 Vec::new()
             };
@@ -82,7 +128,6 @@ fn main() {
                 .concat(children)
                 .unary_frontier(Exchange::new(owner), "Level", move |_cap, _info| {
                     let mut pending: BTreeMap<usize, (Capability<usize>, Level)> = BTreeMap::new();
-                    let mut moves = Vec::new();
                     move |(input, frontier), output| {
                         input.for_each_stamp(|cap, data| {
                             let Some(cap) = cap.retain_least(output.output_index()) else {
@@ -103,27 +148,7 @@ fn main() {
                             let Some((cap, level)) = pending.remove(&time) else {
                                 break;
                             };
-                            let mut share = Share {
-                                depth: time,
-                                classes: level.len() as u64,
-                                ..Share::default()
-                            };
-                            // Children merged here first, as hammer's outboxes do.
-                            let mut out = Level::default();
-                            for (state, paths) in level.into_values() {
-                                share.states += if symmetry {
-                                    puzzle.class_size(&state)
-                                } else {
-                                    1
-                                };
-                                share.paths = share.paths.saturating_add(paths);
-                                puzzle.moves(&state, &mut moves);
-                                for &mv in &moves {
-                                    let child = puzzle.apply(&state, mv);
-                                    let e = out.entry(key(&puzzle, &child)).or_insert((child, 0));
-                                    e.1 = e.1.saturating_add(paths);
-                                }
-                            }
+                            let (share, out) = expand(&puzzle, time, level, symmetry);
                             shares_in.borrow_mut().push(share);
                             let mut session = output.session(&cap);
                             for (k, (state, paths)) in out {
@@ -139,18 +164,11 @@ fn main() {
                 .connect_loop(handle);
         });
         while worker.step() {}
-        let shares = shares.borrow();
-        let levels: Vec<String> = shares
-            .iter()
-            .map(|s| format!("[{},{},{},{}]", s.depth, s.classes, s.states, s.paths))
-            .collect();
-        format!(
-            "{{\"worker\":{index},\"classes\":{},\"states\":{},\"sent\":{},\"seconds\":{:.3},\"levels\":[{}]}}",
-            shares.iter().map(|s| s.classes).sum::<u64>(),
-            shares.iter().map(|s| s.states).sum::<u64>(),
+        report(
+            index,
+            &shares.borrow(),
             sent.get(),
             began.elapsed().as_secs_f64(),
-            levels.join(",")
         )
     });
     match guards {
