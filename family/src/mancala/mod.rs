@@ -124,6 +124,14 @@ const COLUMNS: &[ColumnSpec] = &[
     },
 ];
 
+const INFO: Info = Info {
+    name: "mancala",
+    summary: "Mancala's first turn: sow with free picks and relays; put as many stones as possible in the store",
+    params: PARAMS,
+    columns: COLUMNS,
+    size_param: Some("h"),
+};
+
 /// The rules of a checked point.
 pub fn rules(point: &Point) -> Result<Rules, FamilyError> {
     let int = |key: &str, default| point.int(key).unwrap_or(default);
@@ -173,14 +181,6 @@ fn game(point: &Point) -> Result<Game<Rules>, FamilyError> {
         view::draw(state, colour)
     }))
 }
-
-const INFO: Info = Info {
-    name: "mancala",
-    summary: "Mancala's first turn: sow with free picks and relays; put as many stones as possible in the store",
-    params: PARAMS,
-    columns: COLUMNS,
-    size_param: Some("h"),
-};
 
 impl Family for MancalaFamily {
     fn info(&self) -> &'static Info {

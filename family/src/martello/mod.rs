@@ -39,6 +39,14 @@ const PARAMS: &[ParamSpec] = &[ParamSpec {
 /// so that existing datasets and readers keep working.
 const COLUMNS: &[ColumnSpec] = &[];
 
+const INFO: Info = Info {
+    name: "martello",
+    summary: "Martello solo: n x n unique stones; a stone eats a neighbour sharing its colour or symbol; leave one",
+    params: PARAMS,
+    columns: COLUMNS,
+    size_param: Some("n"),
+};
+
 fn side(point: &Point) -> u8 {
     point.int("n").unwrap_or(6) as u8
 }
@@ -78,14 +86,6 @@ pub fn moves_text(moves: &[Move], n: u8) -> String {
     }
     out
 }
-
-const INFO: Info = Info {
-    name: "martello",
-    summary: "Martello solo: n x n unique stones; a stone eats a neighbour sharing its colour or symbol; leave one",
-    params: PARAMS,
-    columns: COLUMNS,
-    size_param: Some("n"),
-};
 
 impl Family for MartelloFamily {
     fn info(&self) -> &'static Info {

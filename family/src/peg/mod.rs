@@ -65,6 +65,14 @@ const COLUMNS: &[ColumnSpec] = &[
     },
 ];
 
+const INFO: Info = Info {
+    name: "peg",
+    summary: "Peg solitaire on the English (33) or European (37) board or a hole mask: jump and remove; leave one peg",
+    params: PARAMS,
+    columns: COLUMNS,
+    size_param: Some("pegs"),
+};
+
 static ENGLISH: LazyLock<Board> = LazyLock::new(Board::english);
 static EUROPEAN: LazyLock<Board> = LazyLock::new(Board::european);
 
@@ -115,14 +123,6 @@ pub fn holes_text(holes: &[u8]) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
-
-const INFO: Info = Info {
-    name: "peg",
-    summary: "Peg solitaire on the English (33) or European (37) board or a hole mask: jump and remove; leave one peg",
-    params: PARAMS,
-    columns: COLUMNS,
-    size_param: Some("pegs"),
-};
 
 impl Family for PegFamily {
     fn info(&self) -> &'static Info {
