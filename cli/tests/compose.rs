@@ -5,7 +5,7 @@
 //! another off the network for longer than its lease and lets it back with stale work,
 //! kills the coordinator and starts it again on the same state, and scales the workers
 //! up and down. The dataset must then be exactly the one `hammer run` makes. A second
-//! project runs a sweep of gang games (`split_mode = "shared"`) on two workers, which
+//! project runs a sweep of gang games (`gang = K`) on two workers, which
 //! reach each other at their containers' host names: every gang's minimum must be the
 //! game's searched alone.
 //!
@@ -55,16 +55,14 @@ seed = 2013
 name = "shared"
 sizes = [6]
 games = 4
-split = 2
-split_mode = "shared"
+gang = 2
 
 [[experiment]]
 name = "deep"
 sizes = [7]
 first_game = 5482
 games = 1
-split = 2
-split_mode = "shared"
+gang = 2
 
 [[experiment]]
 name = "plain"

@@ -167,24 +167,6 @@ fn the_strong_bound_keeps_the_answer_and_counts_its_cuts() {
     assert_eq!(strong["expansions"], 0);
 }
 
-/// `--part 0/2 --race` searches the first racer alone, which is the unsplit search of
-/// the same run seed; the second racer searches the game under another stream.
-#[test]
-fn the_first_racer_alone_is_the_unsplit_search() {
-    let base = "solve --random --n 6 --seed 9 --index 4 --order random --schedule luby:16 --json";
-    let base: Vec<&str> = base.split(' ').collect();
-    let run = |extra: &[&str]| json(&hammer(&[&base[..], extra].concat(), None));
-    let whole = run(&[]);
-    let first = run(&["--part", "0/2", "--race"]);
-    let second = run(&["--part", "1/2", "--race"]);
-    for key in ["expansions", "attempts", "min_stones", "solution"] {
-        assert_eq!(first[key], whole[key], "{key}");
-    }
-    assert_eq!(second["min_stones"], whole["min_stones"]);
-    assert_eq!(second["exhaustive"], true);
-    assert_ne!(second["expansions"], whole["expansions"]);
-}
-
 #[test]
 fn batch_mode_answers_each_line_and_names_bad_ones() {
     let input = "A1B2/B1A2\nnot a board\nA1\n";
@@ -273,8 +255,6 @@ fn bad_input_is_named_without_a_panic() {
             "unknown move order 'smart'",
         ),
         (vec!["solve", "--random", "--n", "9", "--index", "0"], "9"),
-        (vec!["solve", "A1", "--race"], "--part"),
-        (vec!["solve", "A1", "--part", "2/2"], "'2/2' is not a part"),
     ] {
         let out = hammer(&args, None);
         assert!(!out.status.success(), "{args:?} should fail");

@@ -1,5 +1,5 @@
 //! Gang leases over real processes and real gRPC: a sweep whose games are searched by
-//! gangs of `hammer worker --peer-listen` processes (`split_mode = "shared"`) writes each
+//! gangs of `hammer worker --peer-listen` processes (`gang = K`) writes each
 //! game's row exactly once, with the exact minimum of the game searched alone and every
 //! member's counts; a member killed with `kill -9` mid-game costs time only.
 
@@ -21,16 +21,14 @@ seed = 2013
 name = "small"
 sizes = [6]
 games = 5
-split = 2
-split_mode = "shared"
+gang = 2
 
 [[experiment]]
 name = "deep"
 sizes = [7]
 first_game = 5482
 games = 1
-split = 2
-split_mode = "shared"
+gang = 2
 
 [[experiment]]
 name = "plain"
@@ -90,8 +88,7 @@ name = "deep"
 sizes = [7]
 first_game = 16930
 games = 1
-split = 2
-split_mode = "shared"
+gang = 2
 "#;
 
 /// A coordinator of [`DEEP`] with short leases, and two gang workers whose gang has

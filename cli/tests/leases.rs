@@ -1,6 +1,6 @@
 //! Several leases in one process over one solver pool: `hammer run --threads 2` holds
 //! one lease per thread, and `hammer worker --leases 2` as many as it is told, so that
-//! units of one game (continuation sweeps, split games) keep every thread busy. The rows
+//! units of one game (continuation sweeps, gangs' games) keep every thread busy. The rows
 //! must be those of one lease on one thread, every key once.
 
 mod support;

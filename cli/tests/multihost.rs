@@ -308,16 +308,14 @@ seed = 2013
 name = "small"
 sizes = [6]
 games = 3
-split = 4
-split_mode = "shared"
+gang = 4
 
 [[experiment]]
 name = "deep"
 sizes = [7]
 first_game = 5482
 games = 1
-split = 4
-split_mode = "shared"
+gang = 4
 "#;
 
 /// `hammer ARGS` inside the network namespace `ns`, with the test's token, logging to

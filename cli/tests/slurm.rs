@@ -4,8 +4,8 @@
 //! on loopback), then submits `deploy/slurm/hammer.sbatch` (the file users run) with
 //! `sbatch`. While the sweep runs it cancels the job with `scancel`, submits the same
 //! command again, and checks that the second job completes the sweep: the dataset must
-//! be exactly the one `hammer run` makes. Then a sweep of gang games (`split_mode =
-//! "shared"`) runs with two worker loops, whose peers reach each other at the node's
+//! be exactly the one `hammer run` makes. Then a sweep of gang games (`gang = 2`)
+//! runs with two worker loops, whose peers reach each other at the node's
 //! host name: every gang's minimum must be the game's searched alone.
 //!
 //! Without Slurm the test prints SKIPPED, unless `HAMMER_REQUIRE_SLURM=1` (set by
@@ -45,8 +45,7 @@ seed = 2013
 name = "shared"
 sizes = [6]
 games = 4
-split = 2
-split_mode = "shared"
+gang = 2
 
 [[experiment]]
 name = "plain"

@@ -513,7 +513,7 @@ fn a_gang_over_tls_solves_and_a_member_trusting_another_ca_is_left_out() {
     assert!(!a.log_text().contains("panicked") && !b.log_text().contains("panicked"));
 }
 
-/// Games searched by gangs (`split_mode = "shared"`) of TLS workers.
+/// Games searched by gangs (`gang = K`) of TLS workers.
 const GANG: &str = r#"
 name = "tls-gang"
 seed = 2013
@@ -522,8 +522,7 @@ seed = 2013
 name = "shared"
 sizes = [6]
 games = 3
-split = 2
-split_mode = "shared"
+gang = 2
 "#;
 
 /// A gang sweep with TLS everywhere: two workers reach a TLS coordinator and one another

@@ -201,7 +201,7 @@ impl Coordinator {
         let metrics = core.metrics.clone();
         let core = Arc::new(Mutex::new(core));
         let (writer, writer_tx) =
-            start_writers(out, state_dir, core.clone(), sweep.clone(), events_tx).await?;
+            start_writers(out, state_dir, core.clone(), sweep.clone(), events_tx)?;
 
         let (drain, drain_rx) = watch::channel(false);
         let service = service::Service {
@@ -472,9 +472,8 @@ fn server_builder(tls: Option<&TlsFiles>) -> Result<Server, CoordinatorError> {
 /// A dataset writer's thread: it ends with the first error it met, if any.
 type WriterThread = std::thread::JoinHandle<Result<(), CoordinatorError>>;
 
-/// Starts the dataset writers (between 2 and 8 threads, by the machine's cores), and
-/// hands them first the split games whose every part was journaled before a restart.
-async fn start_writers(
+/// Starts the dataset writers (between 2 and 8 threads, by the machine's cores).
+fn start_writers(
     out: PathBuf,
     state: StateDir,
     core: Arc<Mutex<core::Core>>,
@@ -483,16 +482,8 @@ async fn start_writers(
 ) -> Result<(Vec<WriterThread>, mpsc::Sender<WriteJob>), CoordinatorError> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
     let (jobs, jobs_rx) = mpsc::channel(threads);
-    let pending = std::mem::take(&mut lock(&core).pending);
     let writers = writer::spawn(threads, out, state, core, sweep, jobs_rx, events)
         .map_err(CoordinatorError::Thread)?;
-    for job in pending {
-        if jobs.send(job).await.is_err() {
-            return Err(CoordinatorError::Internal(
-                "the writer stopped before the resumed split games were written".into(),
-            ));
-        }
-    }
     Ok((writers, jobs))
 }
 

@@ -14,13 +14,7 @@
 //!   ```text
 //!   hammer-journal 1 digest=<32 hex> check=<16 hex>
 //!   commit <unit id> games=<G> solvable=<S> expansions=<E> check=<16 hex>
-//!   part <unit id> worker=<hex> version=<hex> result=<hex> check=<16 hex>
 //!   ```
-//!
-//!   A `part` line is a finished part of a split game: its result (the protobuf
-//!   `GameResult`, hex) is kept in the journal rather than in a part file, so that a
-//!   restarted coordinator never has the part searched again; the game's row is written,
-//!   and committed with a `commit` line, once every part is in.
 //!
 //!   `check` is xxh3-64 of the line up to the space before `check=`. A last line that is
 //!   cut short or fails its check is what a crash during an append leaves: it is dropped
@@ -48,17 +42,6 @@ pub struct CommitEntry {
     pub games: u64,
     pub solvable: u64,
     pub expansions: u64,
-    /// For a part of a split game: its result and who produced it.
-    pub part: Option<PartRecord>,
-}
-
-/// A finished part of a split game, as the journal keeps it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PartRecord {
-    pub worker: String,
-    pub version: String,
-    /// The part's `GameResult`, protobuf-encoded.
-    pub result: Vec<u8>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -128,16 +111,6 @@ fn journal_header(digest: &str) -> String {
 }
 
 fn commit_line(entry: &CommitEntry) -> String {
-    if let Some(part) = &entry.part {
-        let body = format!(
-            "part {} worker={} version={} result={}",
-            entry.unit_id,
-            to_hex(part.worker.as_bytes()),
-            to_hex(part.version.as_bytes()),
-            to_hex(&part.result)
-        );
-        return format!("{body} check={}\n", check(&body));
-    }
     let body = format!(
         "commit {} games={} solvable={} expansions={}",
         entry.unit_id, entry.games, entry.solvable, entry.expansions
@@ -145,45 +118,7 @@ fn commit_line(entry: &CommitEntry) -> String {
     format!("{body} check={}\n", check(&body))
 }
 
-fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
 fn parse_commit(body: &str) -> Option<CommitEntry> {
-    if let Some(rest) = body.strip_prefix("part ") {
-        let mut words = rest.split(' ');
-        let (Some(unit), Some(w), Some(v), Some(r), None) = (
-            words.next(),
-            words.next(),
-            words.next(),
-            words.next(),
-            words.next(),
-        ) else {
-            return None;
-        };
-        let text = |hex: &str| String::from_utf8(from_hex(hex)?).ok();
-        return Some(CommitEntry {
-            unit_id: unit.to_owned(),
-            games: 0,
-            solvable: 0,
-            expansions: 0,
-            part: Some(PartRecord {
-                worker: text(w.strip_prefix("worker=")?)?,
-                version: text(v.strip_prefix("version=")?)?,
-                result: from_hex(r.strip_prefix("result=")?)?,
-            }),
-        });
-    }
     let mut words = body.split(' ');
     let (Some("commit"), Some(unit), Some(g), Some(s), Some(e), None) = (
         words.next(),
@@ -200,7 +135,6 @@ fn parse_commit(body: &str) -> Option<CommitEntry> {
         games: g.strip_prefix("games=")?.parse().ok()?,
         solvable: s.strip_prefix("solvable=")?.parse().ok()?,
         expansions: e.strip_prefix("expansions=")?.parse().ok()?,
-        part: None,
     })
 }
 
@@ -484,16 +418,7 @@ fn read_journal(path: &Path, sweep: &Sweep) -> Result<(Vec<CommitEntry>, u64, bo
                     ),
                 )
             })?;
-            if unit.part.is_some() != entry.part.is_some() {
-                return Err(corrupt(
-                    number,
-                    format!(
-                        "unit {} and its entry disagree on being a part of a split game",
-                        entry.unit_id
-                    ),
-                ));
-            }
-            if unit.part.is_none() && unit.games() != entry.games {
+            if unit.games() != entry.games {
                 return Err(corrupt(
                     number,
                     format!(
@@ -524,33 +449,11 @@ mod tests {
             games: 100,
             solvable: 37,
             expansions: 123_456,
-            part: None,
         };
         let line = commit_line(&entry);
         let body = verified(line.trim_end()).map(str::to_owned);
         assert_eq!(body.as_deref().and_then(parse_commit), Some(entry));
         let damaged = line.replace("games=100", "games=101");
         assert_eq!(verified(damaged.trim_end()), None);
-    }
-
-    #[test]
-    fn part_lines_round_trip() {
-        let entry = CommitEntry {
-            unit_id: "e000-c0000-n8-g000000000003-s002".into(),
-            games: 0,
-            solvable: 0,
-            expansions: 0,
-            part: Some(PartRecord {
-                worker: "host-1a2b".into(),
-                version: "0.1.0 (dev build)".into(),
-                result: vec![0, 1, 0xfe, 0xff, 42],
-            }),
-        };
-        let line = commit_line(&entry);
-        assert!(line.starts_with("part e000-c0000-n8-g000000000003-s002 worker="));
-        let body = verified(line.trim_end()).map(str::to_owned);
-        assert_eq!(body.as_deref().and_then(parse_commit), Some(entry));
-        assert_eq!(from_hex("0g"), None);
-        assert_eq!(from_hex("abc"), None);
     }
 }

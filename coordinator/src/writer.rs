@@ -13,7 +13,7 @@ use hammer_sweep::{Sweep, UnitRows, cells_from_wire};
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
-use crate::core::{Core, WriteJob, combine, part_entry};
+use crate::core::{Core, WriteJob};
 use crate::state::{CommitEntry, StateDir};
 use crate::{CoordinatorError, Events, lock};
 
@@ -68,29 +68,25 @@ fn writer_loop(
             // Another writer failed: stop writing, the coordinator is going down.
             return Ok(());
         }
-        // The last part of a split game brings the game's own write, done right here.
-        let mut next = Some(job);
-        while let Some(job) = next.take() {
-            let slot = job.slot;
-            let games = job.unit.games();
-            let started = std::time::Instant::now();
-            match commit(out, state, sweep, job) {
-                Ok(entry) => {
-                    let complete = {
-                        let mut core = lock(core);
-                        core.metrics.unit_written(started.elapsed());
-                        next = core.mark_committed(slot, &entry);
-                        core.is_complete()
-                    };
-                    events.send_modify(|e| e.committed(complete));
-                }
-                Err(e) => {
-                    error!(error = %e, "cannot commit a unit; stopping");
-                    lock(core).write_failed(slot, games);
-                    let message = hammer_proto::error_chain(&e);
-                    events.send_modify(|ev| ev.fatal = Some(message));
-                    return Err(e);
-                }
+        let slot = job.slot;
+        let games = job.unit.games();
+        let started = std::time::Instant::now();
+        match commit(out, state, sweep, job) {
+            Ok(entry) => {
+                let complete = {
+                    let mut core = lock(core);
+                    core.metrics.unit_written(started.elapsed());
+                    core.mark_committed(slot, &entry);
+                    core.is_complete()
+                };
+                events.send_modify(|e| e.committed(complete));
+            }
+            Err(e) => {
+                error!(error = %e, "cannot commit a unit; stopping");
+                lock(core).write_failed(slot, games);
+                let message = hammer_proto::error_chain(&e);
+                events.send_modify(|ev| ev.fatal = Some(message));
+                return Err(e);
             }
         }
     }
@@ -102,25 +98,9 @@ fn commit(
     sweep: &Sweep,
     job: WriteJob,
 ) -> Result<CommitEntry, CoordinatorError> {
-    if job.unit.part.is_some() {
-        // A part of a split game: its result goes to the journal, not to a file.
-        let part = job.results.first().ok_or_else(|| {
-            CoordinatorError::Internal(format!("part {} without a result", job.unit_id))
-        })?;
-        let entry = part_entry(job.unit_id, part);
-        lock(state).append(&entry)?;
-        return Ok(entry);
-    }
     let shared = UnitRows::new(sweep, &job.unit).ok_or_else(|| {
         CoordinatorError::Internal(format!("unit {} outside the sweep", job.unit_id))
     })?;
-    let mut job = job;
-    if shared.experiment.split.is_some() {
-        let whole = combine(&job.results, shared.experiment.split_mode).ok_or_else(|| {
-            CoordinatorError::Internal(format!("split game {} without parts", job.unit_id))
-        })?;
-        job.results = vec![whole];
-    }
     let n = shared.n;
     let mut solvable = 0u64;
     let mut expansions = 0u64;
@@ -153,7 +133,6 @@ fn commit(
         games,
         solvable,
         expansions,
-        part: None,
     };
     let written = started.elapsed();
     lock(state).append(&entry)?;

@@ -186,16 +186,17 @@ row_table! {
     CAPPED_BY capped_by: Option<String>, File, Game, Null;
     /// The memo's peak size for the game in bytes (the same on every machine).
     MEMO_BYTES memo_bytes: Option<i64>, File, Game, Null;
-    /// For a game searched in parts: the parts (units leased to any worker); null for a
-    /// game searched whole.
+    /// The parts a game was searched in (units leased to any worker): filled only in
+    /// datasets written by earlier versions with split parts, null otherwise. Kept so
+    /// that those part files read unchanged.
     SPLIT_PARTS split_parts: Option<i32>, File, Derived, Null;
-    /// For a game searched in parts: the frontier subtrees dealt among them; null for a
-    /// game searched whole.
-    SPLIT_NODES split_nodes: Option<i32>, File, Game, Null;
+    /// The frontier subtrees dealt among a game's parts: filled only in datasets written
+    /// by earlier versions with split parts, null otherwise.
+    SPLIT_NODES split_nodes: Option<i32>, File, Derived, Null;
 
     // The columns that came with games searched by a gang of workers: nullable.
 
-    /// For a game searched by a gang of workers (`split_mode = "shared"`): its members;
+    /// For a game searched by a gang of workers (`gang = K`): its members;
     /// null for a game searched by one worker.
     GANG_SIZE gang_size: Option<i32>, File, Derived, Null;
     /// For a game searched by a gang: each member's expansions, in rank order, separated

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One sweep of hard games, timed as a whole: searched alone by one worker of one thread,
-# then by gangs of K such workers (split_mode = "shared"), on this machine.
+# then by gangs of K such workers (gang = K), on this machine.
 #
 #   bash docs/scripts/gang_sweep_bench.sh HAMMER K SIZE GAME [GAME...]
 #
@@ -49,4 +49,4 @@ run() { # $1: name, $2: extra keys, $3: workers, $4: peer flag (yes/no)
 }
 
 run alone "" 1 no
-run "gang$k" "split = $k\nsplit_mode = \"shared\"\n" "$k" yes
+run "gang$k" "gang = $k\n" "$k" yes

@@ -155,7 +155,6 @@ fn solve(
         },
         prefix: 0,
         limits: Default::default(),
-        split: None,
         cancel: None,
         profile: false,
         strong_bound: false,

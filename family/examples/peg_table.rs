@@ -36,7 +36,6 @@ fn main() {
         schedule: Schedule::Luby { unit: 1000 },
         prefix: 0,
         limits: Default::default(),
-        split: None,
         cancel: None,
         profile: false,
         strong_bound: false,

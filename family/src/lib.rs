@@ -124,13 +124,6 @@ pub trait Family: Send + Sync + 'static {
     /// Martello and peg: 1 (one stone or peg left); Mancala: 0 (every stone in the store).
     fn goal(&self, point: &Point) -> u32;
 
-    /// Whether one game can be split into parts that different workers search (the
-    /// sweep key `split`): the family's solve is `hammer_solver::Solver::solve` on one
-    /// position, so that a `Config::split` reaches it.
-    fn splittable(&self) -> bool {
-        false
-    }
-
     /// The family's own typed dataset columns, in file order. Their names start with the
     /// family name and an underscore (`peg_finishes`) so families never collide.
     fn columns(&self) -> &'static [ColumnSpec] {

@@ -81,7 +81,6 @@ where
         heuristic_steps: 0,
         memo_states: outcome.table_states.iter().sum(),
         memo_bytes: outcome.table_bytes.iter().sum(),
-        split_nodes: None,
         solution: notation.write_moves(board, &outcome.solution),
         extra,
         profile: None,

@@ -56,8 +56,6 @@ pub struct Solved {
     /// Fully explored states in the memo at the end, and the bytes the memo held.
     pub memo_states: u64,
     pub memo_bytes: u64,
-    /// For a part of a split game: the frontier subtrees of the whole game.
-    pub split_nodes: Option<u32>,
     /// Moves from `start` that reach `score`, space-separated.
     pub solution: String,
     /// One value per [`crate::Family::columns`] entry, in that order.
@@ -89,7 +87,6 @@ impl Solved {
             heuristic_steps: outcome.counters.heuristic_steps,
             memo_states: outcome.memo_states,
             memo_bytes: outcome.memo_bytes,
-            split_nodes: outcome.split.map(|s| s.nodes),
             solution: texts.solution,
             extra,
             profile: outcome.profile.clone(),

@@ -85,7 +85,7 @@ fn loopback_ports(count: usize) -> Result<SocketAddr, LocalError> {
 /// A coordinator and a worker in this process, talking gRPC over loopback: the same
 /// code paths as a cluster, so `hammer run` tests the cluster and vice versa. The worker
 /// holds one lease per thread of `pool` ([`run_group`]), so that units of one game (a
-/// continuation sweep's, a split game's parts) still use every thread. Resumes
+/// continuation sweep's, a gang's) still use every thread. Resumes
 /// whatever the state directory of `config` holds; serves Prometheus metrics at
 /// `metrics` while it runs; stops early, committing what is in flight, when `stop`
 /// resolves (the caller passes its Ctrl-C and SIGTERM handling); tells `on_event` what
@@ -98,7 +98,7 @@ pub async fn run_local(
     mut on_event: impl FnMut(LocalEvent<'_>),
 ) -> Result<RunOutcome, LocalError> {
     let started = Instant::now();
-    // The largest gang the sweep's games need (`split_mode = "shared"`): so many worker
+    // The largest gang the sweep's games need (`gang = K`): so many worker
     // loops at least, each a gang member of its own on a loopback port.
     let gang = config
         .sweep

@@ -150,7 +150,6 @@ fn template() -> GameResult {
         extra: Vec::new(),
         capped_by: String::new(),
         memo_bytes: 262_144,
-        split_nodes: 0,
         ..GameResult::default()
     }
 }

@@ -27,7 +27,6 @@ fn main() {
             schedule: schedule.parse().expect("schedule"),
             prefix: 0,
             limits: Default::default(),
-            split: None,
             cancel: None,
             profile: false,
             strong_bound: false,

@@ -16,7 +16,6 @@ mod pages;
 mod profile;
 mod schedule;
 mod search;
-mod split;
 
 use hammer_puzzle::Puzzle;
 use hammer_puzzle::seeded::{bounded, fast_stream};
@@ -30,9 +29,7 @@ pub use owners::{GangError, Link, OwnedOutcome, solve_gang, solve_owned};
 pub use profile::{Level as ProfileLevel, Profile};
 pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
 pub use search::Counters;
-pub use split::{NODES_PER_PART, SharedBest, SplitMode, SplitPart, SplitShape};
 
-pub use search::FindHook;
 use search::{AttemptEnd, Search};
 
 /// What to run on one game.
@@ -42,11 +39,8 @@ pub struct Config {
     pub schedule: Schedule,
     /// Random moves played before the search starts (the report's randomized starts).
     pub prefix: u32,
-    /// What one game may spend; a game stopped by a limit reports which one. A part of a
-    /// split game spends them on its own.
+    /// What one game may spend; a game stopped by a limit reports which one.
     pub limits: Limits,
-    /// Search only this part of the game (see [`SplitPart`]); `None`: the whole game.
-    pub split: Option<SplitPart>,
     /// Set by another thread to give the game up ([`Cap::Cancelled`]); not part of the
     /// configuration's identity.
     pub cancel: Option<Cancel>,
@@ -66,7 +60,6 @@ impl Default for Config {
             schedule: Schedule::Exact,
             prefix: 0,
             limits: Limits::default(),
-            split: None,
             cancel: None,
             profile: false,
             strong_bound: false,
@@ -102,8 +95,6 @@ pub struct Outcome<P: Puzzle> {
     pub memo_bytes: u64,
     /// Memo entries replaced because the memo was at its limit.
     pub memo_evictions: u64,
-    /// How the game was split, when this is one part of it.
-    pub split: Option<SplitShape>,
     /// What the search did at each score, when [`Config::profile`] asked.
     pub profile: Option<Box<Profile>>,
 }
@@ -122,12 +113,6 @@ impl<P: Puzzle> Solver<P> {
         }
     }
 
-    /// Sets what is called with every better score a part of a split game reaches, and
-    /// its moves from the start (see [`SharedBest::publish`]); `None` removes it.
-    pub fn on_find(&mut self, hook: Option<FindHook<P>>) {
-        self.search.on_find = hook;
-    }
-
     /// The puzzle it solves.
     pub fn puzzle(&self) -> &P {
         &self.puzzle
@@ -137,15 +122,12 @@ impl<P: Puzzle> Solver<P> {
     /// [`hammer_puzzle::seeded::run_seed`]); the prefix and the search draw from
     /// separate streams of it, so the prefix does not depend on the order or schedule.
     pub fn solve(&mut self, board: &P::State, config: &Config, seed: u64) -> Outcome<P> {
-        if let Some(part) = &config.split {
-            return self.solve_part(board, config, seed, part);
-        }
         let (prefix_moves, start) = self.prefix(board, config, seed);
         let puzzle = &self.puzzle;
         let search = &mut self.search;
         search.reset(puzzle, &start, config);
-        let exhaustive = run_unsplit(search, puzzle, &start, config, seed);
-        finish(search, config, prefix_moves, start, exhaustive, None)
+        let exhaustive = run_search(search, puzzle, &start, config, seed);
+        finish(search, config, prefix_moves, start, exhaustive)
     }
 
     /// The random prefix of `config` from `board`, and the state it reaches.
@@ -168,10 +150,9 @@ impl<P: Puzzle> Solver<P> {
     }
 }
 
-/// The search of a game unsplit from `start`: `config`'s schedule over attempts from the
-/// start, drawing from the run seed's search stream. The first racer of a race runs
-/// exactly this, so that alone it is the unsplit search expansion for expansion.
-fn run_unsplit<P: Puzzle>(
+/// The search of a game from `start`: `config`'s schedule over attempts from the start,
+/// drawing from the run seed's search stream.
+fn run_search<P: Puzzle>(
     search: &mut Search<P>,
     puzzle: &P,
     start: &P::State,
@@ -217,15 +198,13 @@ fn run_schedule<P: Puzzle>(
     false
 }
 
-/// The outcome of the game `search` just ran: the least score it reached itself, with its
-/// moves (a part of a split game may prune against a lower score it was told of).
+/// The outcome of the game `search` just ran: the least score it reached, with its moves.
 fn finish<P: Puzzle>(
     search: &mut Search<P>,
     config: &Config,
     prefix_moves: Vec<P::Move>,
     start: P::State,
     exhaustive: bool,
-    split: Option<SplitShape>,
 ) -> Outcome<P> {
     let memo_states = search.memo.len() as u64;
     let memo_bytes = search.memo.game_bytes();
@@ -238,7 +217,7 @@ fn finish<P: Puzzle>(
     Outcome {
         prefix_moves,
         start,
-        min_score: search.own_best,
+        min_score: search.best,
         exhaustive,
         solution: search.best_path.clone(),
         lower_bound: if exhaustive {
@@ -251,7 +230,6 @@ fn finish<P: Puzzle>(
         memo_states,
         memo_bytes,
         memo_evictions,
-        split,
         profile: search.profile.take().map(|mut profile| {
             profile.start_bound = search.target;
             profile.memo_evictions = memo_evictions;

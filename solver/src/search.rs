@@ -23,7 +23,6 @@ use crate::limits::{Cancel, Cap, Limits};
 use crate::memo::Memo;
 use crate::order::Order;
 use crate::profile::Profile;
-use crate::split::SharedBest;
 
 enum Flow {
     Go,
@@ -89,16 +88,8 @@ pub(crate) struct Search<P: Puzzle> {
     /// The least lower bound of the states the current attempt left unexplored when it
     /// was cut (`u32::MAX` while nothing was cut).
     frontier: u32,
-    /// The best score other parts of a split game proved, looked at on the slow path.
-    pub shared: Option<SharedBest>,
     /// The caller's flag to give the game up, looked at on the slow path.
     pub cancel: Option<Cancel>,
-    /// The least score this search reached itself (`best_path` leads to it), as opposed
-    /// to one lowered from [`Search::shared`].
-    pub own_best: u32,
-    /// Called with every better score the search reaches itself and its moves from the
-    /// start, while a part of a split game runs: the family publishes it to the worker.
-    pub on_find: Option<FindHook<P>>,
     pub counters: Counters,
     /// What the search did at each score, when profiling ([`crate::Config::profile`]).
     pub profile: Option<Box<Profile>>,
@@ -106,9 +97,6 @@ pub(crate) struct Search<P: Puzzle> {
     /// ([`crate::Config::strong_bound`]).
     strong: bool,
 }
-
-/// See [`Search::on_find`].
-pub type FindHook<P> = Box<dyn FnMut(u32, &[<P as Puzzle>::Move]) + Send>;
 
 /// How an attempt ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,10 +136,7 @@ impl<P: Puzzle> Search<P> {
             deadline: None,
             cap: None,
             frontier: u32::MAX,
-            shared: None,
             cancel: None,
-            own_best: u32::MAX,
-            on_find: None,
             counters: Counters::default(),
             profile: None,
             strong: false,
@@ -172,13 +157,11 @@ impl<P: Puzzle> Search<P> {
         self.path.clear();
         self.best_path.clear();
         self.best = puzzle.score(start);
-        self.own_best = self.best;
         self.strong = config.strong_bound;
         self.target = puzzle.lower_bound(start);
         if self.strong {
             self.target = puzzle.strong_bound(start, self.target, 0);
         }
-        self.shared = None;
         self.cancel = config.cancel.clone();
         self.profile = config.profile.then(Box::default);
         self.counters = Counters::default();
@@ -220,45 +203,6 @@ impl<P: Puzzle> Search<P> {
         } else {
             self.visit(puzzle, start, bound, fp, 0, rng)
         };
-        self.end_attempt(flow)
-    }
-
-    /// One attempt over the subtrees of `nodes` (the frontier nodes of a part of a split
-    /// game, each with its moves from the start), as if they were the children of one
-    /// root: in frontier order, shuffled per attempt under the random order, so that a
-    /// restart schedule samples the part as it would a whole game.
-    pub fn attempt_forest(
-        &mut self,
-        puzzle: &P,
-        nodes: &[&crate::split::Node<P>],
-        order: Order,
-        rng: &mut ChaCha8Rng,
-        budget: Option<u64>,
-    ) -> AttemptEnd {
-        if let Some(end) = self.begin_attempt(order, budget) {
-            return end;
-        }
-        let mut visit_order: Vec<usize> = (0..nodes.len()).collect();
-        if let Order::Random = order {
-            shuffle(&mut visit_order, rng);
-        }
-        let mut flow = Flow::Go;
-        for (k, &i) in visit_order.iter().enumerate() {
-            let node = nodes[i];
-            if node.bound >= self.best || self.memo.contains(node.fp) {
-                continue;
-            }
-            self.path.clear();
-            self.path.extend_from_slice(&node.path);
-            flow = self.visit(puzzle, &node.state, node.bound, node.fp, 0, rng);
-            if let Flow::Stop = flow {
-                if !self.proven() {
-                    let rest = visit_order[k + 1..].iter().map(|&j| nodes[j]);
-                    self.note_unexplored(rest.map(|n| (n.bound, n.fp)));
-                }
-                break;
-            }
-        }
         self.end_attempt(flow)
     }
 
@@ -314,12 +258,8 @@ impl<P: Puzzle> Search<P> {
         let score = puzzle.score(state);
         if score < self.best {
             self.best = score;
-            self.own_best = score;
             self.best_path.clear();
             self.best_path.extend_from_slice(&self.path);
-            if let Some(hook) = &mut self.on_find {
-                hook(score, &self.best_path);
-            }
             if self.proven() {
                 return Flow::Stop;
             }
@@ -429,15 +369,6 @@ impl<P: Puzzle> Search<P> {
         if self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.cap = Some(Cap::Time);
             return true;
-        }
-
-        if let Some(shared) = &self.shared {
-            // Another part proved a lower score: prune against it from now on, and stop
-            // if nothing here can beat it any more.
-            self.best = self.best.min(shared.get());
-            if self.proven() {
-                return true;
-            }
         }
         self.stop_at = self.next_stop();
         false

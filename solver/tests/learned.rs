@@ -49,7 +49,6 @@ proptest! {
             schedule: schedules[schedule].parse::<Schedule>().unwrap(),
             prefix: 0,
             limits: Default::default(),
-            split: None,
             cancel: None,
             profile: false,
             strong_bound: false,

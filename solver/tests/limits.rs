@@ -13,7 +13,6 @@ fn config(order: Order, schedule: &str, limits: Limits) -> Config {
         schedule: schedule.parse::<Schedule>().unwrap(),
         prefix: 0,
         limits,
-        split: None,
         cancel: None,
         profile: false,
         strong_bound: false,

@@ -229,13 +229,8 @@ pub(crate) fn to_toml(sweep: &Sweep) -> String {
         if let Some(u) = e.unit_games {
             let _ = writeln!(out, "unit_games = {u}");
         }
-        let split = match (e.split, e.gang) {
-            (Some(k), _) => Some((k, e.split_mode.name())),
-            (None, Some(k)) => Some((k, crate::experiment::SHARED)),
-            (None, None) => None,
-        };
-        if let Some((k, mode)) = split {
-            let _ = writeln!(out, "split = {k}\nsplit_mode = {}", quote(mode));
+        if let Some(k) = e.gang {
+            let _ = writeln!(out, "gang = {k}");
         }
         // Every configuration of an experiment has the experiment's limits.
         if let Some(c) = e.configs.first() {

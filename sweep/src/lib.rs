@@ -28,7 +28,7 @@ pub use canonical::ConfigIdError;
 pub use continuation::UnknownGames;
 pub use error::SweepError;
 /// The per-game limit that stopped a game, as results and rows carry it.
-pub use hammer_solver::{Cap, SplitMode};
+pub use hammer_solver::Cap;
 pub use rows::{UnitRows, cells_from_wire, cells_to_wire};
 pub use units::{DEFAULT_UNIT_SECONDS, MAX_UNIT_GAMES};
 
@@ -104,18 +104,10 @@ pub struct Experiment {
     /// Games per work unit as written in the file; `None` means the default of
     /// [`Experiment::unit_size`].
     pub unit_games: Option<u64>,
-    /// `split = K`: every game is searched as K parts, each a unit that any worker may
-    /// lease, and the coordinator combines them into the game's row (see
-    /// `hammer_solver::SplitPart`). Each game is then a unit of its own.
-    pub split: Option<u32>,
-    /// `split_mode`: whether the parts divide the tree (`subtrees`, the default) or each
-    /// search all of it under its own random stream, the first to prove the answer
-    /// settling the game (`race`).
-    pub split_mode: SplitMode,
-    /// `split = K` with `split_mode = "shared"`: every game is searched by a gang of K
-    /// workers together, each owning a hash share of the game's states (the owner search
-    /// of `hammer_solver::owners`); the coordinator leases the game to all K at once and
-    /// the gang's leader submits its row. `split` is then `None`: no parts.
+    /// `gang = K`: every game is searched by a gang of K workers together, each owning a
+    /// hash share of the game's states (the owner search of `hammer_solver::owners`); the
+    /// coordinator leases the game to all K at once and the gang's leader submits its
+    /// row. Each game is then a unit of its own.
     pub gang: Option<u32>,
     /// The cross product of the solver settings: orders (outermost), then schedules or
     /// budgets, then prefixes, then trials (innermost), each in file order. A unit names
@@ -214,7 +206,6 @@ impl RunConfig {
             schedule: self.schedule.clone(),
             prefix: self.prefix,
             limits: self.limits,
-            split: None,
             cancel: None,
             profile: false,
             strong_bound: false,
@@ -247,10 +238,6 @@ pub struct Unit {
     pub start: u64,
     /// Exclusive.
     pub end: u64,
-    /// In an experiment with `split`: which part of the game this unit searches, or
-    /// `None` for the game as a whole, the unit whose row the coordinator writes once
-    /// every part is in (no worker leases it).
-    pub part: Option<u32>,
 }
 
 impl Unit {
@@ -260,15 +247,6 @@ impl Unit {
     /// one partition in unit order when listed by name. Martello ids are those of
     /// sweeps written before families existed.
     pub fn id(&self) -> String {
-        let base = self.game_id();
-        match self.part {
-            Some(part) => format!("{base}-s{part:03}"),
-            None => base,
-        }
-    }
-
-    /// The id without the part: the unit of the whole game for a part.
-    fn game_id(&self) -> String {
         if self.named_by_size {
             format!(
                 "e{:03}-c{:04}-n{}-g{:012}",
@@ -279,14 +257,6 @@ impl Unit {
                 "e{:03}-c{:04}-n{}p{:04}-g{:012}",
                 self.experiment, self.config, self.n, self.point, self.start
             )
-        }
-    }
-
-    /// The whole game a part belongs to.
-    pub fn whole(&self) -> Unit {
-        Unit {
-            part: None,
-            ..*self
         }
     }
 
@@ -399,7 +369,7 @@ impl Experiment {
         ) else {
             return 1;
         };
-        if self.unknown_games.is_some() || self.split.is_some() || self.gang.is_some() {
+        if self.unknown_games.is_some() || self.gang.is_some() {
             return 1;
         }
         match self.unit_games {

@@ -77,15 +77,12 @@ impl<'s> UnitRows<'s> {
             extra: _,
             capped_by,
             memo_bytes,
-            split_nodes,
             gang_expansions,
             gang_memo_bytes,
             states_sent,
         } = game;
         let clamp32 = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
         let clamp64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        // 0 means "none": a game searched whole, or a worker older than the memo field.
-        let split_nodes = (*split_nodes > 0).then_some(*split_nodes);
         // A gang's game names its members' expansions; any other game none.
         let gang = !gang_expansions.is_empty();
         RowRef {
@@ -118,9 +115,11 @@ impl<'s> UnitRows<'s> {
             schedule_complete: self.schedule_complete,
             // The coordinator refused any other value when the result arrived.
             capped_by: Cap::from_name(capped_by).map(Cap::name),
+            // 0 means "none": a worker older than the memo field.
             memo_bytes: (*memo_bytes > 0).then(|| clamp64(*memo_bytes)),
-            split_parts: split_nodes.and(self.experiment.split).map(clamp32),
-            split_nodes: split_nodes.map(clamp32),
+            // Filled only by earlier versions, which split games into parts.
+            split_parts: None,
+            split_nodes: None,
             gang_size: gang.then(|| clamp32(gang_expansions.split(' ').count() as u32)),
             gang_expansions: gang.then_some(gang_expansions.as_str()),
             gang_memo_bytes: gang.then_some(gang_memo_bytes.as_str()),

@@ -69,20 +69,12 @@ pub(crate) fn units(sweep: &Sweep) -> Vec<Unit> {
                         named_by_size,
                         start,
                         end: (start + size).min(end),
-                        part: None,
                     };
-                    // A split game: the whole game, then its parts.
-                    let parts = e.split.unwrap_or(0);
                     keyed.push((round, series, unit));
-                    for part in 0..parts {
-                        let part = Some(part);
-                        keyed.push((round, series, Unit { part, ..unit }));
-                    }
                 }
                 series += 1;
             }
         }
-        // Stable: a split game's parts stay after the game.
         keyed.sort_by_key(|&(round, series, _)| (round, series));
         out.extend(keyed.into_iter().map(|(_, _, u)| u));
     }
@@ -126,10 +118,6 @@ pub(crate) fn unit_by_id(sweep: &Sweep, id: &str) -> Option<Unit> {
     let e = sweep.experiments.get(experiment as usize)?;
     let point = point_field(e, parts.next())?;
     let start = field(parts.next(), 'g')?;
-    let part = match parts.next() {
-        Some(text) => Some(u32::try_from(field(Some(text), 's')?).ok()?),
-        None => None,
-    };
     if parts.next().is_some() {
         return None;
     }
@@ -157,11 +145,7 @@ pub(crate) fn unit_by_id(sweep: &Sweep, id: &str) -> Option<Unit> {
         named_by_size: e.named_by_size(),
         start,
         end: (start + size).min(end),
-        part,
     };
-    if part.is_some_and(|p| p >= e.split.unwrap_or(0)) {
-        return None;
-    }
     // Only the canonical spelling: other padding, or the wrong form for the experiment.
     (unit.id() == id).then_some(unit)
 }

@@ -68,13 +68,26 @@ fn unknown_keys() {
     );
     check(
         &with(7, "gmaes = 10"),
-        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap, max_expansions, max_seconds, max_memo_mb, unknown_games, split, split_mode",
+        "examples/bad.toml:7:1: experiment[0].gmaes: unknown key; did you mean `games`? known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap, max_expansions, max_seconds, max_memo_mb, unknown_games, gang",
     );
     // A sub-table is an unknown key too.
     let text = GOOD.to_string() + "[experiment.options]\nfast = true\n";
     check(
         &text,
-        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap, max_expansions, max_seconds, max_memo_mb, unknown_games, split, split_mode",
+        "examples/bad.toml:14:13: experiment[1].options: unknown key; known keys here: name, puzzle, sizes, games, first_game, orders, schedules, prefixes, budgets, tries, unit_games, kind, attempts, cap, max_expansions, max_seconds, max_memo_mb, unknown_games, gang",
+    );
+}
+
+/// The keys of retired split parts are refused where they stand, pointing at `gang`.
+#[test]
+fn split_keys_are_retired() {
+    check(
+        &with(7, "split = 4"),
+        "examples/bad.toml:7:1: experiment[0].split: `split` is retired: split parts are gone; use `gang = K` to search each game with a gang of K workers, or neither to search it whole",
+    );
+    check(
+        &with(13, "split_mode = \"shared\""),
+        "examples/bad.toml:13:1: experiment[1].split_mode: `split_mode` is retired: split parts are gone; use `gang = K` to search each game with a gang of K workers, or neither to search it whole",
     );
 }
 

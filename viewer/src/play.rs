@@ -158,7 +158,6 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
         },
         prefix: 0,
         limits: Default::default(),
-        split: None,
         cancel: None,
         profile: false,
         strong_bound: false,

@@ -1,4 +1,4 @@
-//! A worker's part in a gang: the games of a `split_mode = "shared"` experiment, each
+//! A worker's part in a gang: the games of a `gang = K` experiment, each
 //! searched by the K workers the coordinator leased it to, over `hammer_gang`'s peer
 //! streams. The leader (rank 0) makes the game's result; the others only search.
 

@@ -2,7 +2,7 @@
 //!
 //! A worker loop holds one lease at a time and solves its unit on every thread of the
 //! pool. When units have fewer games than the pool has threads (a continuation sweep's
-//! units hold one game each, a split game's parts too), one loop leaves threads idle;
+//! units hold one game each, as a gang's do), one loop leaves threads idle;
 //! several loops, each with its own lease, keep them busy. The coordinator sees them as
 //! separate workers, so leases, heartbeats, speculation and resends work as they do
 //! across machines, and results do not depend on how many loops there are.

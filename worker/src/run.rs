@@ -15,7 +15,7 @@ use hammer_proto::v1::{
     Unit as WireUnit, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
-use hammer_solver::{Cancel, SharedBest};
+use hammer_solver::Cancel;
 use hammer_sweep::{Sweep, SweepError, Unit};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -41,7 +41,7 @@ pub struct WorkerOptions {
     /// A partial batch is sent at the latest this long after its first result, so that
     /// progress is visible and a crash loses little.
     pub flush_after: Duration,
-    /// Taking part in gangs (games of `split_mode = "shared"` experiments); `None`: this
+    /// Taking part in gangs (games of `gang = K` experiments); `None`: this
     /// worker is never leased one.
     pub peer: Option<PeerOptions>,
 }
@@ -186,9 +186,6 @@ pub(crate) struct Current {
     pub(crate) solved_all: bool,
     pub(crate) cancel: Cancel,
     pub(crate) task: Option<JoinHandle<()>>,
-    /// For a part of a split game: the least score other parts proved, as the
-    /// coordinator reports it with the lease and in heartbeats.
-    pub(crate) told: SharedBest,
     /// A member of a gang other than its leader: it searches but makes no results.
     pub(crate) follower: bool,
     /// Leased as a member of a gang.
@@ -205,7 +202,6 @@ impl Current {
         rx: mpsc::UnboundedReceiver<SolverMsg>,
         cancel: Cancel,
         task: JoinHandle<()>,
-        told: SharedBest,
     ) -> Current {
         Current {
             digest: sweep.digest.clone(),
@@ -220,7 +216,6 @@ impl Current {
             solved_all: false,
             cancel,
             task: Some(task),
-            told,
             follower: false,
             gang: false,
             gang_failed: false,
@@ -451,9 +446,6 @@ impl Worker {
                 None => self.start_unit(sweep, unit),
             });
         }
-        if let (Some(best), Some(current)) = (lease.split_best, &self.current) {
-            current.told.tell(best, &lease.split_solution);
-        }
         debug!(unit = %wire.unit_id, lease = %lease.lease_id, speculative = lease.speculative, "leased");
         let finished = work(
             client,
@@ -504,8 +496,6 @@ impl Worker {
         let sweep_for_task = sweep.clone();
         let cancel_for_task = cancel.clone();
         let progress = self.progress.clone();
-        let told = SharedBest::new();
-        let told_for_task = told.clone();
         let task = tokio::task::spawn_blocking(move || {
             let emit_tx = tx.clone();
             let result = pool.solve_range(
@@ -513,7 +503,6 @@ impl Worker {
                 &unit,
                 unit.start..unit.end,
                 &cancel_for_task,
-                &told_for_task,
                 &move |row| {
                     progress.games_solved.fetch_add(1, Ordering::Relaxed);
                     // The receiver is gone only when the unit was abandoned.
@@ -522,7 +511,7 @@ impl Worker {
             );
             let _ = tx.send(SolverMsg::Done(result));
         });
-        Current::new(sweep, unit, rx, cancel, task, told)
+        Current::new(sweep, unit, rx, cancel, task)
     }
 
     /// Starts searching `unit` as a member of `gang` in the background, on a thread of
@@ -576,7 +565,7 @@ impl Worker {
             };
             let _ = tx.send(SolverMsg::Done(result));
         });
-        let mut current = Current::new(sweep, unit, rx, cancel, task, SharedBest::new());
+        let mut current = Current::new(sweep, unit, rx, cancel, task);
         current.follower = follower;
         current.gang = true;
         Ok(current)

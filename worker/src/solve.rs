@@ -10,7 +10,7 @@ use std::time::Instant;
 use hammer_dataset::ResultRow;
 use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance, Job, Solved};
 use hammer_proto::v1::GameResult;
-use hammer_solver::{Cancel, Cap, Memo, SharedBest, SplitPart};
+use hammer_solver::{Cancel, Cap, Memo};
 use hammer_sweep::{Sweep, Unit, UnitRows, cells_to_wire};
 
 /// The version written to the dataset's `hammer_version` column.
@@ -88,19 +88,16 @@ pub fn solve_game(
     index: u64,
     solvers: &mut GameSolvers,
 ) -> Result<GameResult, SolveError> {
-    solve_game_told(sweep, unit, index, solvers, &SharedBest::new(), None)
+    solve_game_cancellable(sweep, unit, index, solvers, None)
 }
 
-/// [`solve_game`] for a unit that may be a part of a split game: `told` carries the
-/// scores other parts of the game proved, as the coordinator reports them. Once
-/// `cancel` is set the search stops within a few thousand expansions and the game is
+/// [`solve_game`] that can be given up: once `cancel` is set the search stops within a few thousand expansions and the game is
 /// [`SolveError::Cancelled`]: its values are never a result.
-pub fn solve_game_told(
+pub fn solve_game_cancellable(
     sweep: &Sweep,
     unit: &Unit,
     index: u64,
     solvers: &mut GameSolvers,
-    told: &SharedBest,
     cancel: Option<&Cancel>,
 ) -> Result<GameResult, SolveError> {
     let (experiment, config, point) =
@@ -117,14 +114,6 @@ pub fn solve_game_told(
         index,
     };
     let mut solver_config = config.solver_config();
-    if let Some(part) = unit.part {
-        solver_config.split = Some(SplitPart {
-            index: part,
-            count: experiment.split.unwrap_or(1),
-            mode: experiment.split_mode,
-            shared: told.clone(),
-        });
-    }
     solver_config.cancel = cancel.cloned();
     let started = Instant::now();
     let solved = solvers
@@ -166,7 +155,6 @@ pub(crate) fn game_result(game_index: u64, solved: Solved, wall_ns: u64) -> Game
             .capped_by
             .map_or(String::new(), |c| c.name().to_owned()),
         memo_bytes: solved.memo_bytes,
-        split_nodes: solved.split_nodes.unwrap_or(0),
         gang_expansions: String::new(),
         gang_memo_bytes: String::new(),
         states_sent: 0,
@@ -300,7 +288,6 @@ impl SolverPool {
         unit: &Unit,
         games: std::ops::Range<u64>,
         cancel: &Cancel,
-        told: &SharedBest,
         emit: &(dyn Fn(GameResult) + Sync),
     ) -> Result<(), SolveError> {
         let bytes = self.game_bytes(sweep, unit);
@@ -317,7 +304,7 @@ impl SolverPool {
                     if failure.get().is_some() {
                         return;
                     }
-                    match self.solve_one(sweep, unit, index, bytes, cancel, told) {
+                    match self.solve_one(sweep, unit, index, bytes, cancel) {
                         Ok(game) => emit(game),
                         Err(e) => {
                             let _ = failure.set(e);
@@ -341,7 +328,6 @@ impl SolverPool {
         index: u64,
         bytes: u64,
         cancel: &Cancel,
-        told: &SharedBest,
     ) -> Result<GameResult, SolveError> {
         let claimed = self.budget.claim(bytes);
         let slot = rayon::current_thread_index().unwrap_or(0) % self.solvers.len();
@@ -350,7 +336,7 @@ impl SolverPool {
         let mut solver = self.solvers[slot]
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let game = solve_game_told(sweep, unit, index, &mut solver, told, Some(cancel));
+        let game = solve_game_cancellable(sweep, unit, index, &mut solver, Some(cancel));
         drop(solver);
         self.budget.release(claimed);
         game
@@ -371,8 +357,7 @@ impl SolverPool {
         let shared = UnitRows::new(sweep, unit).ok_or_else(unknown)?;
         let games = Mutex::new(Vec::with_capacity(unit.games() as usize));
         let cancel = Cancel::new();
-        let told = SharedBest::new();
-        self.solve_range(sweep, unit, unit.start..unit.end, &cancel, &told, &|game| {
+        self.solve_range(sweep, unit, unit.start..unit.end, &cancel, &|game| {
             games
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -392,7 +377,7 @@ impl SolverPool {
 #[cfg(test)]
 mod tests {
     use super::{MemoryBudget, SolveError, SolverPool};
-    use hammer_solver::{Cancel, SharedBest};
+    use hammer_solver::Cancel;
     use hammer_sweep::{Sweep, Unit};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -444,14 +429,8 @@ max_memo_mb = 64
         let quick = {
             let (pool, sweep, done_tx) = (pool.clone(), sweep.clone(), done_tx.clone());
             std::thread::spawn(move || {
-                let solved = pool.solve_range(
-                    &sweep,
-                    &quick_games,
-                    29..31,
-                    &Cancel::new(),
-                    &SharedBest::new(),
-                    &|_| {},
-                );
+                let solved =
+                    pool.solve_range(&sweep, &quick_games, 29..31, &Cancel::new(), &|_| {});
                 let _ = done_tx.send("quick");
                 solved
             })
@@ -460,14 +439,7 @@ max_memo_mb = 64
         let long = {
             let (pool, sweep, endless) = (pool.clone(), sweep.clone(), endless.clone());
             std::thread::spawn(move || {
-                let solved = pool.solve_range(
-                    &sweep,
-                    &long_games,
-                    27..28,
-                    &endless,
-                    &SharedBest::new(),
-                    &|_| {},
-                );
+                let solved = pool.solve_range(&sweep, &long_games, 27..28, &endless, &|_| {});
                 let _ = done_tx.send("long");
                 solved
             })

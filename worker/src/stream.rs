@@ -127,8 +127,7 @@ pub(crate) async fn work(
     }
 }
 
-/// Sends one heartbeat for `lease_id` with the unit's progress, and takes what the
-/// coordinator tells back. Returns false when the coordinator dropped the lease or the
+/// Sends one heartbeat for `lease_id` with the unit's progress. Returns false when the coordinator dropped the lease or the
 /// sweep is complete.
 async fn beat(
     client: &mut Client,
@@ -137,16 +136,12 @@ async fn beat(
     current: &mut Current,
     heartbeat: Duration,
 ) -> Result<bool, WorkerError> {
-    // A part's best so far, for the other parts of its game.
-    let found = current.told.found();
     let request = HeartbeatRequest {
         worker_id: worker_id.to_owned(),
         lease_ids: vec![lease_id.to_owned()],
         progress: vec![LeaseProgress {
             lease_id: lease_id.to_owned(),
             expansions: current.expansions(),
-            best: found.as_ref().map(|(score, _)| *score),
-            solution: found.map(|(_, solution)| solution).unwrap_or_default(),
         }],
     };
     let answer = timeout(
@@ -160,9 +155,6 @@ async fn beat(
         return Err(
             ClientError::Rpc(tonic::Status::not_found("the coordinator forgot the lease")).into(),
         );
-    }
-    for told in answer.split_bests.iter().filter(|b| b.lease_id == lease_id) {
-        current.told.tell(told.best, &told.solution);
     }
     if answer.dropped_lease_ids.iter().any(|l| l == lease_id) || answer.sweep_complete {
         debug!(unit = %current.unit_id, "lease dropped by the coordinator");

@@ -76,7 +76,6 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                     schedule: c.schedule.parse().expect("schedule"),
                     prefix: c.prefix,
                     limits: Default::default(),
-                    split: None,
                     cancel: None,
                     profile: false,
                     strong_bound: false,

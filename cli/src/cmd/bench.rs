@@ -73,7 +73,6 @@ fn parse_config(text: &str) -> Result<Config> {
         schedule,
         prefix: 0,
         limits: Default::default(),
-        split: None,
         cancel: None,
         profile: false,
         strong_bound,

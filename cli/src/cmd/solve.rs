@@ -62,14 +62,6 @@ pub struct SolveArgs {
     /// (the answer stays exact; forgotten states are searched again).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=(1 << 20)))]
     max_memo_mb: Option<u64>,
-    /// Search only part I of the game split in K parts (`I/K`), as a worker searches a
-    /// split game's part unit, but alone: no other part tells it a score.
-    #[arg(long, value_parser = part_arg, value_name = "I/K")]
-    part: Option<(u32, u32)>,
-    /// With `--part`: search it as a racer of a race (`split_mode = "race"`), which
-    /// searches the whole game under a stream of its own (part 0 is the unsplit search).
-    #[arg(long, requires = "part")]
-    race: bool,
     /// Also profile the search: per score (Martello: stones left), the states expanded
     /// and their mean bound, their successors, those the bound pruned and how many of
     /// them the base bound alone prunes (Martello: components before zones), and memo
@@ -86,19 +78,6 @@ pub struct SolveArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-}
-
-/// `I/K` with `I < K` and `2 <= K <= 1024`: one part of a split game.
-fn part_arg(text: &str) -> Result<(u32, u32), String> {
-    let parsed = text
-        .split_once('/')
-        .and_then(|(i, k)| Some((i.trim().parse::<u32>().ok()?, k.trim().parse::<u32>().ok()?)));
-    match parsed {
-        Some((i, k)) if (2..=1024).contains(&k) && i < k => Ok((i, k)),
-        _ => Err(format!(
-            "'{text}' is not a part I/K with 2 <= K <= 1024 and 0 <= I < K (such as 0/2)"
-        )),
-    }
 }
 
 /// A positive number of seconds, fractions allowed (`0.5`).
@@ -317,16 +296,6 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
             max_time: args.max_seconds,
             memo_bytes: args.max_memo_mb.map(|mb| mb << 20),
         },
-        split: args.part.map(|(index, count)| hammer_solver::SplitPart {
-            index,
-            count,
-            mode: if args.race {
-                hammer_solver::SplitMode::Race
-            } else {
-                hammer_solver::SplitMode::Subtrees
-            },
-            shared: hammer_solver::SharedBest::new(),
-        }),
         cancel: None,
         profile: args.profile,
         strong_bound: args.strong_bound,

@@ -47,8 +47,6 @@ impl OwnersArgs {
             Some("--prefix")
         } else if config.limits != Limits::default() {
             Some("--max-expansions, --max-seconds or --max-memo-mb")
-        } else if config.split.is_some() {
-            Some("--part")
         } else if config.profile {
             Some("--profile")
         } else if config.strong_bound {

@@ -24,7 +24,7 @@ pub struct WorkerArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Units leased and solved at once, sharing the threads. One suits units of many
-    /// games; for units of one game (continuation sweeps, split games) set it to the
+    /// games; for units of one game (continuation sweeps, gangs' games) set it to the
     /// number of threads so that no thread waits. Each lease is a worker of its own to
     /// the coordinator, named NAME-1, NAME-2, ...
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -42,7 +42,7 @@ pub struct WorkerArgs {
     stay_after_complete: bool,
     #[command(flatten)]
     memory: MemoryArgs,
-    /// Take part in gangs, the games of `split_mode = "shared"` experiments that K
+    /// Take part in gangs, the games of `gang = K` experiments that K
     /// workers search together: where to take the other members' streams. They send the
     /// coordinator's token (--token-file). Without it, this worker is never leased a
     /// gang's game. With --leases N, the N worker loops take N ports from this one on.

@@ -1,4 +1,4 @@
-//! Checks of gang rows (`split_mode = "shared"`), shared by the tests that run gangs
+//! Checks of gang rows (`gang = K`), shared by the tests that run gangs
 //! locally, under Compose, under Slurm and across network namespaces: each gang's row
 //! against the same game searched by one worker.
 
@@ -10,11 +10,10 @@ use serde_json::Value;
 
 use super::{hammer, normalized, ok, path_str, read_checked};
 
-/// The sweep with every game searched by one worker: without its `split` and
-/// `split_mode` lines.
+/// The sweep with every game searched by one worker: without its `gang` lines.
 pub fn alone(text: &str) -> String {
     text.lines()
-        .filter(|l| !l.starts_with("split = ") && !l.starts_with("split_mode = "))
+        .filter(|l| !l.starts_with("gang = "))
         .map(|l| format!("{l}\n"))
         .collect()
 }

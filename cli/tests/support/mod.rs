@@ -1,5 +1,5 @@
 //! Helpers shared by the end-to-end tests (`cluster.rs`, `tls.rs`, `deploy.rs`,
-//! `metrics.rs`, `multihost.rs`, `examples.rs`, `tune.rs`, `compose.rs`, `split.rs`,
+//! `metrics.rs`, `multihost.rs`, `examples.rs`, `tune.rs`, `compose.rs`,
 //! `frontier.rs`, `leases.rs`, `families.rs`): running `hammer` to the end, child
 //! processes that die with the test (a coordinator and its workers among them), free
 //! ports, reading a dataset back with the exactly-once checks and with the Python
@@ -180,9 +180,7 @@ pub fn read_checked(out: &Path, sweep: &Sweep) -> Vec<ResultRow> {
         "every key exactly once"
     );
     let parts = list_parts(out).expect("list parts");
-    // The parts of a split game are journaled, not written: one file per game.
-    let written = sweep.units().iter().filter(|u| u.part.is_none()).count();
-    assert_eq!(parts.len(), written, "one part per unit");
+    assert_eq!(parts.len(), sweep.units().len(), "one part per unit");
     for part in &parts {
         assert!(
             sweep.unit_by_id(&part.part_id).is_some(),

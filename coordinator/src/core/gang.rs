@@ -1,4 +1,4 @@
-//! Gang leases: a game of a `split_mode = "shared"` experiment is leased to K workers
+//! Gang leases: a game of a `gang = K` experiment is leased to K workers
 //! at once, which search it together, each owning a share of its states.
 //!
 //! A gang forms from the workers that ask for work while the game is the first one
@@ -252,7 +252,7 @@ mod tests {
 
     use super::super::{Core, LeaseOutcome, Timing};
 
-    const SWEEP: &str = "name = \"g\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [5]\ngames = 2\nsplit = 2\nsplit_mode = \"shared\"\n";
+    const SWEEP: &str = "name = \"g\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [5]\ngames = 2\ngang = 2\n";
 
     fn core(ttl_ms: u64) -> Core {
         let sweep = Sweep::parse(SWEEP, "test").expect("sweep parses");

@@ -67,7 +67,7 @@ impl Core {
             });
         }
         let state = match slot.state {
-            SlotState::Open | SlotState::Gathering => UnitState::Open,
+            SlotState::Open => UnitState::Open,
             SlotState::Writing => UnitState::Complete,
             SlotState::Committed => UnitState::Committed,
         };

@@ -18,10 +18,7 @@ use crate::state::CommitEntry;
 mod error;
 mod gang;
 mod ingest;
-mod split;
 mod status;
-
-pub(crate) use split::{combine, part_entry};
 
 pub(crate) use error::CoreError;
 
@@ -50,8 +47,6 @@ pub(crate) struct WriteJob {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SlotState {
     Open,
-    /// A split game waiting for its parts; never leased.
-    Gathering,
     /// Every game arrived; the part file is being written.
     Writing,
     Committed,
@@ -70,7 +65,7 @@ struct Slot {
     /// Indexed by `game - unit.start`; allocated on the first result.
     results: Vec<Option<Stored>>,
     first_leased: Option<Instant>,
-    /// For a game of a `split_mode = "shared"` experiment: the gang leasing it.
+    /// For a game of a `gang = K` experiment: the gang leasing it.
     gang: Option<gang::GangSlot>,
 }
 
@@ -165,11 +160,6 @@ pub(crate) struct Core {
     /// Workers on a gang's waiting list, or members of a formed gang that have not
     /// fetched their lease yet, by the slot of the game.
     gang_seats: HashMap<String, u32>,
-    /// Split games by the slot of the whole game: the parts committed so far.
-    gathers: HashMap<u32, split::Gather>,
-    /// Writes of split games whose parts were all journaled before a restart, for the
-    /// writer to do first.
-    pub pending: Vec<WriteJob>,
 }
 
 impl Core {
@@ -178,29 +168,19 @@ impl Core {
         let mut series: BTreeMap<(u32, u32, u32), SeriesStats> = BTreeMap::new();
         let mut slots = Vec::with_capacity(units.len());
         let mut by_id = HashMap::with_capacity(units.len());
-        let mut gathers = HashMap::new();
         for (i, unit) in units.iter().enumerate() {
             let id = unit.id();
             by_id.insert(id.clone(), i as u32);
-            // A part's game is counted once, by its whole game.
-            let games = if unit.part.is_some() { 0 } else { unit.games() };
             series
                 .entry((unit.experiment, unit.point, unit.config))
                 .or_default()
-                .total += games;
+                .total += unit.games();
             let experiment = &sweep.experiments[unit.experiment as usize];
-            let state = match (experiment.split, unit.part) {
-                (Some(parts), None) => {
-                    gathers.insert(i as u32, split::Gather::new(parts, experiment.split_mode));
-                    SlotState::Gathering
-                }
-                _ => SlotState::Open,
-            };
             slots.push(Slot {
                 gang: experiment.gang.map(gang::GangSlot::new),
                 unit: *unit,
                 id,
-                state,
+                state: SlotState::Open,
                 active: 0,
                 leases: Vec::new(),
                 received: 0,
@@ -230,19 +210,11 @@ impl Core {
             unit_seconds: Vec::new(),
             draining: false,
             metrics: Arc::default(),
-            gathers,
             gang_seats: HashMap::new(),
-            pending: Vec::new(),
         };
-        // Parts first, then the games: a game committed before the restart needs no
-        // write, however its parts were journaled.
-        let (parts, games): (Vec<&CommitEntry>, Vec<&CommitEntry>) =
-            committed.iter().partition(|e| e.part.is_some());
-        for entry in games.into_iter().chain(parts) {
-            if let Some(&slot) = core.by_id.get(&entry.unit_id)
-                && let Some(job) = core.mark_committed(slot, entry)
-            {
-                core.pending.push(job);
+        for entry in committed {
+            if let Some(&slot) = core.by_id.get(&entry.unit_id) {
+                core.mark_committed(slot, entry);
             }
         }
         core.available = (0..core.slots.len() as u32)
@@ -365,7 +337,6 @@ impl Core {
 
     fn grant(&mut self, slot_index: u32, worker: &str, speculative: bool) -> Lease {
         let now = Instant::now();
-        let told = self.told_best(slot_index);
         let id = self.next_lease;
         self.next_lease += 1;
         self.leases.insert(
@@ -402,8 +373,6 @@ impl Core {
                 point: slot.unit.point,
             }),
             speculative,
-            split_best: told.as_ref().map(|(score, _)| *score),
-            split_solution: told.map(|(_, solution)| solution).unwrap_or_default(),
             gang: None,
         }
     }
@@ -519,7 +488,6 @@ impl Core {
         let now = Instant::now();
         let mut answer = HeartbeatResponse {
             sweep_complete: self.is_complete(),
-            split_bests: self.split_bests(worker, leases),
             ..HeartbeatResponse::default()
         };
         for text in leases {
@@ -559,10 +527,6 @@ impl Core {
                 rec.expansions = p.expansions;
                 rec.progressed = now;
             }
-            if let Some(best) = p.best {
-                let slot = rec.slot;
-                self.part_found(slot, best, &p.solution);
-            }
         }
         Ok(answer)
     }
@@ -591,14 +555,13 @@ impl Core {
         self.leased.insert(slot_index);
     }
 
-    /// The unit's part file is durable and journaled (for a part of a split game: its
-    /// result is journaled). Returns the write of a split game whose last part this was.
-    pub fn mark_committed(&mut self, slot_index: u32, entry: &CommitEntry) -> Option<WriteJob> {
+    /// The unit's part file is durable and journaled.
+    pub fn mark_committed(&mut self, slot_index: u32, entry: &CommitEntry) {
         let slot = &mut self.slots[slot_index as usize];
         if slot.state == SlotState::Committed {
-            return None;
+            return;
         }
-        if slot.state == SlotState::Open || slot.unit.part.is_some() {
+        if slot.state == SlotState::Open {
             self.games_pending = self.games_pending.saturating_sub(slot.received);
         } else {
             self.games_pending = self.games_pending.saturating_sub(entry.games);
@@ -616,14 +579,6 @@ impl Core {
         series.committed += entry.games;
         series.solvable += entry.solvable;
         series.expansions += entry.expansions;
-        self.record_part(slot_index, entry)
-    }
-
-    /// A part of a race that another part settled: done without a result of its own.
-    fn settle(&mut self, slot_index: u32) {
-        let received = self.slots[slot_index as usize].received;
-        self.games_pending = self.games_pending.saturating_sub(received);
-        self.close(slot_index);
     }
 
     /// Marks a slot committed: its leases stop counting and it leaves the queues for good.
@@ -646,10 +601,7 @@ impl Core {
     /// lost and will be produced again.
     pub fn write_failed(&mut self, slot_index: u32, games: u64) {
         let slot = &mut self.slots[slot_index as usize];
-        if slot.state == SlotState::Writing && self.gathers.contains_key(&slot_index) {
-            // A split game's parts stay journaled; the next start writes it.
-            slot.state = SlotState::Gathering;
-        } else if slot.state == SlotState::Writing {
+        if slot.state == SlotState::Writing {
             slot.state = SlotState::Open;
             slot.received = 0;
             self.games_pending = self.games_pending.saturating_sub(games);

@@ -100,10 +100,6 @@ impl Family for MartelloFamily {
         1
     }
 
-    fn splittable(&self) -> bool {
-        true
-    }
-
     fn estimated_seconds(&self, point: &Point, config: &Config) -> f64 {
         cost::estimated_game_seconds(side(point), config)
     }
@@ -244,31 +240,11 @@ impl GameSolver for MartelloSolver {
             .order
             .check_learned(FEATURE_VERSION, Some(n))
             .map_err(|e| bad("order", e.to_string()))?;
-        let outcome = match &job.config.split {
-            None => self.0.solve(&board, job.config, job.run_seed),
-            Some(part) => {
-                // Every better score goes out with its moves as soon as it is reached.
-                let shared = part.shared.clone();
-                self.0.on_find(Some(Box::new(move |score, moves| {
-                    shared.publish(score, &moves_text(moves, n))
-                })));
-                let outcome = self.0.solve(&board, job.config, job.run_seed);
-                self.0.on_find(None);
-                outcome
-            }
-        };
-        // A part reports the better of its own score and one another part reached, with
-        // that part's solution: the score it pruned against must have a witness.
-        let mut solved = Solved::of(
+        let outcome = self.0.solve(&board, job.config, job.run_seed);
+        Ok(Solved::of(
             &outcome,
             Texts::of(&game.notation, &board, &outcome),
             Vec::new(),
-        );
-        if let Some((told, solution)) = job.config.split.as_ref().and_then(|p| p.shared.told())
-            && told < outcome.min_score
-        {
-            (solved.score, solved.solution) = (told, solution);
-        }
-        Ok(solved)
+        ))
     }
 }

@@ -16,12 +16,11 @@ use crate::parse::{
     unknown_key,
 };
 use crate::{MAX_CONFIGS, MAX_PREFIX, SweepError};
-use hammer_solver::SplitMode;
 
 /// The longest `max_seconds`: a week.
 const MAX_SECONDS: u64 = 7 * 24 * 3600;
-/// The most parts one game may be split into.
-const MAX_SPLIT: u64 = 1024;
+/// The most members one gang may have.
+const MAX_GANG: u64 = 1024;
 /// The largest `max_memo_mb`: 1 TiB.
 const MAX_MEMO_MB: u64 = 1 << 20;
 
@@ -45,21 +44,8 @@ const COMMON_KEYS: &[&str] = &[
     "max_seconds",
     "max_memo_mb",
     "unknown_games",
-    "split",
-    "split_mode",
+    "gang",
 ];
-
-/// The `split_mode` of a game searched by a gang of workers.
-pub(crate) const SHARED: &str = "shared";
-
-/// What `split_mode` says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum SplitKey {
-    /// The K parts are units of their own, searching what the mode says.
-    Mode(SplitMode),
-    /// `"shared"`: K workers search the game together, each owning a share of its states.
-    Shared,
-}
 
 /// A value with the span it was read from.
 pub(super) type At<T> = (T, Range<usize>);
@@ -85,10 +71,8 @@ pub(super) struct Keys {
     pub(super) limits: Limits,
     /// `unknown_games`: the games another experiment left unknown.
     pub(super) unknown: Option<Listing>,
-    /// `split`: parts per game.
-    pub(super) split: Option<At<u32>>,
-    /// `split_mode`: what each part searches, or `"shared"`: a gang searches the game.
-    pub(super) split_mode: Option<At<SplitKey>>,
+    /// `gang`: the workers that search each game together.
+    pub(super) gang: Option<At<u32>>,
 }
 
 /// The `puzzle` key, read before the others because it decides which keys are known.
@@ -169,24 +153,19 @@ pub(super) fn read_keys(
                 keys.limits.max_time = Some(Duration::from_secs(secs));
             }
             "unknown_games" => keys.unknown = Some(continuation::read(loc, value, &k, files)?),
-            "split" => {
-                let parts = ranged(loc, value, &k, "split", 2, MAX_SPLIT)? as u32;
-                keys.split = Some((parts, value.span()));
+            "gang" => {
+                let members = ranged(loc, value, &k, "gang", 2, MAX_GANG)? as u32;
+                keys.gang = Some((members, span));
             }
-            "split_mode" => {
-                let s = string(loc, value, &k)?;
-                let mode = match SplitMode::from_name(s) {
-                    Some(mode) => SplitKey::Mode(mode),
-                    None if s == SHARED => SplitKey::Shared,
-                    None => {
-                        return Err(loc.error(
-                            &value.span(),
-                            &k,
-                            format!("unknown split mode \"{s}\"; expected \"subtrees\" (the default), \"race\" or \"{SHARED}\""),
-                        ));
-                    }
-                };
-                keys.split_mode = Some((mode, span));
+            "split" | "split_mode" => {
+                return Err(loc.error(
+                    &span,
+                    &k,
+                    format!(
+                        "`{key}` is retired: split parts are gone; use `gang = K` to search each game with a gang of K workers, or neither to search it whole",
+                        key = key.get_ref()
+                    ),
+                ));
             }
             "max_memo_mb" => {
                 let mb = ranged(loc, value, &k, "max_memo_mb", 1, MAX_MEMO_MB)?;

@@ -1,20 +1,19 @@
 //! One `[[experiment]]` table, in stages: [`read_keys`] (`keys.rs`) reads every key with
 //! its span, [`resolve_kind`] applies the experiment kind, [`expand_points`] and
 //! [`expand_configs`] build the parameter points and the solver configurations,
-//! [`check_split`] checks `split` against the rest, and [`check_limits`] refuses sweeps
+//! [`check_gang`] checks `gang` against the rest, and [`check_limits`] refuses sweeps
 //! too large to run.
 
 use std::ops::Range;
 
 use hammer_family::{FamilyError, FamilyRef, ParamSpec, ParamValue, Point};
 use hammer_puzzle::seeded::MAX_INDEX;
-use hammer_solver::{Order, Schedule, SplitMode};
+use hammer_solver::{Order, Schedule};
 use toml::de::DeTable;
 
 mod keys;
 
-pub(crate) use keys::SHARED;
-use keys::{Keys, SplitKey, read_family, read_keys};
+use keys::{Keys, read_family, read_keys};
 
 use crate::continuation::Listing;
 use crate::error::Locator;
@@ -79,8 +78,7 @@ pub(crate) fn experiment(
         }
     };
     let configs = expand_configs(&place, &mut keys)?;
-    let split = check_split(&place, family, kind, &keys)?;
-    let gang = check_gang(&place, family, &configs, &keys, split)?;
+    let gang = check_gang(&place, family, kind, &configs, &keys)?;
     let experiment = Experiment {
         name,
         kind,
@@ -91,8 +89,6 @@ pub(crate) fn experiment(
         first_game,
         unknown_games,
         unit_games: keys.unit_games.as_ref().map(|(u, _)| *u),
-        split: split.filter(|_| gang.is_none()),
-        split_mode: check_split_mode(&place, &keys)?,
         gang,
         configs,
     };
@@ -100,80 +96,39 @@ pub(crate) fn experiment(
     Ok(experiment)
 }
 
-/// `split = K`, where the family can split a game and the experiment solves games.
-fn check_split(
+/// `gang = K`: a gang of K workers searches each game to its exact minimum by owners,
+/// so the family needs an owner search, the experiment solves games one unit each, and
+/// every configuration must be one that search is: the standard order, the exact
+/// schedule, no prefix and no per-game limit (it has none of them).
+fn check_gang(
     place: &Place<'_, '_>,
     family: FamilyRef,
     kind: ExperimentKind,
+    configs: &[RunConfig],
     keys: &Keys,
 ) -> Result<Option<u32>, SweepError> {
-    let Some((parts, span)) = &keys.split else {
+    let Some((members, span)) = &keys.gang else {
         return Ok(None);
     };
-    let key = join(place.path, "split");
-    // A gang needs the owner search instead ([`check_gang`]).
-    let shared = matches!(keys.split_mode, Some((SplitKey::Shared, _)));
-    if !family.splittable() && !shared {
-        return Err(place.loc.error(
-            span,
-            key,
-            format!(
-                "puzzle \"{}\" cannot split a game across workers; only martello can",
-                family.name()
-            ),
+    let refuse = |what: String| Err(place.loc.error(span, join(place.path, "gang"), what));
+    if family.owners().is_none() {
+        return refuse(format!(
+            "puzzle \"{}\" has no owner search, so a gang cannot share its games",
+            family.name()
         ));
     }
     if kind != ExperimentKind::Solve {
-        return Err(place.loc.error(
-            span,
-            key,
-            "a run-time experiment measures single attempts; `split` belongs to solve experiments"
+        return refuse(
+            "a run-time experiment measures single attempts; `gang` belongs to solve experiments"
                 .to_string(),
-        ));
+        );
     }
     if let Some((_, at)) = &keys.unit_games {
         return Err(place.loc.error(
             at,
             join(place.path, "unit_games"),
-            "`unit_games` cannot be given with `split`: every split game is a unit of its own"
+            "`unit_games` cannot be given with `gang`: every game of a gang is a unit of its own"
                 .to_string(),
-        ));
-    }
-    Ok(Some(*parts))
-}
-
-/// `split_mode`, which only means something with `split`.
-fn check_split_mode(place: &Place<'_, '_>, keys: &Keys) -> Result<SplitMode, SweepError> {
-    match (&keys.split_mode, &keys.split) {
-        (None, _) | (Some((SplitKey::Shared, _)), Some(_)) => Ok(SplitMode::default()),
-        (Some((SplitKey::Mode(mode), _)), Some(_)) => Ok(*mode),
-        (Some((_, span)), None) => Err(place.loc.error(
-            span,
-            join(place.path, "split_mode"),
-            "`split_mode` needs `split = K`: it says what each of the K parts searches".to_string(),
-        )),
-    }
-}
-
-/// `split_mode = "shared"` with `split = K`: a gang of K workers searches each game to
-/// its exact minimum by owners, so the family needs an owner search and every
-/// configuration must be one that search is: the standard order, the exact schedule, no
-/// prefix and no per-game limit (it has none of them).
-fn check_gang(
-    place: &Place<'_, '_>,
-    family: FamilyRef,
-    configs: &[RunConfig],
-    keys: &Keys,
-    split: Option<u32>,
-) -> Result<Option<u32>, SweepError> {
-    let (Some((SplitKey::Shared, span)), Some(members)) = (&keys.split_mode, split) else {
-        return Ok(None);
-    };
-    let refuse = |what: String| Err(place.loc.error(span, join(place.path, "split_mode"), what));
-    if family.owners().is_none() {
-        return refuse(format!(
-            "puzzle \"{}\" has no owner search, so a gang cannot share its games",
-            family.name()
         ));
     }
     for config in configs {
@@ -194,7 +149,7 @@ fn check_gang(
             );
         }
     }
-    Ok(Some(members))
+    Ok(Some(*members))
 }
 
 /// The experiment kind, and what it implies for the other keys.
@@ -568,16 +523,14 @@ fn check_limits(
     for point in &e.points {
         let games = e.games_of(point);
         for c in &e.configs {
-            let size = match (e.split.or(e.gang), e.unit_games) {
+            let size = match (e.gang, e.unit_games) {
                 (Some(_), _) => 1,
                 (None, Some(u)) => u,
                 (None, None) => {
                     default_unit_games(e.family.estimated_seconds(point, &c.solver_config()))
                 }
             };
-            // A split game is a unit for the game and one per part.
-            let per_unit = 1 + u128::from(e.split.unwrap_or(0));
-            units += series_units(games, size) as u128 * per_unit;
+            units += series_units(games, size) as u128;
         }
     }
     totals.units += units;
