@@ -183,15 +183,57 @@ pub(crate) struct Current {
     pub(crate) params: String,
     pub(crate) results: Vec<GameResult>,
     pub(crate) rx: mpsc::UnboundedReceiver<SolverMsg>,
-    pub(crate) solved_all: bool,
+    pub(crate) mode: Mode,
     pub(crate) cancel: Cancel,
     pub(crate) task: Option<JoinHandle<()>>,
-    /// A member of a gang other than its leader: it searches but makes no results.
-    pub(crate) follower: bool,
-    /// Leased as a member of a gang.
-    pub(crate) gang: bool,
+}
+
+/// How a unit is searched, and how far its search got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Solving the unit alone: its rows go out as they come.
+    Alone,
+    /// Searching the unit's game with a gang; its leader alone makes the game's row.
+    Gang { leader: bool },
+    /// Every row this worker makes is in (`gang`: that of the game its gang searched);
+    /// they go out until the coordinator has the unit.
+    Solved { gang: bool },
+    /// A follower's search is over: the leader submits the row.
+    Followed,
     /// The gang broke: the coordinator is told with the next lease request.
-    pub(crate) gang_failed: bool,
+    GangBroke,
+}
+
+impl Mode {
+    /// Whether the search is over: nothing more comes from it.
+    pub(crate) fn solved(self) -> bool {
+        !matches!(self, Mode::Alone | Mode::Gang { .. })
+    }
+
+    /// Whether the unit was leased as a member of a gang.
+    pub(crate) fn in_gang(self) -> bool {
+        !matches!(self, Mode::Alone | Mode::Solved { gang: false })
+    }
+
+    /// Whether this worker follows a gang's leader, and so makes no rows.
+    pub(crate) fn follows(self) -> bool {
+        matches!(self, Mode::Gang { leader: false } | Mode::Followed)
+    }
+
+    /// Whether the search is over with nothing to send: a follower's, or a broken gang's.
+    pub(crate) fn is_over(self) -> bool {
+        matches!(self, Mode::Followed | Mode::GangBroke)
+    }
+
+    /// The mode once the search ended well.
+    pub(crate) fn solved_all(self) -> Mode {
+        match self {
+            Mode::Alone => Mode::Solved { gang: false },
+            Mode::Gang { leader: true } => Mode::Solved { gang: true },
+            Mode::Gang { leader: false } => Mode::Followed,
+            done => done,
+        }
+    }
 }
 
 impl Current {
@@ -202,6 +244,7 @@ impl Current {
         rx: mpsc::UnboundedReceiver<SolverMsg>,
         cancel: Cancel,
         task: JoinHandle<()>,
+        mode: Mode,
     ) -> Current {
         Current {
             digest: sweep.digest.clone(),
@@ -213,12 +256,9 @@ impl Current {
                 .unwrap_or_default(),
             results: Vec::with_capacity(unit.games() as usize),
             rx,
-            solved_all: false,
+            mode,
             cancel,
             task: Some(task),
-            follower: false,
-            gang: false,
-            gang_failed: false,
         }
     }
 
@@ -237,10 +277,6 @@ impl Current {
             let _ = task.await;
         }
     }
-}
-
-enum SessionEnd {
-    Complete,
 }
 
 /// A worker: owns the solver pool and the unit in progress.
@@ -291,7 +327,7 @@ impl Worker {
         let mut unreachable_since: Option<Instant> = None;
         let result = loop {
             match self.session(&mut unreachable_since).await {
-                Ok(SessionEnd::Complete) => break Ok(()),
+                Ok(()) => break Ok(()),
                 Err(e)
                     if e.is_transient(!self.worker_id.is_empty()) && !*self.shutdown.borrow() =>
                 {
@@ -324,7 +360,7 @@ impl Worker {
     async fn session(
         &mut self,
         unreachable_since: &mut Option<Instant>,
-    ) -> Result<SessionEnd, WorkerError> {
+    ) -> Result<(), WorkerError> {
         let mut client = self.options.connect.connect().await?;
         let (sweep, heartbeat) = self.register(&mut client).await?;
         *unreachable_since = None;
@@ -335,7 +371,7 @@ impl Worker {
             let resume_unit_id = self
                 .current
                 .as_ref()
-                .filter(|c| !c.gang)
+                .filter(|c| !c.mode.in_gang())
                 .map(|c| c.unit_id.clone())
                 .unwrap_or_default();
             let answer = client
@@ -354,7 +390,7 @@ impl Worker {
                         games = self.report.games,
                         "sweep complete"
                     );
-                    return Ok(SessionEnd::Complete);
+                    return Ok(());
                 }
                 Some(lease_response::Outcome::WaitMs(ms)) => {
                     if let Some(current) = self.current.take() {
@@ -435,7 +471,7 @@ impl Worker {
         let gang = lease.gang.is_some();
         if let Some(current) = self
             .current
-            .take_if(|c| c.unit_id != wire.unit_id || c.gang || gang)
+            .take_if(|c| c.unit_id != wire.unit_id || c.mode.in_gang() || gang)
         {
             debug!(unit = %current.unit_id, "unit given to another worker, dropping it");
             current.abandon().await;
@@ -459,7 +495,7 @@ impl Worker {
         )
         .await?;
         if let Some(current) = self.current.take() {
-            self.gang_failed = current.gang_failed;
+            self.gang_failed = current.mode == Mode::GangBroke;
             if finished {
                 self.report.units += 1;
                 self.report.games += current.results.len() as u64;
@@ -511,7 +547,7 @@ impl Worker {
             );
             let _ = tx.send(SolverMsg::Done(result));
         });
-        Current::new(sweep, unit, rx, cancel, task)
+        Current::new(sweep, unit, rx, cancel, task, Mode::Alone)
     }
 
     /// Starts searching `unit` as a member of `gang` in the background, on a thread of
@@ -534,7 +570,7 @@ impl Worker {
         let sweep_for_task = sweep.clone();
         let cancel_for_task = cancel.clone();
         let progress = self.progress.clone();
-        let follower = gang.rank != 0;
+        let leader = gang.rank == 0;
         info!(unit = %unit.id(), gang = %gang.game, rank = gang.rank, members = gang.peers.len(), "searching a game with a gang");
         let unit_id = unit.id();
         let task = tokio::task::spawn_blocking(move || {
@@ -565,10 +601,14 @@ impl Worker {
             };
             let _ = tx.send(SolverMsg::Done(result));
         });
-        let mut current = Current::new(sweep, unit, rx, cancel, task);
-        current.follower = follower;
-        current.gang = true;
-        Ok(current)
+        Ok(Current::new(
+            sweep,
+            unit,
+            rx,
+            cancel,
+            task,
+            Mode::Gang { leader },
+        ))
     }
 }
 

@@ -12,7 +12,7 @@ use tokio_stream::wrappers::ReceiverStream;
 use tracing::{debug, warn};
 
 use crate::connect::{Client, ClientError};
-use crate::run::{Current, SolverMsg, WorkerError, WorkerOptions, stopped};
+use crate::run::{Current, Mode, SolverMsg, WorkerError, WorkerOptions, stopped};
 use crate::solve::SolveError;
 
 /// Streams the results of `current` under `lease_id` until the coordinator has every game
@@ -41,15 +41,13 @@ pub(crate) async fn work(
     let mut in_flight = 0usize;
     let mut flush_at: Option<Instant> = None;
     let mut next_heartbeat = Instant::now() + heartbeat;
-    let games = if current.follower {
+    let games = if current.mode.follows() {
         0
     } else {
         current.unit.games() as usize
     };
     loop {
-        if current.solved_all && (current.follower || current.gang_failed) {
-            // A follower's search is over (the leader submits the row), or the gang broke
-            // and the coordinator is told with the next lease request.
+        if current.mode.is_over() {
             return Ok(false);
         }
         let pending = current.results.len() - sent;
@@ -58,8 +56,8 @@ pub(crate) async fn work(
         }
         let due = flush_at.is_some_and(|t| t <= Instant::now());
         let want_send =
-            pending >= options.batch_rows || (pending > 0 && (current.solved_all || due));
-        if current.solved_all && pending == 0 && in_flight == 0 {
+            pending >= options.batch_rows || (pending > 0 && (current.mode.solved() || due));
+        if current.mode.solved() && pending == 0 && in_flight == 0 {
             // Every result was acknowledged but the unit is not complete: the coordinator
             // lost results (it restarted). Reconnect and resend them all.
             return Err(ClientError::Rpc(tonic::Status::unavailable(
@@ -76,12 +74,12 @@ pub(crate) async fn work(
                 in_flight = in_flight.saturating_sub(1);
                 let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
                 if matches!(state, UnitState::Complete | UnitState::Committed) {
-                    let ours = current.solved_all && current.results.len() == games;
+                    let ours = current.mode.solved() && current.results.len() == games;
                     debug!(unit = %current.unit_id, ours, "unit complete");
                     return Ok(ours);
                 }
             }
-            msg = current.rx.recv(), if !current.solved_all => {
+            msg = current.rx.recv(), if !current.mode.solved() => {
                 match msg {
                     Some(SolverMsg::Row(row)) => {
                         current.results.push(row);
@@ -181,14 +179,13 @@ fn finish_solving(
                     current.results.len()
                 )));
             }
-            current.solved_all = true;
+            current.mode = current.mode.solved_all();
             Ok(())
         }
         Err(SolveError::Cancelled) => Err(WorkerError::Stopped),
         Err(e @ SolveError::Gang { .. }) => {
             warn!(error = %error_chain(&e), "the gang broke; the game will be leased to a new gang");
-            current.gang_failed = true;
-            current.solved_all = true;
+            current.mode = Mode::GangBroke;
             Ok(())
         }
         Err(e) => Err(e.into()),

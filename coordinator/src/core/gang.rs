@@ -15,6 +15,7 @@
 //! part normally and asks for more work only lets go of its own lease; the game stays
 //! leased while the leader's lease is active.
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use hammer_proto::v1::GangLease;
@@ -24,9 +25,32 @@ use super::{Core, LeaseOutcome, SlotState};
 /// A worker that stopped asking this long ago leaves a game's waiting list.
 const STALE_ASK: Duration = Duration::from_secs(3);
 
+/// The games of gang experiments, and the workers waiting for or fetching a place in a
+/// gang.
+#[derive(Default)]
+pub(super) struct Gangs {
+    /// By the slot of the game.
+    games: HashMap<u32, GangSlot>,
+    /// Workers on a gang's waiting list, or members of a formed gang that have not
+    /// fetched their lease yet, by the slot of the game.
+    seats: HashMap<String, u32>,
+}
+
+impl Gangs {
+    /// `slot`'s game is searched by gangs of `size`.
+    pub fn add_game(&mut self, slot: u32, size: u32) {
+        self.games.insert(slot, GangSlot::new(size));
+    }
+
+    /// Whether `slot`'s game is a gang's.
+    pub fn has(&self, slot: u32) -> bool {
+        self.games.contains_key(&slot)
+    }
+}
+
 /// A game searched by a gang: who waits to search it, and the gang searching it.
 #[derive(Debug)]
-pub(super) struct GangSlot {
+struct GangSlot {
     /// Members per gang.
     pub size: u32,
     /// Gangs formed for this game so far; names the next one.
@@ -39,7 +63,7 @@ pub(super) struct GangSlot {
 
 /// A gang that holds a game.
 #[derive(Debug)]
-pub(super) struct Gang {
+struct Gang {
     /// Names the gang for its members: the unit id and the gang's number.
     pub name: String,
     /// Worker ids in rank order, with each one's peer address.
@@ -50,7 +74,7 @@ pub(super) struct Gang {
 }
 
 impl GangSlot {
-    pub fn new(size: u32) -> GangSlot {
+    fn new(size: u32) -> GangSlot {
         GangSlot {
             size,
             formed: 0,
@@ -68,20 +92,25 @@ pub(super) struct Member {
 }
 
 impl Core {
-    /// A lease for a worker that may take part in gangs: the lease its formed gang holds
+    /// A lease for a worker that takes part in gangs: the lease its formed gang holds
     /// for it, or its place in the waiting list of the first available game (`None` when
-    /// that game is not a gang's).
+    /// that game is not a gang's, or the worker registered no peer address).
     pub(super) fn gang_lease(&mut self, worker: &str) -> Option<LeaseOutcome> {
+        if self.workers.get(worker)?.peer.is_empty() {
+            return None;
+        }
         if let Some(outcome) = self.fetch_member_lease(worker) {
             return Some(outcome);
         }
         let slot = *self.available.iter().next()?;
-        self.slots[slot as usize].gang.as_ref()?;
+        if !self.gangs.has(slot) {
+            return None;
+        }
         self.leave_waiting(worker, Some(slot));
-        self.gang_seats.insert(worker.to_owned(), slot);
+        self.gangs.seats.insert(worker.to_owned(), slot);
         let now = Instant::now();
         let unit = self.slots[slot as usize].id.clone();
-        let gang = self.slots[slot as usize].gang.as_mut()?;
+        let gang = self.gangs.games.get_mut(&slot)?;
         let (fresh, stale): (Vec<_>, Vec<_>) = std::mem::take(&mut gang.waiting)
             .into_iter()
             .partition(|(_, asked)| now.duration_since(*asked) < STALE_ASK);
@@ -106,7 +135,7 @@ impl Core {
             Vec::new()
         };
         for (gone, _) in stale {
-            self.gang_seats.remove(&gone);
+            self.gangs.seats.remove(&gone);
         }
         if !formed {
             return Some(LeaseOutcome::Wait(200));
@@ -118,7 +147,7 @@ impl Core {
                 (w, peer.unwrap_or_default())
             })
             .collect();
-        let gang = self.slots[slot as usize].gang.as_mut()?;
+        let gang = self.gangs.games.get_mut(&slot)?;
         let name = format!("{unit}-gang{}", gang.formed);
         gang.formed += 1;
         tracing::info!(gang = %name, members = ?members.iter().map(|m| &m.0).collect::<Vec<_>>(), "gang formed");
@@ -133,16 +162,15 @@ impl Core {
 
     /// The lease of `worker` in a gang formed without it having fetched it yet.
     fn fetch_member_lease(&mut self, worker: &str) -> Option<LeaseOutcome> {
-        let slot = *self.gang_seats.get(worker)?;
+        let slot = *self.gangs.seats.get(worker)?;
         let rank = {
-            let gang = self.slots[slot as usize].gang.as_ref()?.current.as_ref()?;
+            let gang = self.gangs.games.get(&slot)?.current.as_ref()?;
             let rank = gang.members.iter().position(|(w, _)| w == worker)?;
             gang.leases[rank].is_none().then_some(rank)?
         };
-        self.gang_seats.remove(worker);
-        let mut lease = self.grant(slot, worker, false);
-        let id = self.next_lease - 1;
-        let gang_slot = self.slots[slot as usize].gang.as_mut()?;
+        self.gangs.seats.remove(worker);
+        let (id, mut lease) = self.grant(slot, worker, false);
+        let gang_slot = self.gangs.games.get_mut(&slot)?;
         let size = gang_slot.size;
         let gang = gang_slot.current.as_mut()?;
         gang.leases[rank] = Some(id);
@@ -162,26 +190,27 @@ impl Core {
 
     /// Takes `worker` off the waiting list it is on, unless that is `keep`'s.
     pub(super) fn leave_waiting(&mut self, worker: &str, keep: Option<u32>) {
-        let Some(&slot) = self.gang_seats.get(worker) else {
+        let Some(&slot) = self.gangs.seats.get(worker) else {
             return;
         };
         if Some(slot) == keep {
             return;
         }
-        if let Some(gang) = self.slots[slot as usize].gang.as_mut()
+        if let Some(gang) = self.gangs.games.get_mut(&slot)
             && gang.waiting.iter().any(|(w, _)| w == worker)
         {
             gang.waiting.retain(|(w, _)| w != worker);
-            self.gang_seats.remove(worker);
+            self.gangs.seats.remove(worker);
         }
     }
 
     /// Ends the gang holding `slot`'s game: every member's lease is revoked and the game
     /// is available again, to a new gang.
     pub(super) fn dissolve(&mut self, slot: u32, why: &str) {
-        let Some(gang) = self.slots[slot as usize]
-            .gang
-            .as_mut()
+        let Some(gang) = self
+            .gangs
+            .games
+            .get_mut(&slot)
             .and_then(|g| g.current.take())
         else {
             return;
@@ -189,7 +218,7 @@ impl Core {
         tracing::info!(gang = %gang.name, why, "gang dissolved; the game will be leased to a new gang");
         for ((worker, _), lease) in gang.members.iter().zip(&gang.leases) {
             if lease.is_none() {
-                self.gang_seats.remove(worker);
+                self.gangs.seats.remove(worker);
             }
         }
         for lease in gang.leases.into_iter().flatten() {
@@ -213,9 +242,10 @@ impl Core {
             return;
         }
         let slot = rec.slot;
-        let current = self.slots[slot as usize]
-            .gang
-            .as_ref()
+        let current = self
+            .gangs
+            .games
+            .get(&slot)
             .and_then(|g| g.current.as_ref())
             .is_some_and(|g| g.leases.contains(&Some(lease)));
         if current {
@@ -232,7 +262,7 @@ impl Core {
             .iter()
             .copied()
             .filter(|&i| {
-                let gang = self.slots[i as usize].gang.as_ref();
+                let gang = self.gangs.games.get(&i);
                 gang.and_then(|g| g.current.as_ref()).is_some_and(|g| {
                     g.leases.iter().any(Option::is_none) && now.duration_since(g.formed_at) > ttl
                 })

@@ -46,10 +46,10 @@ impl Core {
         } else {
             duplicates = batch.results.len() as u32;
         }
-        self.games_pending += u64::from(accepted);
-        self.duplicates += u64::from(duplicates);
-        self.received_total += u64::from(accepted);
-        self.sample(now);
+        self.tally.games_pending += u64::from(accepted);
+        self.tally.duplicates += u64::from(duplicates);
+        self.tally.received_total += u64::from(accepted);
+        self.tally.sample(now);
 
         let slot = &mut self.slots[slot_index as usize];
         let mut job = None;
@@ -104,7 +104,7 @@ impl Core {
     /// Returns the lease and its slot.
     fn check_batch(&mut self, batch: &ResultBatch) -> Result<(u64, u32), CoreError> {
         let lease_id: u64 = batch.lease_id.parse().map_err(|_| {
-            self.refused += batch.results.len() as u64;
+            self.tally.refused += batch.results.len() as u64;
             CoreError::MalformedLease(batch.lease_id.clone())
         })?;
         let Some(rec) = self.leases.get(&lease_id) else {
@@ -112,7 +112,7 @@ impl Core {
             return Err(CoreError::UnknownLease(lease_id));
         };
         if rec.worker != batch.worker_id {
-            self.refused += batch.results.len() as u64;
+            self.tally.refused += batch.results.len() as u64;
             return Err(CoreError::NotYourLease {
                 lease: lease_id,
                 owner: rec.worker.clone(),
@@ -133,7 +133,7 @@ impl Core {
             || batch.n != unit.n
             || batch.params != params
         {
-            self.refused += batch.results.len() as u64;
+            self.tally.refused += batch.results.len() as u64;
             return Err(CoreError::OutsideLease {
                 lease: lease_id,
                 sent: format!(
@@ -148,7 +148,7 @@ impl Core {
         }
         for result in &batch.results {
             if let Err(problem) = check_result(result, &unit, columns) {
-                self.refused += batch.results.len() as u64;
+                self.tally.refused += batch.results.len() as u64;
                 return Err(CoreError::ResultRefused {
                     game: result.game_index,
                     lease: lease_id,

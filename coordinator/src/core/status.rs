@@ -1,22 +1,73 @@
 //! What `hammer status` and the metrics see: the rate of results and the per-series
 //! progress.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use hammer_proto::v1::{ExperimentStatus, LeasedUnit, StatusResponse, WorkerStatus};
+use hammer_sweep::Unit;
 
 use super::Core;
+use crate::state::CommitEntry;
 
-/// How far back the rate looks at most: a sweep of hour-long games still gets a rate and
-/// an ETA from its last results, and a sweep that stalls for this long shows none.
-const RATE_HORIZON: Duration = Duration::from_secs(30 * 60);
-/// The rate's window is the shortest one ending now that is at least this long and
-/// holds [`RATE_RESULTS`] results, so that fast sweeps show the recent rate.
-const RATE_WINDOW: Duration = Duration::from_secs(10);
-const RATE_RESULTS: u64 = 20;
+/// The games of one (experiment, point, configuration) series.
+#[derive(Clone, Copy, Default)]
+pub(super) struct SeriesStats {
+    total: u64,
+    committed: u64,
+    solvable: u64,
+    expansions: u64,
+}
 
-impl Core {
+/// The counts of units and games, by state and by series, and the samples of the rate.
+#[derive(Default)]
+pub(super) struct Tally {
+    series: BTreeMap<(u32, u32, u32), SeriesStats>,
+    pub units_committed: u32,
+    games_committed: u64,
+    /// Distinct results held for open units.
+    pub games_pending: u64,
+    pub refused: u64,
+    pub duplicates: u64,
+    /// (time, results received so far), for the rate.
+    samples: VecDeque<(Instant, u64)>,
+    pub received_total: u64,
+    /// How long each committed unit took from its first lease.
+    pub unit_seconds: Vec<f64>,
+}
+
+impl Tally {
+    /// Counts `unit`'s games in its series.
+    pub(super) fn add_games(&mut self, unit: &Unit) {
+        self.series
+            .entry((unit.experiment, unit.point, unit.config))
+            .or_default()
+            .total += unit.games();
+    }
+
+    /// `unit` was committed as `entry` says, with `pending` of its games held until now,
+    /// `took` after its first lease.
+    pub(super) fn committed(
+        &mut self,
+        unit: &Unit,
+        entry: &CommitEntry,
+        pending: u64,
+        took: Option<Duration>,
+    ) {
+        self.games_pending = self.games_pending.saturating_sub(pending);
+        if let Some(took) = took {
+            self.unit_seconds.push(took.as_secs_f64());
+        }
+        self.games_committed += entry.games;
+        let series = self
+            .series
+            .entry((unit.experiment, unit.point, unit.config))
+            .or_default();
+        series.committed += entry.games;
+        series.solvable += entry.solvable;
+        series.expansions += entry.expansions;
+    }
+
     pub(super) fn sample(&mut self, now: Instant) {
         if self
             .samples
@@ -42,8 +93,20 @@ impl Core {
     fn rate(&self) -> f64 {
         rate_at(&self.samples, self.received_total, Instant::now())
     }
+}
+
+/// How far back the rate looks at most: a sweep of hour-long games still gets a rate and
+/// an ETA from its last results, and a sweep that stalls for this long shows none.
+const RATE_HORIZON: Duration = Duration::from_secs(30 * 60);
+/// The rate's window is the shortest one ending now that is at least this long and
+/// holds [`RATE_RESULTS`] results, so that fast sweeps show the recent rate.
+const RATE_WINDOW: Duration = Duration::from_secs(10);
+const RATE_RESULTS: u64 = 20;
+
+impl Core {
     pub fn status(&self) -> StatusResponse {
         let experiments = self
+            .tally
             .series
             .iter()
             .map(|(&(e, p, c), s)| {
@@ -72,21 +135,21 @@ impl Core {
             sweep_name: self.sweep.name.clone(),
             sweep_digest: self.sweep.digest.clone(),
             games_total: self.sweep.total_games(),
-            games_committed: self.games_committed,
-            games_pending: self.games_pending,
+            games_committed: self.tally.games_committed,
+            games_pending: self.tally.games_pending,
             units_total: self.slots.len() as u32,
-            units_committed: self.units_committed,
+            units_committed: self.tally.units_committed,
             units_leased: self.leased.len() as u32,
             workers: self
                 .workers
                 .values()
                 .filter(|w| w.last_seen.elapsed() <= recent && !w.told_complete)
                 .count() as u32,
-            games_per_second: self.rate(),
+            games_per_second: self.tally.rate(),
             complete: self.is_complete(),
             experiments,
-            refused: self.refused,
-            duplicates: self.duplicates,
+            refused: self.tally.refused,
+            duplicates: self.tally.duplicates,
             worker_list: self.worker_list(),
         }
     }

@@ -1,0 +1,340 @@
+//! Leases: granting a unit to a worker, renewing it with heartbeats, letting it lapse,
+//! and choosing which unit a worker asking for work gets.
+//!
+//! A worker asking for work gets, in this order: the unit it held before a reconnect
+//! (`resume`), a place in a gang when it can take part in one and the first open game is
+//! a gang's ([`Core::gang_lease`]), the first open unit searched alone, or a speculative
+//! copy of a straggler; else it is told to wait.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use hammer_proto::v1::{HeartbeatResponse, Lease, LeaseProgress, Unit as WireUnit};
+
+use super::gang::Member;
+use super::{Core, CoreError, LeaseOutcome, SlotState};
+
+/// One lease given out.
+pub(super) struct LeaseRec {
+    pub slot: u32,
+    pub worker: String,
+    pub expires: Instant,
+    pub active: bool,
+    /// Expansions the worker reported for the unit so far (heartbeats), and when that
+    /// number last grew (when the lease was granted, before any report).
+    pub expansions: u64,
+    pub progressed: Instant,
+    /// For a member of a gang: its place in it.
+    pub gang: Option<Member>,
+    /// Its gang was dissolved: never renewed, and the worker is told to drop it.
+    pub revoked: bool,
+}
+
+/// Every lease given out and not yet forgotten, by id.
+#[derive(Default)]
+pub(super) struct Leases {
+    by_id: HashMap<u64, LeaseRec>,
+    next: u64,
+}
+
+impl Leases {
+    /// Keeps `rec` under a new id.
+    fn add(&mut self, rec: LeaseRec) -> u64 {
+        self.next += 1;
+        self.by_id.insert(self.next, rec);
+        self.next
+    }
+
+    pub fn get(&self, id: &u64) -> Option<&LeaseRec> {
+        self.by_id.get(id)
+    }
+
+    pub fn get_mut(&mut self, id: &u64) -> Option<&mut LeaseRec> {
+        self.by_id.get_mut(id)
+    }
+
+    /// Whether `id` is active and `worker`'s.
+    fn held_by(&self, id: &u64, worker: &str) -> bool {
+        self.get(id).is_some_and(|r| r.active && r.worker == worker)
+    }
+}
+
+impl Core {
+    /// The next lease for `worker`. `resume` names the unit it was working on before a
+    /// reconnect; `gang_failed` says the gang of its last lease broke.
+    pub fn lease(
+        &mut self,
+        worker: &str,
+        resume: &str,
+        gang_failed: bool,
+    ) -> Result<LeaseOutcome, CoreError> {
+        if self.draining {
+            return Err(CoreError::ShuttingDown);
+        }
+        self.worker_mut(worker)?;
+        self.expire(Instant::now());
+        self.release_all(worker, gang_failed);
+        if self.is_complete() {
+            if let Some(w) = self.workers.get_mut(worker) {
+                w.told_complete = true;
+            }
+            return Ok(LeaseOutcome::Complete);
+        }
+        let outcome = self
+            .resumed(worker, resume)
+            .or_else(|| self.gang_lease(worker))
+            .or_else(|| self.alone(worker))
+            .or_else(|| self.speculative(worker))
+            .unwrap_or(LeaseOutcome::Wait(200));
+        Ok(outcome)
+    }
+
+    /// A worker asks for work when it has finished or dropped its unit: its leases end,
+    /// and with them its gang's when that broke.
+    fn release_all(&mut self, worker: &str, gang_failed: bool) {
+        let old: Vec<u64> = self
+            .workers
+            .get(worker)
+            .map(|w| w.active.clone())
+            .unwrap_or_default();
+        for lease in old {
+            if gang_failed {
+                self.dissolve_of(lease, "a member's gang broke");
+            }
+            self.deactivate(lease);
+        }
+    }
+
+    /// The unit `worker` held before a reconnect, if it is still open. A gang's game is
+    /// never resumed alone: its gang forms again.
+    fn resumed(&mut self, worker: &str, resume: &str) -> Option<LeaseOutcome> {
+        let slot = *self.by_id.get(resume)?;
+        if self.slots[slot as usize].state != SlotState::Open || self.gangs.has(slot) {
+            return None;
+        }
+        self.leave_waiting(worker, None);
+        Some(LeaseOutcome::Lease(self.grant(slot, worker, false).1))
+    }
+
+    /// The first open unit that one worker searches alone.
+    fn alone(&mut self, worker: &str) -> Option<LeaseOutcome> {
+        let slot = self
+            .available
+            .iter()
+            .copied()
+            .find(|&s| !self.gangs.has(s))?;
+        self.leave_waiting(worker, None);
+        Some(LeaseOutcome::Lease(self.grant(slot, worker, false).1))
+    }
+
+    /// A second copy of a straggler, for an idle worker.
+    fn speculative(&mut self, worker: &str) -> Option<LeaseOutcome> {
+        let slot = self.straggler(worker)?;
+        tracing::info!(unit = %self.slots[slot as usize].id, worker, "straggler: leasing a speculative copy");
+        Some(LeaseOutcome::Lease(self.grant(slot, worker, true).1))
+    }
+
+    /// Leases `slot_index`'s unit to `worker`; returns the lease's id with the lease.
+    pub(super) fn grant(
+        &mut self,
+        slot_index: u32,
+        worker: &str,
+        speculative: bool,
+    ) -> (u64, Lease) {
+        let now = Instant::now();
+        let id = self.leases.add(LeaseRec {
+            slot: slot_index,
+            worker: worker.to_owned(),
+            expires: now + self.timing.lease_ttl,
+            active: true,
+            expansions: 0,
+            progressed: now,
+            gang: None,
+            revoked: false,
+        });
+        if let Some(w) = self.workers.get_mut(worker) {
+            w.active.push(id);
+        }
+        self.available.remove(&slot_index);
+        self.leased.insert(slot_index);
+        let slot = &mut self.slots[slot_index as usize];
+        slot.active += 1;
+        slot.leases.push(id);
+        slot.first_leased.get_or_insert(now);
+        let lease = Lease {
+            lease_id: id.to_string(),
+            unit: Some(WireUnit {
+                unit_id: slot.id.clone(),
+                experiment: slot.unit.experiment,
+                config: slot.unit.config,
+                n: slot.unit.n,
+                start: slot.unit.start,
+                end: slot.unit.end,
+                point: slot.unit.point,
+            }),
+            speculative,
+            gang: None,
+        };
+        (id, lease)
+    }
+
+    /// The open unit that has been leased the longest, if that is longer than the
+    /// straggler threshold and it has no second copy yet.
+    fn straggler(&self, worker: &str) -> Option<u32> {
+        let mut durations = self.tally.unit_seconds.clone();
+        durations.sort_by(f64::total_cmp);
+        let median = durations
+            .get(durations.len() / 2)
+            .copied()
+            .map_or(Duration::ZERO, Duration::from_secs_f64);
+        let threshold = self.timing.speculate_after.max(median);
+        let stall = threshold.max(self.timing.heartbeat * 3);
+        let now = Instant::now();
+        self.leased
+            .iter()
+            .filter_map(|&i| {
+                let slot = &self.slots[i as usize];
+                let started = slot.first_leased?;
+                let mine = slot.leases.iter().any(|l| self.leases.held_by(l, worker));
+                // A unit whose worker reported growing expansions within a few
+                // heartbeats is slow, not stuck: a second copy would only repeat the same
+                // deterministic search.
+                let moving = slot.leases.iter().any(|l| {
+                    self.leases.get(l).is_some_and(|r| {
+                        r.active && r.expansions > 0 && now.duration_since(r.progressed) < stall
+                    })
+                });
+                (slot.state == SlotState::Open
+                    && !self.gangs.has(i)
+                    && slot.active == 1
+                    && !mine
+                    && !moving
+                    && now.duration_since(started) >= threshold)
+                    .then_some((started, i))
+            })
+            .min()
+            .map(|(_, i)| i)
+    }
+
+    /// Ends a lease's claim on its unit; the unit becomes available again if no one
+    /// else works on it.
+    pub(super) fn deactivate(&mut self, lease: u64) {
+        let Some(rec) = self.leases.get_mut(&lease) else {
+            return;
+        };
+        if !rec.active {
+            return;
+        }
+        rec.active = false;
+        let slot_index = rec.slot;
+        let worker = rec.worker.clone();
+        if let Some(w) = self.workers.get_mut(&worker) {
+            w.active.retain(|&l| l != lease);
+        }
+        let slot = &mut self.slots[slot_index as usize];
+        slot.active = slot.active.saturating_sub(1);
+        if slot.active == 0 {
+            self.leased.remove(&slot_index);
+            if slot.state == SlotState::Open {
+                self.available.insert(slot_index);
+                // A gang none of whose members holds the game any more is over.
+                self.dissolve(slot_index, "no member holds the game");
+            }
+        }
+    }
+
+    /// Lapses leases not renewed in time.
+    pub fn expire(&mut self, now: Instant) {
+        let expired: Vec<u64> = self
+            .leases
+            .by_id
+            .iter()
+            .filter(|(_, l)| l.active && l.expires <= now)
+            .map(|(&id, _)| id)
+            .collect();
+        for lease in expired {
+            tracing::info!(lease, "lease expired, the unit will be given out again");
+            self.metrics.lease_expired();
+            self.dissolve_of(lease, "a member's lease expired");
+            self.deactivate(lease);
+        }
+        self.expire_gangs(now);
+    }
+
+    pub fn heartbeat(
+        &mut self,
+        worker: &str,
+        leases: &[String],
+        progress: &[LeaseProgress],
+    ) -> Result<HeartbeatResponse, CoreError> {
+        self.worker_mut(worker)?;
+        let now = Instant::now();
+        let mut answer = HeartbeatResponse {
+            sweep_complete: self.is_complete(),
+            ..HeartbeatResponse::default()
+        };
+        for text in leases {
+            let Some(rec) = text
+                .parse::<u64>()
+                .ok()
+                .and_then(|id| self.leases.get(&id).map(|r| (id, r)))
+            else {
+                answer.unknown_lease_ids.push(text.clone());
+                continue;
+            };
+            let (id, rec) = rec;
+            if rec.worker != worker {
+                answer.unknown_lease_ids.push(text.clone());
+                continue;
+            }
+            let slot = rec.slot;
+            if self.slots[slot as usize].state != SlotState::Open || rec.revoked {
+                answer.dropped_lease_ids.push(text.clone());
+                continue;
+            }
+            self.renew(id, now);
+        }
+        for p in progress {
+            let Some(rec) = p
+                .lease_id
+                .parse::<u64>()
+                .ok()
+                .and_then(|id| self.leases.get_mut(&id))
+            else {
+                continue;
+            };
+            if rec.worker != worker {
+                continue;
+            }
+            if p.expansions > rec.expansions {
+                rec.expansions = p.expansions;
+                rec.progressed = now;
+            }
+        }
+        Ok(answer)
+    }
+
+    /// Extends a lease, and takes it up again if it had lapsed: the worker is evidently
+    /// still at work.
+    pub(super) fn renew(&mut self, id: u64, now: Instant) {
+        let ttl = self.timing.lease_ttl;
+        let Some(rec) = self.leases.get_mut(&id) else {
+            return;
+        };
+        rec.expires = now + ttl;
+        let open = self.slots[rec.slot as usize].state == SlotState::Open;
+        if rec.active || !open || rec.revoked {
+            return;
+        }
+        rec.active = true;
+        let slot_index = rec.slot;
+        let worker = rec.worker.clone();
+        if let Some(w) = self.workers.get_mut(&worker) {
+            w.active.push(id);
+        }
+        let slot = &mut self.slots[slot_index as usize];
+        slot.active += 1;
+        self.available.remove(&slot_index);
+        self.leased.insert(slot_index);
+    }
+}

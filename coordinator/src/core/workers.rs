@@ -1,0 +1,109 @@
+//! The workers the coordinator has heard from, by id.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::WorkerInfo;
+
+/// One worker, as the coordinator knows it.
+pub(super) struct WorkerRec {
+    pub info: Arc<WorkerInfo>,
+    pub last_seen: Instant,
+    pub told_complete: bool,
+    /// Where other workers reach this one for gangs; empty when it takes no part.
+    pub peer: String,
+    /// Leases of this worker that are active; a worker works on one unit at a time.
+    pub active: Vec<u64>,
+}
+
+/// Every worker registered, by id.
+pub(super) struct Workers {
+    by_id: HashMap<String, WorkerRec>,
+    /// Numbers the ids of workers that send no instance.
+    next: u64,
+}
+
+impl Default for Workers {
+    fn default() -> Workers {
+        Workers {
+            by_id: HashMap::new(),
+            next: 1,
+        }
+    }
+}
+
+impl Workers {
+    /// The worker id for a registration. A worker that sends an `instance` gets an id
+    /// derived from its name and instance, so a process that reconnects, to this
+    /// coordinator or to a restarted one, keeps its id and its rows name it
+    /// consistently. Without one (older workers), every registration gets a new id.
+    pub(super) fn register(
+        &mut self,
+        name: &str,
+        version: &str,
+        instance: &str,
+        peer: &str,
+    ) -> String {
+        let clean = |text: &str, extra: bool| -> String {
+            text.chars()
+                .filter(|c| c.is_ascii_alphanumeric() || (extra && matches!(c, '-' | '_' | '.')))
+                .take(64)
+                .collect()
+        };
+        let name = clean(name, true);
+        let instance = clean(instance, false);
+        let id = if instance.is_empty() {
+            let id = format!("w{}-{}", self.next, name);
+            self.next += 1;
+            id
+        } else {
+            format!("{name}-{instance}")
+        };
+        let version: String = version.chars().take(64).collect();
+        let now = Instant::now();
+        match self.by_id.get_mut(&id) {
+            Some(rec) => {
+                // The same process again, after a reconnect: its leases stay until its
+                // next Lease call, which resumes or ends them.
+                rec.last_seen = now;
+                rec.told_complete = false;
+                rec.peer = peer.to_owned();
+                if rec.info.version != version {
+                    rec.info = Arc::new(WorkerInfo {
+                        id: id.clone(),
+                        version,
+                    });
+                }
+            }
+            None => {
+                self.by_id.insert(
+                    id.clone(),
+                    WorkerRec {
+                        info: Arc::new(WorkerInfo {
+                            id: id.clone(),
+                            version,
+                        }),
+                        last_seen: now,
+                        told_complete: false,
+                        peer: peer.to_owned(),
+                        active: Vec::new(),
+                    },
+                );
+            }
+        }
+        id
+    }
+
+    pub fn get(&self, id: &str) -> Option<&WorkerRec> {
+        self.by_id.get(id)
+    }
+
+    pub fn get_mut(&mut self, id: &str) -> Option<&mut WorkerRec> {
+        self.by_id.get_mut(id)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &WorkerRec> {
+        self.by_id.values()
+    }
+}
