@@ -129,44 +129,6 @@ fn a_profile_counts_every_expansion_and_changes_nothing() {
     assert!(text.contains("base alone"), "{text}");
 }
 
-/// `--strong-bound` keeps the answer, says so in the JSON, and its profile counts the
-/// states it cut; a board that has locked up is proved at its start.
-#[test]
-fn the_strong_bound_keeps_the_answer_and_counts_its_cuts() {
-    let run = |args: &str, strong: bool| {
-        let mut args: Vec<&str> = args.split_whitespace().collect();
-        args.extend(["--json", "--profile"]);
-        if strong {
-            args.push("--strong-bound");
-        }
-        json(&hammer(&args, None))
-    };
-    let game = "solve --random --n 6 --seed 3 --index 5 --order random --schedule luby:64";
-    let (plain, strong) = (run(game, false), run(game, true));
-    assert_eq!(plain["strong_bound"], false);
-    assert_eq!(strong["strong_bound"], true);
-    assert_eq!(plain["score"], strong["score"]);
-    assert_eq!(strong["exhaustive"], true);
-    let cuts: u64 = (strong["profile"]["levels"].as_array().unwrap().iter())
-        .map(|l| l["strong_pruned"].as_u64().unwrap())
-        .sum();
-    assert!(cuts > 0, "{strong}");
-    assert!(strong["expansions"].as_u64() < plain["expansions"].as_u64());
-
-    // Twenty random moves into this 7x7 game the board has locked up with 39 stones
-    // that can never move: the strong bound proves it at the start.
-    let locked = "solve --random --n 7 --seed 2013 --index 5482 --prefix 20 --order random \
-                  --schedule luby:256";
-    let (plain, strong) = (run(locked, false), run(locked, true));
-    assert_eq!(
-        (&plain["score"], &strong["score"]),
-        (&39.into(), &39.into())
-    );
-    assert!(plain["expansions"].as_u64() > Some(0));
-    assert_eq!(strong["lower_bound"], 39);
-    assert_eq!(strong["expansions"], 0);
-}
-
 /// `--part 0/2 --race` searches the first racer alone, which is the unsplit search of
 /// the same run seed; the second racer searches the game under another stream.
 #[test]

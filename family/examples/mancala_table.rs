@@ -158,7 +158,6 @@ fn solve(
         split: None,
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     let clock = Instant::now();
     let cpu = cpu_seconds();

@@ -39,7 +39,6 @@ fn main() {
         split: None,
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     for board in [Board::english(), Board::european()] {
         let name = board.kind().to_string();

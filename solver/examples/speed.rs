@@ -30,7 +30,6 @@ fn main() {
             split: None,
             cancel: None,
             profile: false,
-            strong_bound: false,
         };
         let mut solver = Solver::new(Martello);
         let started = Instant::now();

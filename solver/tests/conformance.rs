@@ -86,7 +86,6 @@ fn paper_schedule_with_random_order_matches_every_case() {
         split: None,
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     assert_eq!(check_all(&config, 8), 345);
 }
@@ -102,7 +101,6 @@ fn luby_and_geometric_schedules_match_every_case() {
             split: None,
             cancel: None,
             profile: false,
-            strong_bound: false,
         };
         assert_eq!(check_all(&config, 8), 345);
     }
@@ -125,7 +123,6 @@ fn heuristic_orders_match_every_case() {
             split: None,
             cancel: None,
             profile: false,
-            strong_bound: false,
         };
         assert_eq!(check_all(&config, 8), 345);
     }

@@ -16,7 +16,6 @@ fn config(order: Order, schedule: &str, limits: Limits) -> Config {
         split: None,
         cancel: None,
         profile: false,
-        strong_bound: false,
     }
 }
 

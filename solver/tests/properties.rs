@@ -33,7 +33,6 @@ fn config(order: usize, schedule: usize, prefix: u32) -> Config {
         split: None,
         cancel: None,
         profile: false,
-        strong_bound: false,
     }
 }
 
@@ -84,7 +83,6 @@ fn budgeted_attempts_say_when_they_are_only_an_upper_bound() {
         split: None,
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     let mut cut = 0;
     for index in 0..20 {
@@ -114,7 +112,6 @@ fn restarts_keep_finished_work() {
         split: None,
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     let out = Solver::new(Martello).solve(&board, &cfg, 1);
     assert!(out.exhaustive);

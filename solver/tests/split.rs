@@ -20,7 +20,6 @@ fn config(random: bool, limits: Limits, split: Option<SplitPart>) -> Config {
         split,
         cancel: None,
         profile: false,
-        strong_bound: false,
     }
 }
 

@@ -217,7 +217,6 @@ impl RunConfig {
             split: None,
             cancel: None,
             profile: false,
-            strong_bound: false,
         }
     }
 

@@ -161,7 +161,6 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
         split: None,
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     listed
         .into_par_iter()

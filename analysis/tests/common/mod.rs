@@ -79,7 +79,6 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                     split: None,
                     cancel: None,
                     profile: false,
-                    strong_bound: false,
                 };
                 let mut rows = Vec::new();
                 for trial in 0..c.trials {

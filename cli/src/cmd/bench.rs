@@ -28,9 +28,7 @@ pub struct BenchArgs {
     /// Sweep seed of the games.
     #[arg(long, default_value_t = 2013)]
     seed: u64,
-    /// Solver configurations as ORDER/SCHEDULE, with `+strong` at the end to ask the
-    /// puzzle's strong bound too (as `hammer solve --strong-bound`); repeat the flag for
-    /// several.
+    /// Solver configurations as ORDER/SCHEDULE; repeat the flag for several.
     #[arg(long = "config", default_values_t = ["standard/exact".to_string(), "random/paper".to_string()])]
     configs: Vec<String>,
     /// Also write every game's expansions and time to this CSV file (config, game,
@@ -54,10 +52,6 @@ struct Row {
 }
 
 fn parse_config(text: &str) -> Result<Config> {
-    let (text, strong_bound) = match text.strip_suffix("+strong") {
-        Some(rest) => (rest, true),
-        None => (text, false),
-    };
     // A learned order names a file, whose path may hold slashes: split at the last one.
     let split = if text.starts_with("learned:") {
         text.rsplit_once('/')
@@ -76,7 +70,6 @@ fn parse_config(text: &str) -> Result<Config> {
         split: None,
         cancel: None,
         profile: false,
-        strong_bound,
     })
 }
 

@@ -76,11 +76,6 @@ pub struct SolveArgs {
     /// hits; with memo evictions and the start's bound (docs/search.md).
     #[arg(long)]
     profile: bool,
-    /// Before expanding each state, ask the puzzle's strong bound too (Martello: stones
-    /// that can never move again stay; docs/search.md): fewer expansions on hard games,
-    /// each state costlier. The answer is the same.
-    #[arg(long)]
-    strong_bound: bool,
     #[command(flatten)]
     owners: OwnersArgs,
     /// Print one JSON object.
@@ -163,7 +158,6 @@ pub(crate) fn solved_json(
         "seed": seed,
         "order": config.order.to_string(),
         "schedule": config.schedule.to_string(),
-        "strong_bound": config.strong_bound,
         "prefix": config.prefix,
         "prefix_moves": move_list(&out.prefix_moves),
         "start": out.start,
@@ -192,7 +186,7 @@ pub(crate) fn solved_json(
 /// any expansion, lowest score first.
 fn profile_json(profile: &hammer_solver::Profile) -> Value {
     let levels: Vec<Value> = (profile.levels.iter().enumerate())
-        .filter(|(_, l)| l.expanded > 0 || l.strong_pruned > 0)
+        .filter(|(_, l)| l.expanded > 0)
         .map(|(score, l)| {
             json!({
                 "score": score,
@@ -202,7 +196,6 @@ fn profile_json(profile: &hammer_solver::Profile) -> Value {
                 "pruned": l.pruned,
                 "pruned_base": l.pruned_base,
                 "memo_hits": l.memo_hits,
-                "strong_pruned": l.strong_pruned,
             })
         })
         .collect();
@@ -223,29 +216,21 @@ fn print_profile(v: &Value) {
         v["start_bound"], v["memo_evictions"]
     );
     println!(
-        "{:>8} {:>12} {:>10} {:>12} {:>12} {:>12} {:>12} {:>12}",
-        "score",
-        "expanded",
-        "mean bound",
-        "successors",
-        "pruned",
-        "base alone",
-        "memo hits",
-        "strong cut"
+        "{:>8} {:>12} {:>10} {:>12} {:>12} {:>12} {:>12}",
+        "score", "expanded", "mean bound", "successors", "pruned", "base alone", "memo hits"
     );
     for l in levels.iter().rev() {
         let n = |key: &str| l[key].as_u64().unwrap_or(0);
         let mean = n("bound_sum") as f64 / n("expanded").max(1) as f64;
         println!(
-            "{:>8} {:>12} {:>10.2} {:>12} {:>12} {:>12} {:>12} {:>12}",
+            "{:>8} {:>12} {:>10.2} {:>12} {:>12} {:>12} {:>12}",
             n("score"),
             n("expanded"),
             mean,
             n("children"),
             n("pruned"),
             n("pruned_base"),
-            n("memo_hits"),
-            n("strong_pruned")
+            n("memo_hits")
         );
     }
 }
@@ -329,7 +314,6 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         }),
         cancel: None,
         profile: args.profile,
-        strong_bound: args.strong_bound,
     };
     let extra: Vec<(String, String)> = args
         .n

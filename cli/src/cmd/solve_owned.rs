@@ -51,8 +51,6 @@ impl OwnersArgs {
             Some("--part")
         } else if config.profile {
             Some("--profile")
-        } else if config.strong_bound {
-            Some("--strong-bound")
         } else {
             None
         };
