@@ -49,14 +49,8 @@ fn solve_json_has_the_promised_keys_and_a_replayable_solution() {
     }
     assert_eq!(v["board"], board);
     assert_eq!(v["exhaustive"], true);
-    let moves: Vec<String> = v["solution"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
     let mut args = vec!["replay", board, "--json"];
-    args.extend(moves.iter().map(String::as_str));
+    args.extend(v["solution"].as_str().unwrap().split_whitespace());
     let replayed = json(&hammer(&args, None));
     assert_eq!(replayed["stones"], v["min_stones"]);
 }
@@ -85,7 +79,7 @@ fn seeded_solves_reproduce_bit_for_bit() {
     a["wall_ns"] = 0.into();
     b["wall_ns"] = 0.into();
     assert_eq!(a, b);
-    assert_eq!(a["prefix_moves"].as_array().unwrap().len(), 2);
+    assert_eq!(a["prefix_moves"].as_str().unwrap().split(' ').count(), 2);
     assert_eq!(a["order"], "random");
     assert_eq!(a["schedule"], "luby:16");
 }

@@ -149,19 +149,20 @@ fn run_config(
     for (i, board) in boards.iter().enumerate() {
         let seed = family.run_seed(point, sweep_seed, i as u64, 0);
         let game_started = Instant::now();
-        let out = solver.solve(Job {
+        let solved = solver.solve(Job {
             point,
             instance: Instance::Given(board),
             config: &config,
             run_seed: seed,
         })?;
+        let out = &solved.game;
         let ns = game_started.elapsed().as_nanos() as u64;
         row.each.push((out.expansions, out.exhaustive, ns));
         row.expansions += out.expansions;
         row.exhaustive += out.exhaustive as u64;
         row.solvable += (out.score <= family.goal(point)) as u64;
-        if out.memo_states > row.max_memo_states {
-            row.max_memo_states = out.memo_states;
+        if solved.memo_states > row.max_memo_states {
+            row.max_memo_states = solved.memo_states;
             row.max_memo_bytes = out.memo_bytes;
         }
         if out.expansions > row.hardest.1 {

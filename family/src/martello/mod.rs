@@ -15,7 +15,7 @@ use hammer_solver::{Config, Solver};
 use crate::error::bad;
 use crate::{
     ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Job, Learning, OwnedSolved,
-    Owners, OwnersError, ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Team, Texts,
+    Owners, OwnersError, ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Team,
     solve_by_owners,
 };
 
@@ -152,6 +152,10 @@ impl Family for MartelloFamily {
         true
     }
 
+    fn report_figures(&self) -> bool {
+        true
+    }
+
     fn learning(&self) -> Option<&dyn Learning> {
         Some(self)
     }
@@ -259,15 +263,11 @@ impl GameSolver for MartelloSolver {
         };
         // A part reports the better of its own score and one another part reached, with
         // that part's solution: the score it pruned against must have a witness.
-        let mut solved = Solved::of(
-            &outcome,
-            Texts::of(&game.notation, &board, &outcome),
-            Vec::new(),
-        );
+        let mut solved = Solved::of(&game.notation, &board, &outcome, Vec::new());
         if let Some((told, solution)) = job.config.split.as_ref().and_then(|p| p.shared.told())
             && told < outcome.min_score
         {
-            (solved.score, solved.solution) = (told, solution);
+            (solved.game.score, solved.game.solution) = (told, solution);
         }
         Ok(solved)
     }
