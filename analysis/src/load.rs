@@ -253,15 +253,22 @@ pub(crate) fn read_part(part: &PartInfo) -> Result<PartRows> {
     Ok(out)
 }
 
-/// Whether the batch holds rows of another family than Martello.
+/// The first family of the batch's rows whose rows do not feed the 2013 report's
+/// figures ([`hammer_family::Family::report_figures`]), if any.
 fn other_family(batch: &RecordBatch) -> Result<Option<String>, ColumnError> {
+    let figures = |name: &str| hammer_family::by_name(name).is_ok_and(|f| f.report_figures());
     if batch.column_by_name(col::PUZZLE).is_none() {
-        // A file written before families: its rows are `fill::PUZZLE`'s, Martello's.
-        return Ok(None);
+        // A file written before families: its rows are `fill::PUZZLE`'s.
+        return Ok((!figures(fill::PUZZLE)).then(|| fill::PUZZLE.to_owned()));
     }
-    let mut other = None;
+    let (mut other, mut last_with) = (None, None::<String>);
     for_each_str(batch, col::PUZZLE, |v| {
-        if other.is_none() && v != hammer_family::DEFAULT_FAMILY {
+        if other.is_some() || last_with.as_deref() == Some(v) {
+            return;
+        }
+        if figures(v) {
+            last_with = Some(v.to_owned());
+        } else {
             other = Some(v.to_owned());
         }
     })?;

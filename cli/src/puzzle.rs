@@ -77,8 +77,3 @@ impl PuzzleArgs {
         Ok((family, point))
     }
 }
-
-/// A space-separated move list as a JSON array of moves.
-pub fn move_list(text: &str) -> Vec<String> {
-    text.split_whitespace().map(str::to_string).collect()
-}

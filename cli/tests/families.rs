@@ -592,12 +592,7 @@ fn game_commands_take_a_puzzle() {
     assert_eq!(v["score"], 1);
     assert_eq!(v["solvable"], true);
     assert_eq!(v["exhaustive"], true);
-    let solution: Vec<&str> = v["solution"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let solution: Vec<&str> = v["solution"].as_str().unwrap().split_whitespace().collect();
     assert_eq!(solution.len(), 31);
     assert_eq!(v["columns"]["peg_finishes"], "d1 a4 d4 g4 d7");
     // A parameter given beside a position keeps the position's own point (the tours
@@ -668,10 +663,7 @@ fn game_commands_take_a_puzzle() {
     ])))
     .unwrap();
     assert_eq!(v["score"], 0, "{v}");
-    assert_eq!(
-        v["solution"],
-        serde_json::json!(["2", "R", "D", "L", "U", "R"])
-    );
+    assert_eq!(v["solution"], "2 R D L U R");
     let replayed = ok(&hammer(&[
         "replay",
         "--puzzle",

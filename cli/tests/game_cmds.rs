@@ -49,14 +49,8 @@ fn solve_json_has_the_promised_keys_and_a_replayable_solution() {
     }
     assert_eq!(v["board"], board);
     assert_eq!(v["exhaustive"], true);
-    let moves: Vec<String> = v["solution"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
     let mut args = vec!["replay", board, "--json"];
-    args.extend(moves.iter().map(String::as_str));
+    args.extend(v["solution"].as_str().unwrap().split_whitespace());
     let replayed = json(&hammer(&args, None));
     assert_eq!(replayed["stones"], v["min_stones"]);
 }
@@ -85,7 +79,7 @@ fn seeded_solves_reproduce_bit_for_bit() {
     a["wall_ns"] = 0.into();
     b["wall_ns"] = 0.into();
     assert_eq!(a, b);
-    assert_eq!(a["prefix_moves"].as_array().unwrap().len(), 2);
+    assert_eq!(a["prefix_moves"].as_str().unwrap().split(' ').count(), 2);
     assert_eq!(a["order"], "random");
     assert_eq!(a["schedule"], "luby:16");
 }
@@ -127,44 +121,6 @@ fn a_profile_counts_every_expansion_and_changes_nothing() {
     let text = String::from_utf8_lossy(&text.stdout).to_string();
     assert!(text.contains("start bound 1, memo evictions 0"), "{text}");
     assert!(text.contains("base alone"), "{text}");
-}
-
-/// `--strong-bound` keeps the answer, says so in the JSON, and its profile counts the
-/// states it cut; a board that has locked up is proved at its start.
-#[test]
-fn the_strong_bound_keeps_the_answer_and_counts_its_cuts() {
-    let run = |args: &str, strong: bool| {
-        let mut args: Vec<&str> = args.split_whitespace().collect();
-        args.extend(["--json", "--profile"]);
-        if strong {
-            args.push("--strong-bound");
-        }
-        json(&hammer(&args, None))
-    };
-    let game = "solve --random --n 6 --seed 3 --index 5 --order random --schedule luby:64";
-    let (plain, strong) = (run(game, false), run(game, true));
-    assert_eq!(plain["strong_bound"], false);
-    assert_eq!(strong["strong_bound"], true);
-    assert_eq!(plain["score"], strong["score"]);
-    assert_eq!(strong["exhaustive"], true);
-    let cuts: u64 = (strong["profile"]["levels"].as_array().unwrap().iter())
-        .map(|l| l["strong_pruned"].as_u64().unwrap())
-        .sum();
-    assert!(cuts > 0, "{strong}");
-    assert!(strong["expansions"].as_u64() < plain["expansions"].as_u64());
-
-    // Twenty random moves into this 7x7 game the board has locked up with 39 stones
-    // that can never move: the strong bound proves it at the start.
-    let locked = "solve --random --n 7 --seed 2013 --index 5482 --prefix 20 --order random \
-                  --schedule luby:256";
-    let (plain, strong) = (run(locked, false), run(locked, true));
-    assert_eq!(
-        (&plain["score"], &strong["score"]),
-        (&39.into(), &39.into())
-    );
-    assert!(plain["expansions"].as_u64() > Some(0));
-    assert_eq!(strong["lower_bound"], 39);
-    assert_eq!(strong["expansions"], 0);
 }
 
 #[test]

@@ -96,10 +96,9 @@ fn a_gang_of_processes_finds_the_exact_minimum() {
         }
         // The solution replays to the score, by the rules as `hammer replay` reads them.
         let moves: Vec<&str> = leader["solution"]
-            .as_array()
+            .as_str()
             .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap())
+            .split_whitespace()
             .collect();
         let mut replay = vec!["replay", "--json", leader["start"].as_str().unwrap()];
         replay.extend(&moves);

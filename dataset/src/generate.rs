@@ -95,7 +95,7 @@ macro_rules! row_table {
         /// values (sweep, config, order, ...) once; building an owned `ResultRow` per game
         /// would clone a dozen strings per row only to copy them again into Arrow buffers.
         /// [`crate::write_part_refs`] takes these instead.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
         pub struct RowRef<'a> {
             $( $(#[doc = $fdoc])* pub $field: <$fty as Value>::Ref<'a>, )*
             pub extra: &'a [Cell],

@@ -141,7 +141,7 @@ row_table! {
     /// The try number of a multi-try experiment (0 otherwise).
     TRIAL trial: i32, File, Unit, Required;
     /// The score under Martello's old name, kept for readers older than `score`: equal to
-    /// it in every row.
+    /// it in every row. Deprecated: hammer 0.2.0 stops writing it (docs/dataset.md).
     MIN_STONES min_stones: i32 = score, File, Derived, Required;
     /// `score <= the family's goal` (Martello: one stone left).
     SOLVABLE solvable: bool, File, Derived, Required;

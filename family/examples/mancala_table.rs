@@ -16,7 +16,8 @@
 use std::time::Instant;
 
 use hammer_family::{
-    Cell, GameSolver, Instance, Job, ParamValue, Point, Solved, by_name, point_from_pairs,
+    Cell, GameSolver, Instance, Job, ParamValue, Point, Solved, by_name, cells_from_wire,
+    point_from_pairs,
 };
 use hammer_solver::{Config, Order, Schedule};
 
@@ -109,8 +110,8 @@ fn cpu_seconds() -> Option<f64> {
 
 impl Row {
     fn int(&self, column: usize) -> i64 {
-        match self.solved.extra[column] {
-            Cell::Int(v) => v,
+        match cells_from_wire(self.solved.game.extra.clone()).get(column) {
+            Some(Cell::Int(v)) => *v,
             _ => -1,
         }
     }
@@ -129,7 +130,7 @@ impl Row {
 
     /// `max` when proved, `lo..up` when the budget cut the search.
     fn cell(&self) -> String {
-        if self.solved.exhaustive {
+        if self.solved.game.exhaustive {
             format!("{}", self.max_home())
         } else {
             format!("{}..{}", self.max_home(), self.upper())
@@ -157,7 +158,6 @@ fn solve(
         limits: Default::default(),
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     let clock = Instant::now();
     let cpu = cpu_seconds();
@@ -222,10 +222,10 @@ fn run() -> Result<(), String> {
             row.max_home(),
             row.total(),
             row.upper(),
-            row.solved.exhaustive,
-            row.solved.expansions,
+            row.solved.game.exhaustive,
+            row.solved.game.expansions,
             row.cpu,
-            row.solved.solution
+            row.solved.game.solution
         );
         return Ok(());
     }
@@ -259,14 +259,18 @@ fn run() -> Result<(), String> {
             }
             rows.push(line);
         }
-        let expansions: u64 = rows.iter().flatten().map(|r| r.solved.expansions).sum();
+        let expansions: u64 = rows
+            .iter()
+            .flatten()
+            .map(|r| r.solved.game.expansions)
+            .sum();
         let seconds: f64 = rows.iter().flatten().map(|r| r.seconds).sum();
         let cpu: f64 = rows.iter().flatten().map(|r| r.cpu).sum();
         grand_cpu += cpu;
         let open = rows
             .iter()
             .flatten()
-            .filter(|r| !r.solved.exhaustive)
+            .filter(|r| !r.solved.game.exhaustive)
             .count();
         grand_expansions += expansions;
         println!(
@@ -285,7 +289,7 @@ fn run() -> Result<(), String> {
         for (i, line) in rows.iter().enumerate() {
             let cells: Vec<String> = line
                 .iter()
-                .map(|r| r.solved.expansions.to_string())
+                .map(|r| r.solved.game.expansions.to_string())
                 .collect();
             println!("| {} | {} |", i + 1, cells.join(" | "));
         }
@@ -299,7 +303,7 @@ fn run() -> Result<(), String> {
         let full = rows
             .iter()
             .flatten()
-            .filter(|r| r.solved.exhaustive && r.max_home() == r.total())
+            .filter(|r| r.solved.game.exhaustive && r.max_home() == r.total())
             .count();
         println!(
             "\n{} points, {full} proved to capture every stone, {open} left open; {expansions} expansions, {cpu:.1} s CPU ({seconds:.1} s wall)\n",

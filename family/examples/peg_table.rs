@@ -13,8 +13,8 @@ use std::time::Instant;
 use hammer_engine::peg::board::{bits, transform};
 use hammer_engine::peg::notation::cell_name;
 use hammer_engine::peg::{Board, Peg, single_vacancy};
-use hammer_family::Cell;
 use hammer_family::peg::solve_with;
+use hammer_family::{Cell, cells_from_wire};
 use hammer_solver::{Config, Order, Schedule, Solver};
 
 /// One row: min pegs, finishes (bit indices), expansions, seconds.
@@ -38,7 +38,6 @@ fn main() {
         limits: Default::default(),
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     for board in [Board::english(), Board::european()] {
         let name = board.kind().to_string();
@@ -55,9 +54,9 @@ fn main() {
                 continue;
             };
             let t = Instant::now();
-            let out = solve_with(&mut solver, &board, pos, &config, 0);
+            let out = solve_with(&mut solver, &board, pos, &config, 0).game;
             solved += 1;
-            let finishes: Vec<u8> = match &out.extra[2] {
+            let finishes: Vec<u8> = match &cells_from_wire(out.extra)[2] {
                 Cell::Text(t) => t
                     .split_whitespace()
                     .filter_map(|h| hammer_engine::peg::notation::parse_cell(h).ok())

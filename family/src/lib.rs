@@ -31,8 +31,8 @@ pub use error::FamilyError;
 pub use game::{Draw, Game, Positions};
 pub use owners::{OwnedSolved, Owners, OwnersError, Team, solve_by_owners};
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};
-pub use registry::{DEFAULT_FAMILY, by_name, families, names};
-pub use solved::{Cell, ColumnKind, ColumnSpec, Solved, Texts};
+pub use registry::{DEFAULT_FAMILY, by_name, families, learning_names, names};
+pub use solved::{Cell, ColumnKind, ColumnSpec, Solved, cells_from_wire, cells_to_wire};
 
 use hammer_solver::Config;
 use hammer_solver::learned::Learner;
@@ -217,6 +217,13 @@ pub trait Family: Send + Sync + 'static {
     /// text (Martello: a board of stones the player clicks). Otherwise the viewer sends
     /// [`Family::draw`]'s text picture with each state.
     fn page_draws_board(&self) -> bool {
+        false
+    }
+
+    /// Whether `hammer analyze` draws the 2013 report's figures from this family's rows
+    /// (Martello's games are the report's); the rows of a family without them get a
+    /// section of their own instead.
+    fn report_figures(&self) -> bool {
         false
     }
 

@@ -2,9 +2,10 @@
 //! of this process or the members of a gang of processes (`hammer_solver::owners`).
 
 use hammer_engine::{Notation, Wire};
+use hammer_proto::v1::GameResult;
 use hammer_solver::{GangError, Link, OwnedOutcome, solve_gang, solve_owned};
 
-use crate::{Cell, FamilyError, Instance, Point, Solved};
+use crate::{Cell, FamilyError, Instance, Point, Solved, cells_to_wire};
 
 /// Who searches a game by owners.
 pub enum Team<'a> {
@@ -69,20 +70,21 @@ where
         Team::Gang(link) => solve_gang(puzzle, board, link)?,
     };
     let solved = Solved {
-        board: notation.write(board),
-        prefix_moves: String::new(),
-        start: notation.write(board),
-        score: outcome.min_score,
-        lower_bound: puzzle.lower_bound(board),
-        exhaustive: true,
-        capped_by: None,
-        expansions: outcome.expansions.iter().sum(),
-        attempts: 1,
+        game: GameResult {
+            board: notation.write(board),
+            start: notation.write(board),
+            score: outcome.min_score,
+            lower_bound: puzzle.lower_bound(board),
+            exhaustive: true,
+            expansions: outcome.expansions.iter().sum(),
+            attempts: 1,
+            memo_bytes: outcome.table_bytes.iter().sum(),
+            solution: notation.write_moves(board, &outcome.solution),
+            extra: cells_to_wire(extra),
+            ..GameResult::default()
+        },
         heuristic_steps: 0,
         memo_states: outcome.table_states.iter().sum(),
-        memo_bytes: outcome.table_bytes.iter().sum(),
-        solution: notation.write_moves(board, &outcome.solution),
-        extra,
         profile: None,
     };
     Ok(OwnedSolved {

@@ -32,6 +32,17 @@ pub fn names() -> String {
         .join(", ")
 }
 
+/// The names of the families that can learn a move order ([`crate::Family::learning`]),
+/// comma-separated, for messages.
+pub fn learning_names() -> String {
+    families()
+        .iter()
+        .filter(|f| f.learning().is_some())
+        .map(|f| f.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The family called `name`.
 pub fn by_name(name: &str) -> Result<&'static dyn Family, FamilyError> {
     families()

@@ -74,7 +74,8 @@ fn martello_learns_a_solved_game_and_names_a_bad_move() {
             config: &Config::default(),
             run_seed: 0,
         })
-        .unwrap();
+        .unwrap()
+        .game;
     let solution: Vec<&str> = solved.solution.split_whitespace().collect();
     let mut learner = Learner::new(6, 2, learning.feature_version());
     learning

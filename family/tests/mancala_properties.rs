@@ -202,12 +202,14 @@ fn solver_fills_columns_and_its_solution_replays() {
             config: &hammer_solver::Config::default(),
             run_seed: 1,
         })
-        .expect("solved");
-    assert_eq!(solved.extra.len(), family.columns().len());
+        .expect("solved")
+        .game;
+    let extra = hammer_family::cells_from_wire(solved.extra);
+    assert_eq!(extra.len(), family.columns().len());
     assert!(solved.exhaustive);
     assert_eq!(solved.score, 18 - 15);
-    assert_eq!(solved.extra[7], Cell::Int(15));
-    assert_eq!(solved.extra[8], Cell::Int(15));
+    assert_eq!(extra[7], Cell::Int(15));
+    assert_eq!(extra[8], Cell::Int(15));
     let picks: Vec<&str> = solved.solution.split(' ').collect();
     let states = family
         .replay(&point, &solved.start, &picks)

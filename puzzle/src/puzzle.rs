@@ -46,18 +46,6 @@ pub trait Puzzle: Sync {
         self.lower_bound(state)
     }
 
-    /// A second sound lower bound, at least [`Puzzle::lower_bound`] and costlier, that a
-    /// search configured for it asks for once per state it is about to expand (`bound` is
-    /// the state's lower bound): a state it lifts to `cutoff` (the best score found) is
-    /// pruned before its moves are generated. It may give up and return `bound` once it
-    /// knows it will stay below `cutoff`. Worth it where one pruned state stands for a
-    /// large subtree (Martello: stones that can never move again). The default adds
-    /// nothing.
-    fn strong_bound(&self, state: &Self::State, bound: u32, cutoff: u32) -> u32 {
-        let _ = (state, cutoff);
-        bound
-    }
-
     /// The lower bound of `child`, the state after `mv` from `parent` whose bound is
     /// `parent_bound`. Puzzles whose bound changes little from move to move override
     /// this with an incremental version; it must equal `lower_bound(child)`.

@@ -29,7 +29,6 @@ fn main() {
             limits: Default::default(),
             cancel: None,
             profile: false,
-            strong_bound: false,
         };
         let mut solver = Solver::new(Martello);
         let started = Instant::now();

@@ -47,10 +47,6 @@ pub struct Config {
     /// Count what the search does at each score into [`Outcome::profile`] (see
     /// [`Profile`]); the results are the same either way.
     pub profile: bool,
-    /// Ask the puzzle's strong bound ([`Puzzle::strong_bound`]) of every state before
-    /// expanding it, and of the start: fewer expansions where it prunes, each state
-    /// costlier. It changes expansions, never the answer.
-    pub strong_bound: bool,
 }
 
 impl Default for Config {
@@ -62,7 +58,6 @@ impl Default for Config {
             limits: Limits::default(),
             cancel: None,
             profile: false,
-            strong_bound: false,
         }
     }
 }

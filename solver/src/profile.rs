@@ -23,9 +23,6 @@ pub struct Level {
     pub pruned_base: u64,
     /// Successors skipped because the memo holds them.
     pub memo_hits: u64,
-    /// States of this score that the strong bound ([`crate::Config::strong_bound`])
-    /// pruned before they were expanded.
-    pub strong_pruned: u64,
 }
 
 /// A game's profile: `levels[s]` counts the expanded states of score `s`.
@@ -59,7 +56,6 @@ impl Profile {
             pruned: a.pruned + l.pruned,
             pruned_base: a.pruned_base + l.pruned_base,
             memo_hits: a.memo_hits + l.memo_hits,
-            strong_pruned: a.strong_pruned + l.strong_pruned,
         })
     }
 }

@@ -2,12 +2,12 @@
 //!
 //! One attempt is a depth-first search from the start state. A state is skipped when
 //! its lower bound shows it cannot beat the best score found so far, or when the memo
-//! holds it. A state enters the memo only once all its successors are done, which
-//! means "nothing below here beats the best score at that time"; the best score only
-//! falls, so the entry stays true for the rest of the game, across attempts. An attempt
-//! cut by its budget leaves the states on its stack out of the memo, exactly as the
-//! report's meta-solver does, so no finished work is lost and the final answer of a
-//! schedule that ends in an unlimited attempt is exact.
+//! holds it. A state enters the memo only once all its successors are done, and in no
+//! other way, so an entry means "nothing below here beats the best score at that time";
+//! the best score only falls, so the entry stays true for the rest of the game, across
+//! attempts. An attempt cut by its budget leaves the states on its stack out of the
+//! memo, exactly as the report's meta-solver does, so no finished work is lost and the
+//! final answer of a schedule that ends in an unlimited attempt is exact.
 //!
 //! The search stops as soon as the best score reaches the start state's lower bound:
 //! nothing can beat that, so the result is proven.
@@ -93,9 +93,6 @@ pub(crate) struct Search<P: Puzzle> {
     pub counters: Counters,
     /// What the search did at each score, when profiling ([`crate::Config::profile`]).
     pub profile: Option<Box<Profile>>,
-    /// Whether to ask [`Puzzle::strong_bound`] before each expansion
-    /// ([`crate::Config::strong_bound`]).
-    strong: bool,
 }
 
 /// How an attempt ended.
@@ -139,12 +136,11 @@ impl<P: Puzzle> Search<P> {
             cancel: None,
             counters: Counters::default(),
             profile: None,
-            strong: false,
         }
     }
 
-    /// Prepares for a new game from `start` under `config` (its limits, cancel flag,
-    /// profile and strong bound); the time limit runs from now.
+    /// Prepares for a new game from `start` under `config` (its limits, cancel flag and
+    /// profile); the time limit runs from now.
     pub fn reset(&mut self, puzzle: &P, start: &P::State, config: &crate::Config) {
         let limits = config.limits;
         self.memo.set_limit(limits.memo_bytes);
@@ -157,11 +153,7 @@ impl<P: Puzzle> Search<P> {
         self.path.clear();
         self.best_path.clear();
         self.best = puzzle.score(start);
-        self.strong = config.strong_bound;
         self.target = puzzle.lower_bound(start);
-        if self.strong {
-            self.target = puzzle.strong_bound(start, self.target, 0);
-        }
         self.cancel = config.cancel.clone();
         self.profile = config.profile.then(Box::default);
         self.counters = Counters::default();
@@ -265,14 +257,6 @@ impl<P: Puzzle> Search<P> {
             }
         }
         if bound >= self.best {
-            return Flow::Go;
-        }
-        if self.strong && puzzle.strong_bound(state, bound, self.best) >= self.best {
-            // Nothing below can beat the best score, now or later: remember it as done.
-            if let Some(profile) = self.profile.as_deref_mut() {
-                profile.level(score).strong_pruned += 1;
-            }
-            self.memo.insert(fp);
             return Flow::Go;
         }
         if self.attempt_expansions >= self.stop_at && self.should_stop() {

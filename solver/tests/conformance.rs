@@ -85,7 +85,6 @@ fn paper_schedule_with_random_order_matches_every_case() {
         limits: Default::default(),
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     assert_eq!(check_all(&config, 8), 345);
 }
@@ -100,7 +99,6 @@ fn luby_and_geometric_schedules_match_every_case() {
             limits: Default::default(),
             cancel: None,
             profile: false,
-            strong_bound: false,
         };
         assert_eq!(check_all(&config, 8), 345);
     }
@@ -122,7 +120,6 @@ fn heuristic_orders_match_every_case() {
             limits: Default::default(),
             cancel: None,
             profile: false,
-            strong_bound: false,
         };
         assert_eq!(check_all(&config, 8), 345);
     }

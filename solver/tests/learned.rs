@@ -51,7 +51,6 @@ proptest! {
             limits: Default::default(),
             cancel: None,
             profile: false,
-            strong_bound: false,
         };
         let board = seeded::game(11, 5, index).unwrap();
         let seed = seeded::run_seed(11, 5, index, 0);

@@ -15,7 +15,6 @@ fn config(order: Order, schedule: &str, limits: Limits) -> Config {
         limits,
         cancel: None,
         profile: false,
-        strong_bound: false,
     }
 }
 

@@ -32,7 +32,6 @@ fn config(order: usize, schedule: usize, prefix: u32) -> Config {
         limits: Default::default(),
         cancel: None,
         profile: false,
-        strong_bound: false,
     }
 }
 
@@ -82,7 +81,6 @@ fn budgeted_attempts_say_when_they_are_only_an_upper_bound() {
         limits: Default::default(),
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     let mut cut = 0;
     for index in 0..20 {
@@ -111,7 +109,6 @@ fn restarts_keep_finished_work() {
         limits: Default::default(),
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     let out = Solver::new(Martello).solve(&board, &cfg, 1);
     assert!(out.exhaustive);

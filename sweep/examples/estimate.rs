@@ -113,8 +113,8 @@ fn main() -> ExitCode {
             };
             secs += started.elapsed();
             model += e.family.estimated_seconds(point, &config.solver_config());
-            solved += u64::from(out.score <= e.family.goal(point));
-            exhaustive += u64::from(out.exhaustive);
+            solved += u64::from(out.game.score <= e.family.goal(point));
+            exhaustive += u64::from(out.game.exhaustive);
         }
         let scale = rows as f64 / take as f64;
         println!(

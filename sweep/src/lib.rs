@@ -27,9 +27,10 @@ use hammer_solver::{Config, Limits, Order, Schedule};
 pub use canonical::ConfigIdError;
 pub use continuation::UnknownGames;
 pub use error::SweepError;
+pub use hammer_family::{cells_from_wire, cells_to_wire};
 /// The per-game limit that stopped a game, as results and rows carry it.
 pub use hammer_solver::Cap;
-pub use rows::{UnitRows, cells_from_wire, cells_to_wire};
+pub use rows::{UnitRows, game_row};
 pub use units::{DEFAULT_UNIT_SECONDS, MAX_UNIT_GAMES};
 
 /// The most result rows (configurations x sizes x games, over all experiments) a sweep
@@ -208,7 +209,6 @@ impl RunConfig {
             limits: self.limits,
             cancel: None,
             profile: false,
-            strong_bound: false,
         }
     }
 

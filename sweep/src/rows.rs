@@ -7,10 +7,10 @@
 
 use hammer_dataset::{Cell, ResultRow, RowRef};
 use hammer_family::Point;
-use hammer_proto::v1::{Cell as WireCell, GameResult, cell};
+use hammer_proto::v1::GameResult;
 use hammer_solver::Cap;
 
-use crate::{Experiment, RunConfig, Sweep, Unit};
+use crate::{Experiment, RunConfig, Sweep, Unit, cells_from_wire};
 
 /// A unit's shared columns, with their strings made once.
 #[derive(Debug)]
@@ -60,72 +60,25 @@ impl<'s> UnitRows<'s> {
         worker: &'a str,
         version: &'a str,
     ) -> RowRef<'a> {
-        // Every field of the message by name, so that a field added to it does not
-        // compile until it has its column.
-        let GameResult {
-            game_index,
-            board,
-            prefix_moves,
-            start,
-            score,
-            exhaustive,
-            expansions,
-            attempts,
-            solution,
-            wall_ns,
-            lower_bound,
-            extra: _,
-            capped_by,
-            memo_bytes,
-            gang_expansions,
-            gang_memo_bytes,
-            states_sent,
-        } = game;
-        let clamp32 = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
-        let clamp64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        // A gang's game names its members' expansions; any other game none.
-        let gang = !gang_expansions.is_empty();
-        RowRef {
+        let unit = RowRef {
             sweep: &self.sweep.name,
             experiment: &self.experiment.name,
             config: &self.config.id,
             n: self.n,
-            game_index: clamp64(*game_index),
             seed: clamp64(self.sweep.seed),
-            board,
             prefix: clamp32(self.config.prefix),
-            prefix_moves,
-            start,
             order: &self.order,
             schedule: &self.schedule,
             budget: clamp64(self.config.budget),
             trial: clamp32(self.config.trial),
-            solvable: self.solvable(*score),
-            exhaustive: *exhaustive,
-            expansions: clamp64(*expansions),
-            attempts: clamp32(*attempts),
-            solution,
-            wall_ns: clamp64(*wall_ns),
             worker,
             hammer_version: version,
             puzzle: self.experiment.family.name(),
             params: &self.params,
-            score: clamp32(*score),
-            lower_bound: clamp32(*lower_bound),
             schedule_complete: self.schedule_complete,
-            // The coordinator refused any other value when the result arrived.
-            capped_by: Cap::from_name(capped_by).map(Cap::name),
-            // 0 means "none": a worker older than the memo field.
-            memo_bytes: (*memo_bytes > 0).then(|| clamp64(*memo_bytes)),
-            // Filled only by earlier versions, which split games into parts.
-            split_parts: None,
-            split_nodes: None,
-            gang_size: gang.then(|| clamp32(gang_expansions.split(' ').count() as u32)),
-            gang_expansions: gang.then_some(gang_expansions.as_str()),
-            gang_memo_bytes: gang.then_some(gang_memo_bytes.as_str()),
-            states_sent: gang.then(|| clamp64(*states_sent)),
-            extra,
-        }
+            ..RowRef::default()
+        };
+        game_row(unit, self.goal, game, extra)
     }
 
     /// The owned row of one game.
@@ -135,31 +88,73 @@ impl<'s> UnitRows<'s> {
     }
 }
 
-/// A family's cells as the wire carries them ([`GameResult::extra`]).
-pub fn cells_to_wire(cells: impl IntoIterator<Item = Cell>) -> Vec<WireCell> {
-    let value = |c| match c {
-        Cell::Int(v) => Some(cell::Value::Int(v)),
-        Cell::Text(v) => Some(cell::Value::Text(v)),
-        Cell::Bool(v) => Some(cell::Value::Boolean(v)),
-        Cell::Null => None,
-    };
-    cells
-        .into_iter()
-        .map(|c| WireCell { value: value(c) })
-        .collect()
+/// The row of one game: `unit`'s columns, those every row of a unit shares (as
+/// [`UnitRows::row`] or a game solved alone sets them), with the game's own values from `game` and its family cells
+/// `extra`. A game is solvable when its score is at most the family's `goal`.
+pub fn game_row<'a>(
+    unit: RowRef<'a>,
+    goal: u32,
+    game: &'a GameResult,
+    extra: &'a [Cell],
+) -> RowRef<'a> {
+    // Every field of the message by name, so that a field added to it does not compile
+    // until it has its column.
+    let GameResult {
+        game_index,
+        board,
+        prefix_moves,
+        start,
+        score,
+        exhaustive,
+        expansions,
+        attempts,
+        solution,
+        wall_ns,
+        lower_bound,
+        extra: _,
+        capped_by,
+        memo_bytes,
+        gang_expansions,
+        gang_memo_bytes,
+        states_sent,
+    } = game;
+    // A gang's game names its members' expansions; any other game none.
+    let gang = !gang_expansions.is_empty();
+    RowRef {
+        game_index: clamp64(*game_index),
+        board,
+        prefix_moves,
+        start,
+        solvable: *score <= goal,
+        exhaustive: *exhaustive,
+        expansions: clamp64(*expansions),
+        attempts: clamp32(*attempts),
+        solution,
+        wall_ns: clamp64(*wall_ns),
+        score: clamp32(*score),
+        lower_bound: clamp32(*lower_bound),
+        // The coordinator refused any other value when the result arrived.
+        capped_by: Cap::from_name(capped_by).map(Cap::name),
+        // 0 means "none": a worker older than the memo field.
+        memo_bytes: (*memo_bytes > 0).then(|| clamp64(*memo_bytes)),
+        // Filled only by earlier versions, which split games into parts.
+        split_parts: None,
+        split_nodes: None,
+        gang_size: gang.then(|| clamp32(gang_expansions.split(' ').count() as u32)),
+        gang_expansions: gang.then_some(gang_expansions.as_str()),
+        gang_memo_bytes: gang.then_some(gang_memo_bytes.as_str()),
+        states_sent: gang.then(|| clamp64(*states_sent)),
+        extra,
+        ..unit
+    }
 }
 
-/// The family's cells of a [`GameResult`]; the inverse of [`cells_to_wire`].
-pub fn cells_from_wire(cells: impl IntoIterator<Item = WireCell>) -> Vec<Cell> {
-    cells
-        .into_iter()
-        .map(|c| match c.value {
-            Some(cell::Value::Int(v)) => Cell::Int(v),
-            Some(cell::Value::Text(v)) => Cell::Text(v),
-            Some(cell::Value::Boolean(v)) => Cell::Bool(v),
-            None => Cell::Null,
-        })
-        .collect()
+fn clamp32(v: u32) -> i32 {
+    i32::try_from(v).unwrap_or(i32::MAX)
+}
+
+fn clamp64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
 }
 
 #[cfg(test)]
@@ -167,8 +162,6 @@ mod tests {
     use hammer_dataset::{Source, TABLE};
     use prost::Message;
     use prost_types::FileDescriptorSet;
-
-    use super::*;
 
     /// The wire's per-game record carries exactly the columns a worker computes per game,
     /// under their names, and the family's cells as `extra`.
@@ -192,16 +185,5 @@ mod tests {
             .collect();
         columns.sort_unstable();
         assert_eq!(wire, columns);
-    }
-
-    #[test]
-    fn cells_cross_the_wire_unchanged() {
-        let cells = vec![
-            Cell::Int(-3),
-            Cell::Text("ab".into()),
-            Cell::Bool(true),
-            Cell::Null,
-        ];
-        assert_eq!(cells_from_wire(cells_to_wire(cells.clone())), cells);
     }
 }

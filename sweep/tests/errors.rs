@@ -219,7 +219,7 @@ fn the_learned_order_is_martello_only() {
     let text = "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"p\"\npuzzle = \"peg\"\npegs = [6]\ngames = 2\norders = [\"standard\", \"learned:kb.bin\"]\n";
     check(
         text,
-        "examples/bad.toml:9:23: experiment[0].orders: \"learned:kb.bin\": the learned order ranks Martello moves by their transitions, and puzzle peg has none to learn from; use standard, most-options, monte-carlo or random",
+        "examples/bad.toml:9:23: experiment[0].orders: \"learned:kb.bin\": the learned order ranks moves by their transitions, and puzzle peg has none to learn from (puzzles that have them: martello); use standard, most-options, monte-carlo or random",
     );
 }
 

@@ -160,7 +160,6 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
         limits: Default::default(),
         cancel: None,
         profile: false,
-        strong_bound: false,
     };
     listed
         .into_par_iter()
@@ -176,14 +175,14 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
                 Ok(Hint {
                     mv,
                     after,
-                    score: solved.score,
-                    exact: solved.exhaustive,
-                    lower_bound: if solved.exhaustive {
-                        solved.score
+                    score: solved.game.score,
+                    exact: solved.game.exhaustive,
+                    lower_bound: if solved.game.exhaustive {
+                        solved.game.score
                     } else {
-                        solved.lower_bound
+                        solved.game.lower_bound
                     },
-                    expansions: solved.expansions,
+                    expansions: solved.game.expansions,
                 })
             },
         )

@@ -12,7 +12,7 @@ use hammer_solver::{Cancel, GangError, Link};
 use hammer_sweep::{Sweep, Unit};
 
 use crate::run::WorkerError;
-use crate::solve::{SolveError, game_result};
+use crate::solve::SolveError;
 
 /// How this worker takes part in gangs (`hammer worker --peer-listen`).
 #[derive(Clone, Debug)]
@@ -181,7 +181,9 @@ pub(crate) fn solve_gang_unit(
             gang_expansions: words(&out.expansions),
             gang_memo_bytes: words(&out.table_bytes),
             states_sent: out.sent,
-            ..game_result(index, out.solved, wall_ns)
+            game_index: index,
+            wall_ns,
+            ..out.solved.game
         });
     }
     Ok(())

@@ -8,10 +8,10 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use hammer_dataset::ResultRow;
-use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance, Job, Solved};
+use hammer_family::{FamilyError, FamilyRef, GameSolver, Instance, Job};
 use hammer_proto::v1::GameResult;
 use hammer_solver::{Cancel, Cap, Memo};
-use hammer_sweep::{Sweep, Unit, UnitRows, cells_to_wire};
+use hammer_sweep::{Sweep, Unit, UnitRows};
 
 /// The version written to the dataset's `hammer_version` column.
 pub const HAMMER_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -129,36 +129,15 @@ pub fn solve_game_cancellable(
             index,
             source,
         })?;
-    if cancel.is_some_and(Cancel::is_set) || solved.capped_by == Some(Cap::Cancelled) {
+    if cancel.is_some_and(Cancel::is_set) || solved.game.capped_by == Cap::Cancelled.name() {
         return Err(SolveError::Cancelled);
     }
     let wall_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    Ok(game_result(index, solved, wall_ns))
-}
-
-/// The wire's per-game values of a solved game.
-pub(crate) fn game_result(game_index: u64, solved: Solved, wall_ns: u64) -> GameResult {
-    GameResult {
-        game_index,
-        board: solved.board,
-        prefix_moves: solved.prefix_moves,
-        start: solved.start,
-        score: solved.score,
-        exhaustive: solved.exhaustive,
-        expansions: solved.expansions,
-        attempts: solved.attempts,
-        solution: solved.solution,
+    Ok(GameResult {
+        game_index: index,
         wall_ns,
-        lower_bound: solved.lower_bound,
-        extra: cells_to_wire(solved.extra),
-        capped_by: solved
-            .capped_by
-            .map_or(String::new(), |c| c.name().to_owned()),
-        memo_bytes: solved.memo_bytes,
-        gang_expansions: String::new(),
-        gang_memo_bytes: String::new(),
-        states_sent: 0,
-    }
+        ..solved.game
+    })
 }
 
 /// A rayon pool with one reusable solver per thread.

@@ -487,7 +487,7 @@ mod tests {
                     config: &config,
                     run_seed: 0,
                 };
-                let s = solver.solve(job).unwrap();
+                let s = solver.solve(job).unwrap().game;
                 ResultRow {
                     sweep: "t".into(),
                     experiment: "single".into(),
@@ -516,18 +516,9 @@ mod tests {
                     score: s.score as i32,
                     lower_bound: s.lower_bound as i32,
                     schedule_complete: true,
-                    capped_by: s.capped_by.map(|c| c.name().to_owned()),
+                    capped_by: (!s.capped_by.is_empty()).then_some(s.capped_by),
                     memo_bytes: Some(s.memo_bytes as i64),
-                    extra: s
-                        .extra
-                        .into_iter()
-                        .map(|c| match c {
-                            hammer_family::Cell::Int(v) => DataCell::Int(v),
-                            hammer_family::Cell::Text(v) => DataCell::Text(v),
-                            hammer_family::Cell::Bool(v) => DataCell::Bool(v),
-                            hammer_family::Cell::Null => DataCell::Null,
-                        })
-                        .collect(),
+                    extra: hammer_family::cells_from_wire(s.extra),
                     split_nodes: None,
                     gang_size: None,
                     gang_expansions: None,

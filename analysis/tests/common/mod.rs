@@ -78,7 +78,6 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
                     limits: Default::default(),
                     cancel: None,
                     profile: false,
-                    strong_bound: false,
                 };
                 let mut rows = Vec::new();
                 for trial in 0..c.trials {

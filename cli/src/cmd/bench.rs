@@ -28,9 +28,7 @@ pub struct BenchArgs {
     /// Sweep seed of the games.
     #[arg(long, default_value_t = 2013)]
     seed: u64,
-    /// Solver configurations as ORDER/SCHEDULE, with `+strong` at the end to ask the
-    /// puzzle's strong bound too (as `hammer solve --strong-bound`); repeat the flag for
-    /// several.
+    /// Solver configurations as ORDER/SCHEDULE; repeat the flag for several.
     #[arg(long = "config", default_values_t = ["standard/exact".to_string(), "random/paper".to_string()])]
     configs: Vec<String>,
     /// Also write every game's expansions and time to this CSV file (config, game,
@@ -54,10 +52,6 @@ struct Row {
 }
 
 fn parse_config(text: &str) -> Result<Config> {
-    let (text, strong_bound) = match text.strip_suffix("+strong") {
-        Some(rest) => (rest, true),
-        None => (text, false),
-    };
     // A learned order names a file, whose path may hold slashes: split at the last one.
     let split = if text.starts_with("learned:") {
         text.rsplit_once('/')
@@ -75,7 +69,6 @@ fn parse_config(text: &str) -> Result<Config> {
         limits: Default::default(),
         cancel: None,
         profile: false,
-        strong_bound,
     })
 }
 
@@ -155,19 +148,20 @@ fn run_config(
     for (i, board) in boards.iter().enumerate() {
         let seed = family.run_seed(point, sweep_seed, i as u64, 0);
         let game_started = Instant::now();
-        let out = solver.solve(Job {
+        let solved = solver.solve(Job {
             point,
             instance: Instance::Given(board),
             config: &config,
             run_seed: seed,
         })?;
+        let out = &solved.game;
         let ns = game_started.elapsed().as_nanos() as u64;
         row.each.push((out.expansions, out.exhaustive, ns));
         row.expansions += out.expansions;
         row.exhaustive += out.exhaustive as u64;
         row.solvable += (out.score <= family.goal(point)) as u64;
-        if out.memo_states > row.max_memo_states {
-            row.max_memo_states = out.memo_states;
+        if solved.memo_states > row.max_memo_states {
+            row.max_memo_states = solved.memo_states;
             row.max_memo_bytes = out.memo_bytes;
         }
         if out.expansions > row.hardest.1 {

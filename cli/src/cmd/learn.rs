@@ -38,8 +38,9 @@ pub fn learn(args: LearnArgs) -> Result<ExitCode> {
     let family = FamilyRef::named(&args.puzzle)?;
     let Some(learning) = family.learning() else {
         bail!(
-            "puzzle {}: the learned order ranks moves by their transitions, and this puzzle has none to learn from",
-            family.name()
+            "puzzle {}: the learned order ranks moves by their transitions, and this puzzle has none to learn from (puzzles that have them: {})",
+            family.name(),
+            hammer_family::learning_names()
         );
     };
     if usize::from(args.radius) > learning.max_radius() {
@@ -59,12 +60,9 @@ pub fn learn(args: LearnArgs) -> Result<ExitCode> {
         if args.games.is_some_and(|g| games >= g) {
             break;
         }
-        // A row that names no puzzle is the default family's, as its file predates them.
-        let puzzle = match row.puzzle.as_str() {
-            "" => hammer_family::DEFAULT_FAMILY,
-            p => p,
-        };
-        if puzzle != family.name() || row.n != i32::from(args.n) || !row.exhaustive {
+        // The reader names the family of a row whose file predates them.
+        let of_family = FamilyRef::named(&row.puzzle).is_ok_and(|f| f == family);
+        if !of_family || row.n != i32::from(args.n) || !row.exhaustive {
             skipped += 1;
             continue;
         }

@@ -18,6 +18,7 @@ pub mod replay;
 pub mod run;
 pub mod solve;
 pub mod solve_owned;
+pub mod solve_print;
 pub mod status;
 pub mod tune;
 pub mod view;

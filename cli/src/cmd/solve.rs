@@ -5,14 +5,14 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_family::{Cell, FamilyRef, GameSolver, Instance, Job, Point, Solved};
+use hammer_family::{FamilyRef, GameSolver, Instance, Job, Point};
 use hammer_solver::{Config, Limits, Order, Schedule};
-use serde_json::{Value, json};
 
 use crate::args::schedule_arg;
 use crate::batch::batch;
 use crate::cmd::solve_owned::{OwnersArgs, solve_owned};
-use crate::puzzle::{PuzzleArgs, move_list};
+use crate::cmd::solve_print::Lone;
+use crate::puzzle::PuzzleArgs;
 
 #[derive(Args)]
 pub struct SolveArgs {
@@ -68,11 +68,6 @@ pub struct SolveArgs {
     /// hits; with memo evictions and the start's bound (docs/search.md).
     #[arg(long)]
     profile: bool,
-    /// Before expanding each state, ask the puzzle's strong bound too (Martello: stones
-    /// that can never move again stay; docs/search.md): fewer expansions on hard games,
-    /// each state costlier. The answer is the same.
-    #[arg(long)]
-    strong_bound: bool,
     #[command(flatten)]
     owners: OwnersArgs,
     /// Print one JSON object.
@@ -88,202 +83,27 @@ fn seconds_arg(text: &str) -> Result<Duration, String> {
     }
 }
 
-/// Solves one instance and describes it as JSON: the keys `hammer solve --json` always
-/// had, plus `puzzle`, `params`, `score` (`min_stones` is the score under Martello's
-/// name) and `columns`, the family's own dataset columns.
+/// Solves one instance with `run_seed`; `shown` is the `--seed` and `--trial` given, and
+/// `index` the seeded instance's index.
 fn solve_one(
     family: FamilyRef,
     point: &Point,
     solver: &mut dyn GameSolver,
-    instance: Instance<'_>,
+    (instance, index): (Instance<'_>, u64),
     config: &Config,
-    seed: u64,
-) -> Result<Value> {
+    run_seed: u64,
+    shown: (u64, u32),
+) -> Result<Lone> {
     let started = Instant::now();
-    let out = solver.solve(Job {
+    let mut solved = solver.solve(Job {
         point,
         instance,
         config,
-        run_seed: seed,
+        run_seed,
     })?;
-    let wall_ns = started.elapsed().as_nanos() as u64;
-    Ok(solved_json(family, point, &out, config, seed, wall_ns))
-}
-
-/// One solved instance as `hammer solve --json` prints it.
-pub(crate) fn solved_json(
-    family: FamilyRef,
-    point: &Point,
-    out: &Solved,
-    config: &Config,
-    seed: u64,
-    wall_ns: u64,
-) -> Value {
-    // The family's own columns (peg's finishes, a tour count), as the dataset has them.
-    let columns: serde_json::Map<String, Value> = family
-        .columns()
-        .iter()
-        .zip(&out.extra)
-        .map(|(spec, cell)| {
-            let value = match cell {
-                Cell::Int(v) => json!(v),
-                Cell::Text(v) => json!(v),
-                Cell::Bool(v) => json!(v),
-                Cell::Null => Value::Null,
-            };
-            (spec.name.to_string(), value)
-        })
-        .collect();
-    let mut value = json!({
-        "puzzle": family.name(),
-        "params": point.to_string(),
-        "board": out.board,
-        "n": family.size(point),
-        "seed": seed,
-        "order": config.order.to_string(),
-        "schedule": config.schedule.to_string(),
-        "strong_bound": config.strong_bound,
-        "prefix": config.prefix,
-        "prefix_moves": move_list(&out.prefix_moves),
-        "start": out.start,
-        "score": out.score,
-        "min_stones": out.score,
-        "solvable": out.score <= family.goal(point),
-        "exhaustive": out.exhaustive,
-        "lower_bound": out.lower_bound,
-        "capped_by": out.capped_by.map(|c| c.name()),
-        "memo_bytes": out.memo_bytes,
-        "solution": move_list(&out.solution),
-        "expansions": out.expansions,
-        "attempts": out.attempts,
-        "heuristic_steps": out.heuristic_steps,
-        "memo_states": out.memo_states,
-        "wall_ns": wall_ns,
-        "columns": columns,
-    });
-    if let Some(profile) = out.profile.as_deref() {
-        value["profile"] = profile_json(profile);
-    }
-    value
-}
-
-/// A profile as JSON: the start's bound, memo evictions, and one object per score with
-/// any expansion, lowest score first.
-fn profile_json(profile: &hammer_solver::Profile) -> Value {
-    let levels: Vec<Value> = (profile.levels.iter().enumerate())
-        .filter(|(_, l)| l.expanded > 0 || l.strong_pruned > 0)
-        .map(|(score, l)| {
-            json!({
-                "score": score,
-                "expanded": l.expanded,
-                "bound_sum": l.bound_sum,
-                "children": l.children,
-                "pruned": l.pruned,
-                "pruned_base": l.pruned_base,
-                "memo_hits": l.memo_hits,
-                "strong_pruned": l.strong_pruned,
-            })
-        })
-        .collect();
-    json!({
-        "start_bound": profile.start_bound,
-        "memo_evictions": profile.memo_evictions,
-        "levels": levels,
-    })
-}
-
-/// The profile of `solve --profile` as a table, highest score (the start) first.
-fn print_profile(v: &Value) {
-    let Some(levels) = v["levels"].as_array() else {
-        return;
-    };
-    println!(
-        "profile     start bound {}, memo evictions {}",
-        v["start_bound"], v["memo_evictions"]
-    );
-    println!(
-        "{:>8} {:>12} {:>10} {:>12} {:>12} {:>12} {:>12} {:>12}",
-        "score",
-        "expanded",
-        "mean bound",
-        "successors",
-        "pruned",
-        "base alone",
-        "memo hits",
-        "strong cut"
-    );
-    for l in levels.iter().rev() {
-        let n = |key: &str| l[key].as_u64().unwrap_or(0);
-        let mean = n("bound_sum") as f64 / n("expanded").max(1) as f64;
-        println!(
-            "{:>8} {:>12} {:>10.2} {:>12} {:>12} {:>12} {:>12} {:>12}",
-            n("score"),
-            n("expanded"),
-            mean,
-            n("children"),
-            n("pruned"),
-            n("pruned_base"),
-            n("memo_hits"),
-            n("strong_pruned")
-        );
-    }
-}
-
-pub(crate) fn print_solve(family: FamilyRef, v: &Value) {
-    let list = |key: &str| -> String {
-        let moves: Vec<&str> = v[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        if moves.is_empty() {
-            "(none)".to_string()
-        } else {
-            moves.join(" ")
-        }
-    };
-    println!(
-        "puzzle      {} ({})",
-        v["puzzle"].as_str().unwrap_or(""),
-        v["params"].as_str().unwrap_or("")
-    );
-    println!("board       {}", v["board"].as_str().unwrap_or(""));
-    if v["prefix"].as_u64().unwrap_or(0) > 0 {
-        println!("prefix      {}", list("prefix_moves"));
-        println!("start       {}", v["start"].as_str().unwrap_or(""));
-    }
-    let exact = if v["exhaustive"].as_bool() == Some(true) {
-        "exact".to_string()
-    } else if let Some(cap) = v["capped_by"].as_str() {
-        format!(
-            "not proven: the {cap} limit stopped it; the answer is at least {}",
-            v["lower_bound"]
-        )
-    } else {
-        "upper bound: the budget ran out".to_string()
-    };
-    let label = match family.score_unit() {
-        Some(unit) => format!("min {unit}s"),
-        None => "score".to_string(),
-    };
-    println!("{label:<10}  {} ({exact})", v["score"]);
-    println!("solution    {}", list("solution"));
-    println!(
-        "expansions  {} in {} attempt(s)",
-        v["expansions"], v["attempts"]
-    );
-    let ns = v["wall_ns"].as_u64().unwrap_or(0);
-    println!("time        {:.3} ms", ns as f64 / 1e6);
-    if let Some(columns) = v["columns"].as_object() {
-        for (name, value) in columns.iter().filter(|(_, value)| !value.is_null()) {
-            match value.as_str() {
-                Some(text) => println!("{name:<11} {text}"),
-                None => println!("{name:<11} {value}"),
-            }
-        }
-    }
-    print_profile(&v["profile"]);
+    solved.game.wall_ns = started.elapsed().as_nanos() as u64;
+    solved.game.game_index = index;
+    Ok(Lone::new(family, point, config, shown, solved))
 }
 
 pub fn solve(args: SolveArgs) -> Result<ExitCode> {
@@ -298,7 +118,6 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         },
         cancel: None,
         profile: args.profile,
-        strong_bound: args.strong_bound,
     };
     let extra: Vec<(String, String)> = args
         .n
@@ -308,9 +127,10 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
     let family = args.puzzle.family()?;
     if matches!(args.order, Order::Learned { .. }) && family.learning().is_none() {
         bail!(
-            "--order {}: the learned order ranks Martello moves by their transitions, and puzzle {} has none to learn from",
+            "--order {}: the learned order ranks moves by their transitions, and puzzle {} has none to learn from (puzzles that have them: {})",
             args.order,
-            family.name()
+            family.name(),
+            hammer_family::learning_names()
         );
     }
     if args.owners.wanted() {
@@ -328,30 +148,29 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         return solve_owned(&args.owners, family, &point, instance, args.json);
     }
     let mut solver = family.solver();
-    let value = match (&args.board, args.random) {
+    let shown = (args.seed, args.trial);
+    let lone = match (&args.board, args.random) {
         (Some(b), _) if b == "-" => {
             return batch(|line| {
                 let line = line.trim();
                 let (family, point) = args.puzzle.point(&extra, Some(line))?;
-                solve_one(
-                    family,
-                    &point,
-                    solver.as_mut(),
-                    Instance::Given(line),
-                    &config,
-                    args.seed,
-                )
+                let instance = (Instance::Given(line), 0);
+                let solver = solver.as_mut();
+                let lone = solve_one(family, &point, solver, instance, &config, args.seed, shown)?;
+                Ok(lone.json())
             });
         }
         (Some(b), _) => {
             let (family, point) = args.puzzle.point(&extra, Some(b))?;
+            let instance = (Instance::Given(b), 0);
             solve_one(
                 family,
                 &point,
                 solver.as_mut(),
-                Instance::Given(b),
+                instance,
                 &config,
                 args.seed,
+                shown,
             )
             .with_context(|| format!("board '{b}'"))?
         }
@@ -365,14 +184,23 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
                 sweep_seed: args.seed,
                 index,
             };
-            solve_one(family, &point, solver.as_mut(), instance, &config, seed)?
+            let instance = (instance, index);
+            solve_one(
+                family,
+                &point,
+                solver.as_mut(),
+                instance,
+                &config,
+                seed,
+                shown,
+            )?
         }
         (None, false) => bail!("give a board, `-`, or --random"),
     };
     if args.json {
-        println!("{value}");
+        println!("{}", lone.json());
     } else {
-        print_solve(family, &value);
+        lone.print();
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -10,7 +10,7 @@ use hammer_family::{FamilyRef, Instance, Point, Team};
 use hammer_solver::{Config, Limits, Order, Schedule};
 use serde_json::json;
 
-use crate::cmd::solve::{print_solve, solved_json};
+use crate::cmd::solve_print::Lone;
 use crate::peer_args::{PeerArgs, gang_game};
 
 #[derive(Args)]
@@ -49,8 +49,6 @@ impl OwnersArgs {
             Some("--max-expansions, --max-seconds or --max-memo-mb")
         } else if config.profile {
             Some("--profile")
-        } else if config.strong_bound {
-            Some("--strong-bound")
         } else {
             None
         };
@@ -98,9 +96,11 @@ pub fn solve_owned(
             )
         }
     };
-    let wall_ns = started.elapsed().as_nanos() as u64;
-    let mut value = solved_json(family, point, &out.solved, &Config::default(), 0, wall_ns);
-    value["order"] = json!("owners");
+    let mut solved = out.solved;
+    solved.game.wall_ns = started.elapsed().as_nanos() as u64;
+    let mut lone = Lone::new(family, point, &Config::default(), (0, 0), solved);
+    lone.order = "owners".to_owned();
+    let mut value = lone.json();
     value["owners"] = json!(workers);
     value["rank"] = json!(rank);
     value["expansions_per_owner"] = json!(out.expansions);
@@ -112,7 +112,7 @@ pub fn solve_owned(
     if json {
         println!("{value}");
     } else {
-        print_solve(family, &value);
+        lone.print();
         println!(
             "owners      {workers}{}",
             rank.map(|r| format!(" (this is member {r})"))

@@ -5,7 +5,6 @@
 //! row), so a state is a small `Copy` value and a move touches at most two words.
 
 mod bound;
-mod frozen;
 mod moves;
 mod notation;
 pub mod signature;
@@ -51,12 +50,6 @@ impl Puzzle for Martello {
     /// The components of the whole board: the bound before zones.
     fn base_bound(&self, state: &State) -> u32 {
         bound::components(state.present, state.n)
-    }
-
-    /// The frozen-stone bound ([`frozen`]): stones no play can ever let move count one
-    /// each. Above the plain bound only when some stone is frozen.
-    fn strong_bound(&self, state: &State, bound: u32, cutoff: u32) -> u32 {
-        frozen::frozen_bound_from(state, cutoff).map_or(bound, |b| b.max(bound))
     }
 
     #[inline]

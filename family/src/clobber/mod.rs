@@ -20,7 +20,7 @@ use hammer_solver::Solver;
 use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
-    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
+    ParamSpec, ParamValue, Point, Positions, Solved,
 };
 
 /// The Solitaire Clobber family.
@@ -216,10 +216,6 @@ impl GameSolver for ClobberSolver {
         let outcome = solver.solve(&board, job.config, job.run_seed);
         // The start's own bound is the shared `lower_bound` column of an exact row.
         let extra = vec![Cell::Int(i64::from(board.pos.count()))];
-        Ok(Solved::of(
-            &outcome,
-            Texts::of(&game.notation, &board, &outcome),
-            extra,
-        ))
+        Ok(Solved::of(&game.notation, &board, &outcome, extra))
     }
 }

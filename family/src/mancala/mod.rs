@@ -18,7 +18,7 @@ use hammer_solver::Solver;
 use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
-    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
+    ParamSpec, ParamValue, Point, Positions, Solved,
 };
 
 /// The Mancala first-turn family.
@@ -255,10 +255,6 @@ impl GameSolver for MancalaSolver {
             Cell::Int(i64::from(max_home)),
             Cell::Int(i64::from(upper)),
         ];
-        Ok(Solved::of(
-            &outcome,
-            Texts::of(&game.notation, &board, &outcome),
-            extra,
-        ))
+        Ok(Solved::of(&game.notation, &board, &outcome, extra))
     }
 }

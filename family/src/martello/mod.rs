@@ -15,7 +15,7 @@ use hammer_solver::{Config, Solver};
 use crate::error::bad;
 use crate::{
     ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Job, Learning, OwnedSolved,
-    Owners, OwnersError, ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Team, Texts,
+    Owners, OwnersError, ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Team,
     solve_by_owners,
 };
 
@@ -148,6 +148,10 @@ impl Family for MartelloFamily {
         true
     }
 
+    fn report_figures(&self) -> bool {
+        true
+    }
+
     fn learning(&self) -> Option<&dyn Learning> {
         Some(self)
     }
@@ -241,10 +245,6 @@ impl GameSolver for MartelloSolver {
             .check_learned(FEATURE_VERSION, Some(n))
             .map_err(|e| bad("order", e.to_string()))?;
         let outcome = self.0.solve(&board, job.config, job.run_seed);
-        Ok(Solved::of(
-            &outcome,
-            Texts::of(&game.notation, &board, &outcome),
-            Vec::new(),
-        ))
+        Ok(Solved::of(&game.notation, &board, &outcome, Vec::new()))
     }
 }

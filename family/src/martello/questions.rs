@@ -37,8 +37,8 @@ pub(crate) fn answer(question: &Value) -> Result<Value, FamilyError> {
                 run_seed: 0,
             })?;
             Ok(json!({
-                "min_stones": solved.score,
-                "solution": solved.solution,
+                "min_stones": solved.game.score,
+                "solution": solved.game.solution,
             }))
         }
         Some(other) => Err(FamilyError::BadQuestion(format!(

@@ -16,7 +16,7 @@ use hammer_solver::{Config, Solver};
 use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Instance, Job,
-    ParamKind, ParamSpec, ParamValue, Point, Positions, Solved, Texts,
+    ParamKind, ParamSpec, ParamValue, Point, Positions, Solved,
 };
 use crate::{CountTeam, Counted, Counting, OwnersError, count_positions};
 
@@ -296,8 +296,8 @@ pub fn solve_with(
             Cell::Text(holes_text(&holes))
         },
     ];
-    let mut solved = Solved::of(&outcome, Texts::of(board, &pos, &outcome), extra);
-    solved.expansions += finish_expansions;
+    let mut solved = Solved::of(board, &pos, &outcome, extra);
+    solved.game.expansions += finish_expansions;
     solved
 }
 

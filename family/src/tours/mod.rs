@@ -24,7 +24,7 @@ use notation::{ToursNotation, bad_state, join};
 use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
-    ParamSpec, ParamValue, Point, Positions, Solved, Texts,
+    ParamSpec, ParamValue, Point, Positions, Solved,
 };
 
 /// The slide-tours family.
@@ -412,7 +412,6 @@ impl GameSolver for ToursSolver {
         let game = game(job.point);
         let pos = game.start(job.instance)?;
         let outcome = self.0.solve(&pos.state, job.config, job.run_seed);
-        let texts = Texts::of(&game.notation, &pos, &outcome);
         let end = game.notation.after(
             &game.notation.after(&pos, &outcome.prefix_moves),
             &outcome.solution,
@@ -450,6 +449,6 @@ impl GameSolver for ToursSolver {
             starts,
             nodes,
         ];
-        Ok(Solved::of(&outcome, texts, extra))
+        Ok(Solved::of(&game.notation, &pos, &outcome, extra))
     }
 }

@@ -244,8 +244,9 @@ fn orders(
                 &v.span(),
                 k,
                 format!(
-                    "\"{s}\": the learned order ranks Martello moves by their transitions, and puzzle {} has none to learn from; use standard, most-options, monte-carlo or random",
-                    family.name()
+                    "\"{s}\": the learned order ranks moves by their transitions, and puzzle {} has none to learn from (puzzles that have them: {}); use standard, most-options, monte-carlo or random",
+                    family.name(),
+                    hammer_family::learning_names()
                 ),
             ));
         }
