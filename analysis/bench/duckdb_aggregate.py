@@ -1,6 +1,6 @@
 """DuckDB's time for the aggregates behind `hammer analyze`'s solvability and cost figures
 (Figures 8 and 11 and the dataset overview), over the same Parquet files, for the side by
-side measurement in docs/benchmarks.md ("Analysis at scale").
+side measurement in science/notes/benchmarks-history.md ("Analysis at scale").
 
 Usage: python duckdb_aggregate.py DATASET [THREADS] [--paired]
 

@@ -2,7 +2,7 @@
 # Side by side on one dataset, one after another: `hammer analyze` with two binaries (main's
 # and this branch's, at ~/.cache/hammer/hammer-main-release and hammer-new-release), then
 # DuckDB's aggregate (duckdb_aggregate.py), then whether every CSV of the two reports is
-# byte-identical. Used for docs/benchmarks.md ("Analysis at scale").
+# byte-identical. Used for science/notes/benchmarks-history.md ("Analysis at scale").
 #
 # Usage: side_by_side.sh DATASET [PYTHON] [--paired]
 # (--paired: DuckDB computes the paired figures' aggregates instead, for

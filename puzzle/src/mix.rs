@@ -1,6 +1,6 @@
 //! The mixing function of the fingerprints and signatures that reach files and memo
 //! keys. Hash maps use `rustc_hash` instead: a map's hash needs no avalanche of its own,
-//! and one hasher serves the whole workspace (docs/benchmarks.md, "One hasher").
+//! and one hasher serves the whole workspace (science/notes/benchmarks-history.md, "One hasher").
 
 /// The splitmix64 finaliser: a bijection of `u64` whose every output bit depends on
 /// every input bit.

@@ -5,7 +5,7 @@
 //! about three times its final size in all for a growth of 1.5x, and the kernel clears
 //! every new page on its first touch: a large share of a big search where a first touch
 //! is dear, as on a virtual machine whose host takes freed memory back
-//! (docs/benchmarks.md, "The memo grows in place"). Here growing remaps the pages
+//! (science/notes/benchmarks-history.md, "The memo grows in place"). Here growing remaps the pages
 //! (`mremap`, which moves page tables, never bytes) and only the added part is new. On
 //! other systems it is a `Vec`.
 

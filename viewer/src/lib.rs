@@ -30,7 +30,7 @@ pub use query::{Filter, Page, run as run_query};
 
 /// The default cap on each hint's search, in expansions. On the start positions of the
 /// first 20 seeded 6x6 games of seed 2013, all 417 hints were exact under it, and a
-/// whole list took at most 1,044 ms on 2 cores (`docs/scripts/view_bench.py`,
+/// whole list took at most 1,044 ms on 2 cores (`science/notes/scripts/view_bench.py`,
 /// docs/benchmarks.md).
 pub const DEFAULT_HINT_BUDGET: u64 = 2_000_000;
 

@@ -120,7 +120,7 @@ impl Puzzle for Martello {
 /// `c * n + s` has colour `c` and symbol `s`), so that every colour and every symbol has
 /// one or two of them. Fewer stones keep more successors with their parent's owner; more
 /// spread the states more evenly over the workers, since few states then keep every one
-/// of them (docs/frontier.md, "An owner by the stones left of two diagonals").
+/// of them (science/notes/frontier.md, "An owner by the stones left of two diagonals").
 const OWNER_STONES: [u64; MAX_N as usize + 1] = {
     let mut table = [0u64; MAX_N as usize + 1];
     let mut n = 1;

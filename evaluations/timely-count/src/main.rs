@@ -2,7 +2,7 @@
 //! level-by-level count as `hammer count --peers` (hammer_solver::count_gang), built on
 //! timely's exchange by key and its progress tracking instead of hammer's own tonic
 //! streams and level-end marks. It exists to measure the two side by side
-//! (docs/frontier.md, "timely-dataflow against tonic streams"); hammer does not ship it.
+//! (science/notes/frontier.md, "timely-dataflow against tonic streams"); hammer does not ship it.
 //!
 //!     timely-count [--symmetry] [timely's flags: -w THREADS -n PROCESSES -p RANK -h HOSTFILE]
 //!

@@ -2,7 +2,7 @@
 # One sweep of hard games, timed as a whole: searched alone by one worker of one thread,
 # then by gangs of K such workers (gang = K), on this machine.
 #
-#   bash docs/scripts/gang_sweep_bench.sh HAMMER K SIZE GAME [GAME...]
+#   bash science/notes/scripts/gang_sweep_bench.sh HAMMER K SIZE GAME [GAME...]
 #
 # HAMMER is the binary (target/release/hammer); every GAME is an index of seed 2013 at
 # SIZE. Prints per run the wall time of the whole sweep (coordinator start to exit) and

@@ -2,7 +2,7 @@
 """Compares a rung of science/frontier8 with the rung whose unknown games it searched again
 (docs/search.md, "The open 8x8 games under the learned order").
 
-    python3 docs/scripts/frontier8_rungs.py [--rung cap1e8learned] [--base cap1e8w]
+    python3 science/notes/scripts/frontier8_rungs.py [--rung cap1e8learned] [--base cap1e8w]
 
 Prints, over the games of RUNG: how many it settled, among the games still open after
 every rung of the frontier's own configuration (random/luby:256) and among those the
@@ -14,7 +14,7 @@ import os
 
 import duckdb
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 RANDOM_RUNGS = ("cap1e7", "cap1e8", "cap1e8w", "cap1e9w")
 
 

@@ -6,7 +6,7 @@
 #
 #     cargo build --release -p hammer
 #     (cd evaluations/timely-count && cargo build --release)
-#     bash docs/scripts/timely_vs_tonic.sh target/release/hammer \
+#     bash science/notes/scripts/timely_vs_tonic.sh target/release/hammer \
 #         evaluations/timely-count/target/release/timely-count [--symmetry] [ROUNDS]
 #
 # ROUNDS (default 1) repeats the four runs in turn, so that the pairs share the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The deep 7x7 proofs searched alone and by a gang of processes (docs/frontier.md).
 
-    python3 docs/scripts/gang_deep7.py HAMMER --out FILE.jsonl [--gang K] [--jobs J] [--limit N]
+    python3 science/notes/scripts/gang_deep7.py HAMMER --out FILE.jsonl [--gang K] [--jobs J] [--limit N]
 
 For each game of `science/profile/deep7.jsonl` (the unsolvable 7x7 games of
 science/frontier7 that end with 2 to 5 stones), runs the usual search (`hammer solve
@@ -19,7 +19,7 @@ import os
 from gang_bench import gang, solve
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEEP7 = os.path.join(HERE, "..", "..", "science", "profile", "deep7.jsonl")
+DEEP7 = os.path.join(HERE, "..", "..", "..", "science", "profile", "deep7.jsonl")
 
 
 def summary(rows):

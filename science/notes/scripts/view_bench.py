@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """hammer view's speed: browse filters on a large dataset, and hints on 6x6 positions.
 
-Usage: docs/scripts/view_bench.py [--rows 3000000] [--hammer target/release/hammer]
+Usage: science/notes/scripts/view_bench.py [--rows 3000000] [--hammer target/release/hammer]
 
 Makes (once) a `hammer bench-ingest` dataset of ROWS rows, starts `hammer view` on it,
 waits for the index, then times each browse query 7 times over HTTP (client wall time,

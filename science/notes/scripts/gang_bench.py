@@ -2,7 +2,7 @@
 """Times one game four ways: the usual search, the owner search with 1 and 2 threads, and
 a gang of K processes over gRPC on this machine's loopback (docs/frontier.md).
 
-    python3 docs/scripts/gang_bench.py HAMMER N SEED INDEX [--runs R] [--gang K]
+    python3 science/notes/scripts/gang_bench.py HAMMER N SEED INDEX [--runs R] [--gang K]
 
 Prints one line per run and a summary: expansions, wall time, CPU time (user and system,
 of every process the configuration ran), the largest table (states and MiB) against the

@@ -3,7 +3,7 @@
 
     hammer solve --random --n 7 --index 5399 --seed 2013 --order standard --schedule exact \\
         --profile --json > game.json
-    python3 docs/scripts/layers.py game.json [more.json ...]
+    python3 science/notes/scripts/layers.py game.json [more.json ...]
 
 Under `standard/exact` with no memo limit every state is expanded once, so a profile's
 `expanded` per score is the number of distinct states of that layer (stones left) the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Profile the search on the hard Martello games of the frontier runs (docs/search.md).
 
-    python3 docs/scripts/profile_hard.py --hammer target/release/hammer \\
+    python3 science/notes/scripts/profile_hard.py --hammer target/release/hammer \\
         --set deep7 --set unsolvable8 --set open8:20 --jobs 2 --out profile.jsonl
 
 Sets of games, read from the committed datasets:
@@ -28,9 +28,9 @@ those of the same games in BASE (paired, with 95% bootstrap intervals of the rat
 totals). Run the two profiles side by side (one job each) so that both see the same
 machine:
 
-    python3 docs/scripts/profile_hard.py --hammer HAMMER --set deep7 --max-recorded 4000000 \
+    python3 science/notes/scripts/profile_hard.py --hammer HAMMER --set deep7 --max-recorded 4000000 \
         --jobs 1 --out base.jsonl &
-    python3 docs/scripts/profile_hard.py --hammer HAMMER --set deep7 --max-recorded 4000000 \
+    python3 science/notes/scripts/profile_hard.py --hammer HAMMER --set deep7 --max-recorded 4000000 \
         --jobs 1 --out strong.jsonl --strong-bound --compare base.jsonl
 """
 
@@ -44,7 +44,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pyarrow.dataset as ds
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 SEED = 2013
 ORDER, SCHEDULE = "random", "luby:256"
 # The memo limit of each rung of the frontier runs (examples/frontier7.toml,

@@ -1,7 +1,7 @@
 -- docs/clobber.md, "Random fillings": views and queries over the dataset of
 -- examples/clobber_random_fillings.toml. Run from the directory that holds it:
 --   hammer run examples/clobber_random_fillings.toml --out rf
---   duckdb < docs/scripts/clobber_fillings.sql   (or each statement through Python's duckdb)
+--   duckdb < science/notes/scripts/clobber_fillings.sql   (or each statement through Python's duckdb)
 create view r as select * from read_parquet('rf/**/*.parquet', hive_partitioning = true);
 create view g as
   select regexp_replace(params, ';rule=.*', '') as board, game_index,

@@ -2,7 +2,7 @@
 # The English centre game counted by one process, then by a gang of two processes on
 # this machine (loopback gRPC), each with /usr/bin/time: wall, user CPU, peak resident.
 #
-#     bash docs/scripts/peg_count_gang.sh target/release/hammer [--symmetry]
+#     bash science/notes/scripts/peg_count_gang.sh target/release/hammer [--symmetry]
 #
 # Prints each run's times, and per run: classes, positions, entries owned, the most
 # entries held at once, entries sent, bytes sent, seconds.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-game rows of two datasets' Martello runs of the same games, as the CSV of
 `hammer bench --per-game` (config, game, expansions, score, exact, ns), for
-docs/scripts/paired_ratio.py.
+science/notes/scripts/paired_ratio.py.
 
 usage: learned_7x7_paired.py BASE_DATASET TEST_DATASET [--exact-both] [--cap N]
 
