@@ -62,7 +62,7 @@ fn gang_is_refused_where_a_gang_cannot_search() {
     );
     let e = error(&GANG.replace(
         "games = 3\n",
-        "kind = \"run-time\"\nattempts = 2\ncap = 100\n",
+        "games = 3\nkind = \"run-time\"\nattempts = 2\ncap = 100\n",
     ));
     assert!(e.contains("run-time") && e.contains("gang"), "{e}");
     let peg = r#"name = "p"
