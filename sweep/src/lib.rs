@@ -19,13 +19,13 @@ mod parse;
 mod rows;
 mod units;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hammer_family::{FamilyRef, ParamValue, Point};
 use hammer_solver::{Config, Limits, Order, Schedule};
 
 pub use canonical::ConfigIdError;
-pub use continuation::UnknownGames;
+pub use continuation::{Continuation, ContinuationError, UnknownGames};
 pub use error::SweepError;
 /// The per-game limit that stopped a game, as results and rows carry it.
 pub use hammer_solver::{Cap, SplitMode};
@@ -296,9 +296,22 @@ impl Unit {
     }
 }
 
-impl Sweep {
-    /// Reads and parses a sweep file; errors name the path as given.
-    pub fn load(path: &Path) -> Result<Sweep, SweepError> {
+/// A sweep file read from disk, whose continuations (`unknown_games` with a dataset) the
+/// caller reads before [`SweepFile::finish`] makes the sweep: parsing reads no dataset.
+#[derive(Debug)]
+pub struct SweepFile {
+    text: String,
+    origin: String,
+    /// The sweep file's folder, which schedule files and datasets are relative to.
+    base: PathBuf,
+    continuations: Vec<Continuation>,
+    /// The sweep when it continues no dataset.
+    ready: Option<Sweep>,
+}
+
+impl SweepFile {
+    /// Reads a sweep file and checks all of it but the continued datasets' games.
+    pub fn read(path: &Path) -> Result<SweepFile, SweepError> {
         let origin = path.display().to_string();
         let bytes = std::fs::read(path)
             .map_err(|e| error::file_error(&origin, format!("cannot read the sweep file: {e}")))?;
@@ -311,16 +324,34 @@ impl Sweep {
                 ),
             )
         })?;
-        let base = path.parent().unwrap_or(Path::new("."));
-        parse::parse_with_files(&text, &origin, Some(base))
+        let base = path.parent().unwrap_or(Path::new(".")).to_owned();
+        parse::read_file(text, origin, base)
+    }
+
+    /// The continuations whose games the caller reads, each into its `games`.
+    pub fn continuations_mut(&mut self) -> &mut [Continuation] {
+        &mut self.continuations
+    }
+
+    /// The sweep, with the continuations' games written into its text.
+    pub fn finish(self) -> Result<Sweep, SweepError> {
+        parse::finish(self)
+    }
+}
+
+impl Sweep {
+    /// Reads and parses a sweep file that continues no dataset's games (see
+    /// [`SweepFile`] for one that does); errors name the path as given.
+    pub fn load(path: &Path) -> Result<Sweep, SweepError> {
+        SweepFile::read(path)?.finish()
     }
 
     /// Parses and validates sweep text; `origin` names it in error messages (the file
     /// name, or something like `<coordinator>` for text received over the network).
     ///
-    /// Schedule files (`schedules = ["@best.schedule"]`) are only read by
-    /// [`Sweep::load`], which writes their schedules into the sweep's text; text given
-    /// here must already be self-contained, as the text a coordinator ships is.
+    /// Schedule files (`schedules = ["@best.schedule"]`) and continued datasets are only
+    /// read with [`SweepFile`], which writes them into the sweep's text; text given here
+    /// must already be self-contained, as the text a coordinator ships is.
     pub fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
         parse::parse(text, origin)
     }
