@@ -278,7 +278,7 @@ fn orders(
         // A knowledge base learned with other features cannot order this family's moves.
         if let Some(learning) = learning {
             o.check_learned(learning.feature_version(), None)
-                .map_err(|e| loc.error(&v.span(), k, e.to_string()))?;
+                .map_err(|e| loc.error(&v.span(), k, error_chain(&e)))?;
         }
         seen.check(o.to_string(), &format!("\"{s}\""), &v.span())?;
         out.push(o);
