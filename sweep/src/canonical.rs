@@ -10,7 +10,9 @@ use crate::{RunConfig, Sweep};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad configuration id '{id}': {reason}")]
 pub struct ConfigIdError {
+    /// The id as given.
     pub id: String,
+    /// What is wrong with it.
     pub reason: String,
 }
 

@@ -65,6 +65,7 @@ pub struct Sweep {
     pub name: String,
     /// Below 2^63, because the dataset stores it in an Int64 column.
     pub seed: u64,
+    /// The `[[experiment]]` tables, in file order: a unit names its experiment by index.
     pub experiments: Vec<Experiment>,
     /// The file's text exactly as loaded. The coordinator ships this, not a re-encoding,
     /// so that workers parse the very same bytes and agree on the digest.
@@ -96,6 +97,7 @@ pub struct Experiment {
     /// Games per point: indices `first_game..first_game + games`, fewer for a point with
     /// fewer instances (see [`Experiment::games_of`]).
     pub games: u64,
+    /// The first game index of every point.
     pub first_game: u64,
     /// The games another experiment left unknown, when this experiment continues them
     /// (`unknown_games`): it then plays exactly these, each game a unit, and `games` is
@@ -133,7 +135,12 @@ pub enum ExperimentKind {
     /// independent attempts (trials `0..attempts`, each with its own run seed, an empty
     /// memo and, by default, the random order), each capped at `cap` expansions and
     /// without fallback. One row per attempt; `exhaustive` says whether it finished.
-    RunTime { attempts: u32, cap: u64 },
+    RunTime {
+        /// Attempts per game.
+        attempts: u32,
+        /// Expansions each attempt may use.
+        cap: u64,
+    },
 }
 
 /// One solver configuration of an experiment: what the worker passes to
@@ -145,8 +152,11 @@ pub struct RunConfig {
     /// `config` column and part of every result key, so it only ever changes together
     /// with the meaning of a configuration; [`RunConfig::from_id`] reads it back.
     pub id: String,
+    /// The move order.
     pub order: Order,
+    /// The restart schedule.
     pub schedule: Schedule,
+    /// Random moves played before the search.
     pub prefix: u32,
     /// Expansions of the single attempt of a budget configuration; 0 when the experiment
     /// gives `schedules` rather than `budgets`.
@@ -244,6 +254,7 @@ pub struct Unit {
     /// Whether the size alone names the point in the experiment (every point has its
     /// own size, as Martello's do), so that the id leaves the point index out.
     pub named_by_size: bool,
+    /// The first game index.
     pub start: u64,
     /// Exclusive.
     pub end: u64,
