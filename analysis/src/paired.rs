@@ -27,10 +27,9 @@ use crate::prepare::{GameKey, Prepared};
 use crate::stream::PartNeed;
 
 /// Rows a window holds at most: 40 MB of rows, as much again for the next window read
-/// meanwhile, and the window's per-game maps. The whole analysis of the 3.2-million-row
-/// sweep of `analysis/bench/paired_3m.toml` peaked at 160 MiB with it
-/// (science/notes/benchmarks-history.md).
-/// `--memory-limit` may make windows smaller (docs/analysis.md).
+/// meanwhile, and the window's per-game maps (docs/benchmarks.md has the peak memory of
+/// `analysis/bench/paired_3m.toml` with it). `--memory-limit` may make windows smaller
+/// (docs/analysis.md).
 pub const WINDOW_ROWS: u64 = 1 << 19;
 
 /// The per-game values of every paired figure.

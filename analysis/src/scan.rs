@@ -29,16 +29,15 @@ use crate::report::ReadStats;
 use crate::stream::{PartNeed, Plan, Stream};
 use hammer_dataset::PartInfo;
 
-/// Bytes of memory the analysis needs per row at its peak when no figure pairs games: 7.2
-/// and 5.0 bytes a row of peak RSS were measured on `bench-ingest` datasets of 30 and 100
-/// million rows (science/notes/benchmarks-history.md, "Analysis at scale"), mostly the
-/// per-game pages (4.25 bytes a game there, up to 6.25 with expansions above 65,535).
-/// Used only to refuse a dataset that cannot fit `--memory-limit`.
+/// Bytes of memory the analysis needs per row at its peak when no figure pairs games, with
+/// room over the peak RSS of `bench-ingest` datasets (docs/benchmarks.md, "Analysis at
+/// scale"), mostly the per-game pages (4.25 bytes a game, up to 6.25 with expansions
+/// above 65,535). Used only to refuse a dataset that cannot fit `--memory-limit`.
 pub const BYTES_PER_ROW: u64 = 8;
 
 /// Bytes per row of a window of the figures that pair games: the row (80 bytes) in the
 /// window being fed and in the next one being read, and the window's per-game maps. An
-/// estimate with room: science/notes/benchmarks-history.md measured 78 to 298.
+/// estimate with room over what docs/benchmarks.md reports.
 pub const BYTES_PER_WINDOW_ROW: u64 = 400;
 
 /// Bytes the paired figures keep per row of theirs after its window: at most one entry per

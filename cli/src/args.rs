@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_coordinator::Timing;
 use hammer_solver::Schedule;
-use hammer_sweep::Sweep;
+use hammer_sweep::{Sweep, SweepFile};
 use hammer_worker::{ConnectOptions, SolverPool};
 
 /// The shared token: `--token-file`, else the `HAMMER_TOKEN` environment variable.
@@ -122,9 +122,19 @@ pub fn default_state(out: &Path) -> PathBuf {
     out.join(".hammer-state")
 }
 
+/// Reads a sweep file, and the unknown games of the datasets its continuations name.
 pub fn load_sweep(path: &Path) -> Result<Sweep> {
-    // SweepError's Display is "file:line:col: key: message"; nothing to add.
-    Sweep::load(path).map_err(|e| anyhow::anyhow!("{e}"))
+    let mut file = SweepFile::read(path)?;
+    for continuation in file.continuations_mut() {
+        let games = hammer_dataset::unknown_games(
+            &continuation.dataset,
+            &continuation.experiment,
+            continuation.seed,
+        )
+        .map_err(|e| continuation.error(e))?;
+        continuation.games = Some(games);
+    }
+    Ok(file.finish()?)
 }
 
 /// `--memory-limit`: what a worker's games may use together.

@@ -3,7 +3,7 @@
 //! through `hammer run` and `hammer analyze`, and every figure whose `example` is that
 //! file must be present in the report, not marked missing.
 //!
-//! The full-size runs take 18 to 25 minutes each on 2 cores and are not part of the
+//! The full-size runs take tens of minutes each and are not part of the
 //! tests. This test guards the wiring between the example files and the analysis, which
 //! a renamed experiment or a changed configuration would break. What the full-size runs
 //! gave is in docs/analysis.md.

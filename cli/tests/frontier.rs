@@ -1,4 +1,4 @@
-//! The frontier's cluster features with real processes (issue 17): per-game limits that
+//! The frontier's cluster features with real processes: per-game limits that
 //! leave honest unknowns, a worker under `--memory-limit`, a second sweep that continues
 //! exactly the unknown games, and the progress of a unit whose game runs for seconds,
 //! seen in `hammer status` and the metrics while it runs.

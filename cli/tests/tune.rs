@@ -270,7 +270,7 @@ fn tune_refuses_data_without_a_run_time_experiment() {
     assert!(err.contains("unknown family 'lubby'"), "{err}");
 }
 
-/// A run-time experiment in the learned order (issue 14): the tuner prices the tuned
+/// A run-time experiment in the learned order: the tuner prices the tuned
 /// lists' fallback with the learned order's own exact search, names the learned order in
 /// every prediction, and validates in it on fresh games.
 #[test]

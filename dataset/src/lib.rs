@@ -17,6 +17,7 @@ mod read;
 mod row;
 mod schema;
 mod table;
+mod unknown;
 mod value;
 mod write;
 
@@ -34,5 +35,6 @@ pub use schema::{
     type_accepted,
 };
 pub use table::{Column, Fill, Place, ResultRow, RowRef, Source, TABLE, col, fill};
+pub use unknown::{UnknownGamesError, unknown_games};
 pub use value::Value;
 pub use write::{write_part, write_part_refs};

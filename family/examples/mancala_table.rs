@@ -57,8 +57,9 @@ fn parse_args() -> Result<Args, String> {
             "--point" => args.point = Some(value),
             "--order" => {
                 args.order = value
-                    .parse()
-                    .map_err(|e: hammer_solver::OrderError| e.to_string())?
+                    .parse::<hammer_solver::OrderSpec>()
+                    .and_then(|spec| spec.load())
+                    .map_err(|e| e.to_string())?
             }
             other => {
                 return Err(format!(

@@ -58,8 +58,11 @@ pub struct GangSpec {
 /// The PEM files of a gang's TLS.
 #[derive(Clone, Debug)]
 pub struct PeerTls {
+    /// This member's certificate.
     pub cert: Vec<u8>,
+    /// This member's private key.
     pub key: Vec<u8>,
+    /// The authority that signed every member's certificate.
     pub ca: Vec<u8>,
     /// The name the members' certificates are checked against, when it is not the host
     /// of their addresses.
@@ -69,36 +72,71 @@ pub struct PeerTls {
 /// Why a gang could not be formed.
 #[derive(Debug, thiserror::Error)]
 pub enum PeerError {
+    /// This member's rank is past the gang's size.
     #[error("rank {rank} is not a member of a gang of {size}")]
-    Rank { rank: usize, size: usize },
+    Rank {
+        /// This member's rank.
+        rank: usize,
+        /// Members in the gang.
+        size: usize,
+    },
+    /// The token or the game name has characters gRPC metadata cannot carry.
     #[error(
         "the shared token or the game name cannot travel in gRPC metadata (only visible ASCII can)"
     )]
     Metadata,
+    /// This member's own address cannot be bound.
     #[error("cannot listen for the gang's members on {addr}")]
     Listen {
+        /// The address to bind.
         addr: SocketAddr,
+        /// Why it cannot be bound.
         source: std::io::Error,
     },
+    /// A member's address does not parse.
     #[error("'{addr}' is not a member's address (host:port)")]
-    Address { addr: String },
+    Address {
+        /// The address as given.
+        addr: String,
+    },
+    /// A member's stream could not be opened in time.
     #[error("gang member {peer} at {addr} did not answer within {seconds} s (last: {last})")]
     Unreachable {
+        /// The member's rank.
         peer: usize,
+        /// The member's address.
         addr: String,
+        /// How long this member tried.
         seconds: u64,
+        /// The last attempt's error.
         last: String,
     },
+    /// The TLS files are not a usable certificate and key.
     #[error("the gang's TLS certificate or key is not usable")]
     Tls(#[source] tonic::transport::Error),
+    /// Some members never opened their streams to this one.
     #[error(
         "gang member(s) {missing} did not open their streams to this member within {seconds} s"
     )]
-    NotJoined { missing: String, seconds: u64 },
+    NotJoined {
+        /// The ranks that did not join.
+        missing: String,
+        /// How long this member waited.
+        seconds: u64,
+    },
+    /// The gang broke up before the search began.
     #[error("the gang did not form: {reason}")]
-    NotFormed { reason: String },
+    NotFormed {
+        /// What went wrong.
+        reason: String,
+    },
+    /// More members than the owner search supports.
     #[error("a gang has at most 128 members, not {size}")]
-    TooLarge { size: usize },
+    TooLarge {
+        /// Members asked for.
+        size: usize,
+    },
+    /// The thread that runs the gang's network cannot start.
     #[error("cannot start the gang's network thread")]
     Runtime(#[source] std::io::Error),
 }

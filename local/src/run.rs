@@ -16,12 +16,16 @@ use tokio::sync::watch;
 /// Errors of a local run.
 #[derive(Debug, thiserror::Error)]
 pub enum LocalError {
+    /// The coordinator failed.
     #[error(transparent)]
     Coordinator(#[from] CoordinatorError),
+    /// The worker failed.
     #[error(transparent)]
     Worker(#[from] WorkerError),
+    /// The worker's task panicked or was cancelled.
     #[error("the worker task failed")]
     WorkerTask(#[source] tokio::task::JoinError),
+    /// No free ports for a gang's members.
     #[error("cannot find loopback ports for the gangs' members")]
     PeerPorts(#[source] std::io::Error),
 }
@@ -45,6 +49,7 @@ pub enum LocalEvent<'a> {
 pub enum RunEnd {
     /// The state directory already held the whole sweep; nothing was solved.
     AlreadyComplete,
+    /// Every unit was solved and committed.
     Complete,
     /// `stop` resolved (with the signal's name): results in flight were committed, the
     /// rest resumes on the next run.
@@ -54,8 +59,11 @@ pub enum RunEnd {
 /// The end of a local run and the coordinator's final status.
 #[derive(Clone, Debug)]
 pub struct RunOutcome {
+    /// How the run ended.
     pub end: RunEnd,
+    /// The coordinator's last status.
     pub status: StatusResponse,
+    /// Wall seconds of the run.
     pub seconds: f64,
 }
 

@@ -14,8 +14,10 @@ use tokio_stream::wrappers::ReceiverStream;
 /// Errors of a synthetic worker.
 #[derive(Debug, thiserror::Error)]
 pub enum SyntheticError {
+    /// The connection to the coordinator failed.
     #[error(transparent)]
     Client(#[from] ClientError),
+    /// The sweep the coordinator sent does not parse.
     #[error(transparent)]
     Sweep(#[from] SweepError),
     /// The coordinator's answer does not fit the protocol.

@@ -22,8 +22,8 @@ pub mod v1 {
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// The largest gRPC message a coordinator and a worker accept. A worker's registration
-/// answer carries the sweep's knowledge bases (learned orders), and one learned at radius
-/// 8 from 10,000 6x6 games is 199 MB; tonic's default is 4 MiB.
+/// answer carries the sweep's knowledge bases (learned orders), and one learned at a
+/// large radius from many games takes hundreds of MB; tonic's default is 4 MiB.
 pub const MAX_MESSAGE_BYTES: usize = 1 << 30;
 
 /// The encoded file descriptor set of the protocol, served by gRPC reflection so that

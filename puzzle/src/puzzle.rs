@@ -3,8 +3,11 @@
 /// search visits it, which is rare: most successors are pruned or found in the memo.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Successor<M> {
+    /// The move from the parent.
     pub mv: M,
+    /// The child's lower bound on the score.
     pub bound: u32,
+    /// The child's fingerprint, the memo's key.
     pub fp: u128,
 }
 
@@ -19,6 +22,7 @@ pub trait Puzzle: Sync {
     /// States and moves are plain values that threads pass one another (a game searched
     /// by several owners sends states between them).
     type State: Copy + Eq + std::fmt::Debug + Send + Sync;
+    /// A move from one state to the next.
     type Move: Copy + Eq + std::fmt::Debug + Send + Sync;
     /// What the learned move order knows of the puzzle's moves; [`NoFeatures`] for a
     /// puzzle without transition features.

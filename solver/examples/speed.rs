@@ -23,7 +23,10 @@ fn main() {
     for text in &configs {
         let (order, schedule) = text.split_once('/').expect("ORDER/SCHEDULE");
         let config = Config {
-            order: order.parse().expect("order"),
+            order: order
+                .parse::<hammer_solver::OrderSpec>()
+                .and_then(|spec| spec.load())
+                .expect("order"),
             schedule: schedule.parse().expect("schedule"),
             prefix: 0,
             limits: Default::default(),

@@ -24,7 +24,7 @@ pub use count::{Countable, Counts, Level, Reduction, count, count_towards};
 pub use count_gang::{GangCountStats, count_gang};
 pub use limits::{Cancel, Cap, Limits};
 pub use memo::Memo;
-pub use order::{Order, OrderError};
+pub use order::{Order, OrderError, OrderSpec};
 pub use owners::{GangError, Link, OwnedOutcome, solve_gang, solve_owned};
 pub use profile::{Level as ProfileLevel, Profile};
 pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};

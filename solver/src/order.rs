@@ -3,8 +3,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A move order of the report's section 4, selected by name on the command line and in
-/// sweep files.
+/// A move order of the report's section 4, as a search runs it. Text names one as an
+/// [`OrderSpec`], which [`OrderSpec::load`] turns into an `Order`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     /// The rules' order: horizontal, vertical, then double jumps, in board order.
@@ -82,13 +82,12 @@ impl Order {
             loaded
                 .kb
                 .check_features(features)
-                .map_err(|problem| OrderError::Learned {
+                .map_err(|problem| OrderError::Knowledge {
                     text: format!("learned:{}", loaded.path),
-                    problem: crate::learned::KbError {
+                    source: crate::learned::KbError {
                         path: loaded.path.clone(),
                         problem,
-                    }
-                    .to_string(),
+                    },
                 })?;
             if let Some(n) = size.filter(|&n| n != loaded.kb.n) {
                 return Err(OrderError::Size {
@@ -110,6 +109,12 @@ pub enum OrderError {
     Unknown(String),
     #[error("move order '{text}': {problem}")]
     Learned { text: String, problem: String },
+    #[error("move order '{text}'")]
+    Knowledge {
+        text: String,
+        #[source]
+        source: crate::learned::KbError,
+    },
     #[error("move order 'learned:{path}': learned on {kb}x{kb} boards, not {n}x{n}")]
     Size { path: String, kb: u8, n: u8 },
     #[error("no knowledge base {0} is loaded in this process")]
@@ -120,22 +125,78 @@ pub enum OrderError {
     FrozenRestarts { order: String, schedule: String },
 }
 
-impl FromStr for Order {
+/// A move order as text names it: a learned order names its knowledge base by path, and
+/// parsing reads no file. [`OrderSpec::load`] reads the knowledge base where the order is
+/// used and gives the [`Order`] a search runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OrderSpec {
+    /// An order that needs no file.
+    Plain(Order),
+    /// `learned:PATH[,R[,T]][#DIGEST]`: `radius` is `u8::MAX` and `temp_milli`
+    /// [`TEMP_UNSET`] when the text leaves them out; a digest (as `Display` writes it, so
+    /// that a configuration names the very file it used) is checked on loading.
+    Learned {
+        path: String,
+        radius: u8,
+        temp_milli: u16,
+        digest: Option<String>,
+    },
+}
+
+impl OrderSpec {
+    /// The order a search runs: a learned order's knowledge base is read into the
+    /// process's registry (once per file) and its digest checked. Which puzzle it can
+    /// order is checked where the two meet ([`Order::check_learned`]).
+    pub fn load(&self) -> Result<Order, OrderError> {
+        let (path, radius, temp_milli, digest) = match self {
+            OrderSpec::Plain(order) => return Ok(*order),
+            OrderSpec::Learned {
+                path,
+                radius,
+                temp_milli,
+                digest,
+            } => (path, *radius, *temp_milli, digest),
+        };
+        let kb = crate::learned::load(path).map_err(|source| OrderError::Knowledge {
+            text: self.to_string(),
+            source,
+        })?;
+        let loaded = crate::learned::get(kb).ok_or(OrderError::Unloaded(kb))?;
+        if let Some(d) = digest
+            && *d != format!("{:032x}", loaded.digest)
+        {
+            return Err(OrderError::Learned {
+                text: self.to_string(),
+                problem: format!(
+                    "{path} has digest {:032x}, the configuration expects {d}",
+                    loaded.digest
+                ),
+            });
+        }
+        Ok(Order::Learned {
+            kb,
+            radius: radius.min(loaded.kb.radius() as u8),
+            temp_milli,
+        })
+    }
+}
+
+impl FromStr for OrderSpec {
     type Err = OrderError;
 
-    fn from_str(text: &str) -> Result<Order, OrderError> {
+    fn from_str(text: &str) -> Result<OrderSpec, OrderError> {
         let err = || OrderError::Unknown(text.to_string());
         if let Some(spec) = text.trim().strip_prefix("learned:") {
             return parse_learned(text, spec);
         }
-        match text.trim() {
-            "standard" => Ok(Order::Standard),
-            "most-options" => Ok(Order::MostOptions),
-            "random" => Ok(Order::Random),
-            "monte-carlo" => Ok(Order::MonteCarlo {
+        let order = match text.trim() {
+            "standard" => Order::Standard,
+            "most-options" => Order::MostOptions,
+            "random" => Order::Random,
+            "monte-carlo" => Order::MonteCarlo {
                 playouts: 100,
                 levels: 3,
-            }),
+            },
             other => {
                 let args = other.strip_prefix("monte-carlo:").ok_or_else(err)?;
                 let (k, l) = args.split_once(',').ok_or_else(err)?;
@@ -144,23 +205,21 @@ impl FromStr for Order {
                 if playouts == 0 {
                     return Err(err());
                 }
-                Ok(Order::MonteCarlo { playouts, levels })
+                Order::MonteCarlo { playouts, levels }
             }
-        }
+        };
+        Ok(OrderSpec::Plain(order))
     }
 }
 
-/// `PATH[,R[,T]][#DIGEST]`: loads the knowledge base and, when a digest is given (as
-/// `Display` writes it, so that a configuration names the very file it used), checks
-/// it. Which puzzle it can order is checked where the two meet
-/// ([`Order::check_learned`]).
-fn parse_learned(text: &str, spec: &str) -> Result<Order, OrderError> {
+/// `PATH[,R[,T]][#DIGEST]`, the text after `learned:`.
+fn parse_learned(text: &str, spec: &str) -> Result<OrderSpec, OrderError> {
     let bad = |problem: String| OrderError::Learned {
         text: text.to_string(),
         problem,
     };
     let (spec, digest) = match spec.split_once('#') {
-        Some((s, d)) => (s, Some(d.trim())),
+        Some((s, d)) => (s, Some(d.trim().to_string())),
         None => (spec, None),
     };
     let mut parts = spec.split(',');
@@ -190,32 +249,37 @@ fn parse_learned(text: &str, spec: &str) -> Result<Order, OrderError> {
     if parts.next().is_some() {
         return Err(bad("expected learned:KB[,R[,T]]".into()));
     }
-    let kb = crate::learned::load(path).map_err(|e| bad(e.to_string() + &cause(&e)))?;
-    let loaded = crate::learned::get(kb).ok_or(OrderError::Unloaded(kb))?;
-    if let Some(d) = digest
-        && d != format!("{:032x}", loaded.digest)
-    {
-        return Err(bad(format!(
-            "{path} has digest {:032x}, the configuration expects {d}",
-            loaded.digest
-        )));
-    }
-    let radius = radius.min(loaded.kb.radius() as u8);
-    Ok(Order::Learned {
-        kb,
+    Ok(OrderSpec::Learned {
+        path: path.to_string(),
         radius,
         temp_milli,
+        digest,
     })
 }
 
-/// The cause of a file error, which the order's one-line message must carry itself (it
-/// travels as text into sweep errors).
-fn cause(e: &crate::learned::KbError) -> String {
-    use std::error::Error;
-    e.problem
-        .source()
-        .map(|s| format!(": {s}"))
-        .unwrap_or_default()
+impl fmt::Display for OrderSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (path, radius, temp_milli, digest) = match self {
+            OrderSpec::Plain(order) => return order.fmt(f),
+            OrderSpec::Learned {
+                path,
+                radius,
+                temp_milli,
+                digest,
+            } => (path, radius, temp_milli, digest),
+        };
+        write!(f, "learned:{path}")?;
+        if *radius != u8::MAX || *temp_milli != TEMP_UNSET {
+            write!(f, ",{radius}")?;
+        }
+        if *temp_milli != TEMP_UNSET {
+            write!(f, ",{}", *temp_milli as f64 / 1000.0)?;
+        }
+        if let Some(d) = digest {
+            write!(f, "#{d}")?;
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for Order {

@@ -21,10 +21,15 @@ pub const BOOTSTRAP_RESAMPLES: usize = 2_000;
 /// A proportion with its 95% Wilson score interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Proportion {
+    /// Trials that succeeded.
     pub successes: u64,
+    /// All trials.
     pub total: u64,
+    /// `successes / total`.
     pub value: f64,
+    /// The interval's lower end.
     pub low: f64,
+    /// The interval's upper end.
     pub high: f64,
 }
 
@@ -69,9 +74,13 @@ pub fn wilson(successes: u64, total: u64) -> Proportion {
 /// A sample mean with its 95% interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Mean {
+    /// Values in the sample.
     pub count: u64,
+    /// The sample mean.
     pub value: f64,
+    /// The interval's lower end (NaN with fewer than two values).
     pub low: f64,
+    /// The interval's upper end (NaN with fewer than two values).
     pub high: f64,
 }
 
@@ -116,6 +125,7 @@ impl Default for TwoPassMean {
 }
 
 impl TwoPassMean {
+    /// Adds a value in the first pass.
     pub fn add(&mut self, v: f64) {
         self.count += 1;
         self.sum += v;
@@ -127,15 +137,18 @@ impl TwoPassMean {
         self.sum / self.count as f64
     }
 
+    /// Adds a value again in the second pass, after the first pass's mean is known.
     pub fn add_spread(&mut self, v: f64) {
         let mean = self.mean();
         self.spread += (v - mean) * (v - mean);
     }
 
+    /// Values added in the first pass.
     pub fn count(&self) -> u64 {
         self.count
     }
 
+    /// The mean with its Student t interval, from both passes.
     pub fn finish(&self) -> Mean {
         let count = self.count;
         if count == 0 {
@@ -288,9 +301,13 @@ fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
 /// A ratio estimate with a 95% percentile-bootstrap interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Ratio {
+    /// Pairs in the sample.
     pub count: u64,
+    /// The ratio of the sums.
     pub value: f64,
+    /// The interval's lower end.
     pub low: f64,
+    /// The interval's upper end.
     pub high: f64,
 }
 

@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use hammer_solver::{Limits, Order, Schedule};
+use hammer_solver::{Limits, Order, OrderSpec, Schedule};
 
 use crate::{RunConfig, Sweep};
 
@@ -10,7 +10,9 @@ use crate::{RunConfig, Sweep};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("bad configuration id '{id}': {reason}")]
 pub struct ConfigIdError {
+    /// The id as given.
     pub id: String,
+    /// What is wrong with it.
     pub reason: String,
 }
 
@@ -74,7 +76,11 @@ pub(crate) fn parse_config_id(id: &str) -> Result<RunConfig, ConfigIdError> {
             .split_once('=')
             .ok_or_else(|| err(format!("'{part}' is not KEY=VALUE")))?;
         match key {
-            "order" => order = Some(value.parse::<Order>().map_err(|e| err(e.to_string()))?),
+            "order" => {
+                let spec = value.parse::<OrderSpec>();
+                let loaded = spec.and_then(|spec| spec.load());
+                order = Some(loaded.map_err(|e| err(hammer_proto::error_chain(&e)))?)
+            }
             "schedule" => {
                 schedule = Some(value.parse::<Schedule>().map_err(|e| err(e.to_string()))?)
             }

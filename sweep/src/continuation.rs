@@ -7,9 +7,11 @@
 //! unknown_games = { dataset = "data/frontier", experiment = "cap1e7" }
 //! ```
 //!
-//! [`crate::Sweep::load`] reads that dataset and writes the games into the sweep's text
-//! (as it does for schedule files), so the text the coordinator keeps and ships is
-//! self-contained and its digest fixes the games:
+//! Parsing reads no dataset: [`crate::SweepFile::read`] lists such keys as
+//! [`Continuation`]s, the caller reads their games (`hammer_dataset::unknown_games`), and
+//! [`crate::SweepFile::finish`] writes the games into the sweep's text (as it does for
+//! schedule files), so the text the coordinator keeps and ships is self-contained and its
+//! digest fixes the games:
 //!
 //! ```toml
 //! unknown_games = { experiment = "cap1e7", games = { "n=8" = [4, 17, 230] } }
@@ -20,7 +22,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::Range;
-use std::path::Path;
+use std::path::PathBuf;
 
 use hammer_family::Point;
 use toml::de::DeValue;
@@ -39,11 +41,63 @@ pub struct UnknownGames {
     pub games: Vec<Vec<u64>>,
 }
 
+/// An `unknown_games` key that names a dataset, whose games the caller reads between
+/// [`crate::SweepFile::read`] and [`crate::SweepFile::finish`].
+#[derive(Clone, Debug)]
+pub struct Continuation {
+    /// The dataset's directory, relative to the sweep file's folder.
+    pub dataset: PathBuf,
+    /// The experiment whose unknown games are continued.
+    pub experiment: String,
+    /// The sweep's seed: rows of another seed hold other games under the same indices.
+    pub seed: u64,
+    /// The games that the caller read, by params text.
+    pub games: Option<BTreeMap<String, Vec<u64>>>,
+    /// The key's place in the sweep file, for errors.
+    at: SweepError,
+    /// Byte offset of the key's value, which finds it again when the text is parsed anew.
+    pub(crate) offset: usize,
+}
+
+impl Continuation {
+    /// The error of reading this continuation's games, at its key in the sweep file.
+    pub fn error(&self, source: hammer_dataset::UnknownGamesError) -> ContinuationError {
+        ContinuationError {
+            at: SweepError {
+                message: format!("cannot continue experiment \"{}\"", self.experiment),
+                ..self.at.clone()
+            },
+            source,
+        }
+    }
+
+    /// The error of a sweep finished before this continuation's games were read.
+    pub(crate) fn unread(&self) -> SweepError {
+        SweepError {
+            message: format!(
+                "the unknown games of experiment \"{}\" in {} were not read",
+                self.experiment,
+                self.dataset.display()
+            ),
+            ..self.at.clone()
+        }
+    }
+}
+
+/// A continuation's games could not be read from its dataset.
+#[derive(Debug, thiserror::Error)]
+#[error("{at}")]
+pub struct ContinuationError {
+    at: SweepError,
+    #[source]
+    source: hammer_dataset::UnknownGamesError,
+}
+
 /// The key as read, before the experiment's points are known.
 pub(crate) struct Listing {
     from: String,
-    /// Params text -> game indices.
-    games: BTreeMap<String, Vec<u64>>,
+    /// Params text -> game indices; `None` while a dataset's games are still to be read.
+    games: Option<BTreeMap<String, Vec<u64>>>,
     /// Read from a dataset (the text must then be rewritten), not given inline.
     from_dataset: Option<String>,
     span: Range<usize>,
@@ -53,7 +107,7 @@ pub(crate) fn read(
     loc: &Locator<'_>,
     value: &Value<'_>,
     key: &str,
-    files: &Files<'_>,
+    files: &mut Files<'_>,
 ) -> Result<Listing, SweepError> {
     let DeValue::Table(table) = value.get_ref() else {
         return Err(type_error(
@@ -95,12 +149,17 @@ pub(crate) fn read(
                     "a dataset is named in sweep text that was not loaded from a file; load the sweep with its path so that the dataset can be read",
                 ));
             };
-            let path = base.join(&dir);
-            let games = from_dataset(&path, &from, files.seed)
-                .map_err(|e| loc.error(&value.span(), key, e))?;
-            (games, Some(dir))
+            let continuation = Continuation {
+                dataset: base.join(&dir),
+                experiment: from.clone(),
+                seed: files.seed,
+                games: None,
+                at: loc.error(&value.span(), key, ""),
+                offset: value.span().start,
+            };
+            (files.continued(continuation), Some(dir))
         }
-        (None, Some(games)) => (games, None),
+        (None, Some(games)) => (Some(games), None),
         _ => {
             return Err(loc.error(
                 &value.span(),
@@ -156,68 +215,26 @@ fn inline_games(
     Ok(out)
 }
 
-/// The games of experiment `name` in the dataset at `dir` that have rows but no
-/// exhaustive row, by params text. Refuses rows of another sweep seed: their games are
-/// other boards.
-fn from_dataset(
-    dir: &Path,
-    name: &str,
-    seed: Option<u64>,
-) -> Result<BTreeMap<String, Vec<u64>>, String> {
-    let parts = hammer_dataset::dataset_parts(dir).map_err(|e| e.to_string())?;
-    let mine: Vec<_> = parts.iter().filter(|p| p.experiment == name).collect();
-    if mine.is_empty() {
-        let mut names: Vec<&str> = parts.iter().map(|p| p.experiment.as_str()).collect();
-        names.dedup();
-        return Err(format!(
-            "the dataset {} has no experiment \"{name}\" (it has: {})",
-            dir.display(),
-            names.join(", ")
-        ));
-    }
-    // Per (params, game): whether some row settled it.
-    let mut settled: BTreeMap<(String, u64), bool> = BTreeMap::new();
-    for part in mine {
-        let rows = hammer_dataset::read_part(&part.path).map_err(|e| e.to_string())?;
-        for row in rows {
-            if let Some(seed) = seed
-                && row.seed as u64 != seed
-            {
-                return Err(format!(
-                    "{} holds games of sweep seed {}, but this sweep's seed is {seed}: the same indices would be other games",
-                    part.path.display(),
-                    row.seed
-                ));
-            }
-            let done = settled
-                .entry((row.params, row.game_index as u64))
-                .or_default();
-            *done |= row.exhaustive;
-        }
-    }
-    let mut out: BTreeMap<String, Vec<u64>> = BTreeMap::new();
-    for ((params, index), done) in settled {
-        let list = out.entry(params).or_default();
-        if !done {
-            list.push(index);
-        }
-    }
-    Ok(out)
-}
-
 impl Listing {
     /// The games of each of `points`; a dataset's listing also writes the self-contained
     /// form into the sweep's text.
     pub(crate) fn resolve(
-        mut self,
+        self,
         loc: &Locator<'_>,
         key: &str,
         points: &[Point],
         files: &mut Files<'_>,
     ) -> Result<UnknownGames, SweepError> {
+        // Still to be read: the sweep is finished with the games later.
+        let Some(mut listed) = self.games else {
+            return Ok(UnknownGames {
+                from: self.from,
+                games: vec![Vec::new(); points.len()],
+            });
+        };
         let names: Vec<String> = points.iter().map(Point::to_string).collect();
         if self.from_dataset.is_none()
-            && let Some(extra) = self.games.keys().find(|k| !names.contains(k))
+            && let Some(extra) = listed.keys().find(|k| !names.contains(k))
         {
             return Err(loc.error(
                 &self.span,
@@ -227,7 +244,7 @@ impl Listing {
         }
         let games: Vec<Vec<u64>> = names
             .iter()
-            .map(|n| self.games.remove(n).unwrap_or_default())
+            .map(|n| listed.remove(n).unwrap_or_default())
             .collect();
         if games.iter().all(Vec::is_empty) {
             let source = self.from_dataset.as_deref().unwrap_or("the listing");

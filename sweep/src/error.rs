@@ -15,10 +15,15 @@ use std::ops::Range;
 /// key). Key paths count experiments from 0, as in `experiment[1].sizes`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub struct SweepError {
+    /// The sweep file as named, or the origin of sweep text.
     pub file: String,
+    /// 1-based; 0 for the file as a whole.
     pub line: usize,
+    /// 1-based, in characters; 0 for the file as a whole.
     pub column: usize,
+    /// The key path, such as `experiment[1].sizes`; empty when no key is involved.
     pub key: String,
+    /// What is wrong.
     pub message: String,
 }
 

@@ -19,13 +19,13 @@ mod parse;
 mod rows;
 mod units;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hammer_family::{FamilyRef, ParamValue, Point};
 use hammer_solver::{Config, Limits, Order, Schedule};
 
 pub use canonical::ConfigIdError;
-pub use continuation::UnknownGames;
+pub use continuation::{Continuation, ContinuationError, UnknownGames};
 pub use error::SweepError;
 pub use hammer_family::{cells_from_wire, cells_to_wire};
 /// The per-game limit that stopped a game, as results and rows carry it.
@@ -66,6 +66,7 @@ pub struct Sweep {
     pub name: String,
     /// Below 2^63, because the dataset stores it in an Int64 column.
     pub seed: u64,
+    /// The `[[experiment]]` tables, in file order: a unit names its experiment by index.
     pub experiments: Vec<Experiment>,
     /// The file's text exactly as loaded. The coordinator ships this, not a re-encoding,
     /// so that workers parse the very same bytes and agree on the digest.
@@ -97,6 +98,7 @@ pub struct Experiment {
     /// Games per point: indices `first_game..first_game + games`, fewer for a point with
     /// fewer instances (see [`Experiment::games_of`]).
     pub games: u64,
+    /// The first game index of every point.
     pub first_game: u64,
     /// The games another experiment left unknown, when this experiment continues them
     /// (`unknown_games`): it then plays exactly these, each game a unit, and `games` is
@@ -126,7 +128,12 @@ pub enum ExperimentKind {
     /// independent attempts (trials `0..attempts`, each with its own run seed, an empty
     /// memo and, by default, the random order), each capped at `cap` expansions and
     /// without fallback. One row per attempt; `exhaustive` says whether it finished.
-    RunTime { attempts: u32, cap: u64 },
+    RunTime {
+        /// Attempts per game.
+        attempts: u32,
+        /// Expansions each attempt may use.
+        cap: u64,
+    },
 }
 
 /// One solver configuration of an experiment: what the worker passes to
@@ -138,8 +145,11 @@ pub struct RunConfig {
     /// `config` column and part of every result key, so it only ever changes together
     /// with the meaning of a configuration; [`RunConfig::from_id`] reads it back.
     pub id: String,
+    /// The move order.
     pub order: Order,
+    /// The restart schedule.
     pub schedule: Schedule,
+    /// Random moves played before the search.
     pub prefix: u32,
     /// Expansions of the single attempt of a budget configuration; 0 when the experiment
     /// gives `schedules` rather than `budgets`.
@@ -235,6 +245,7 @@ pub struct Unit {
     /// Whether the size alone names the point in the experiment (every point has its
     /// own size, as Martello's do), so that the id leaves the point index out.
     pub named_by_size: bool,
+    /// The first game index.
     pub start: u64,
     /// Exclusive.
     pub end: u64,
@@ -266,9 +277,22 @@ impl Unit {
     }
 }
 
-impl Sweep {
-    /// Reads and parses a sweep file; errors name the path as given.
-    pub fn load(path: &Path) -> Result<Sweep, SweepError> {
+/// A sweep file read from disk, whose continuations (`unknown_games` with a dataset) the
+/// caller reads before [`SweepFile::finish`] makes the sweep: parsing reads no dataset.
+#[derive(Debug)]
+pub struct SweepFile {
+    text: String,
+    origin: String,
+    /// The sweep file's folder, which schedule files and datasets are relative to.
+    base: PathBuf,
+    continuations: Vec<Continuation>,
+    /// The sweep when it continues no dataset.
+    ready: Option<Sweep>,
+}
+
+impl SweepFile {
+    /// Reads a sweep file and checks all of it but the continued datasets' games.
+    pub fn read(path: &Path) -> Result<SweepFile, SweepError> {
         let origin = path.display().to_string();
         let bytes = std::fs::read(path)
             .map_err(|e| error::file_error(&origin, format!("cannot read the sweep file: {e}")))?;
@@ -281,16 +305,34 @@ impl Sweep {
                 ),
             )
         })?;
-        let base = path.parent().unwrap_or(Path::new("."));
-        parse::parse_with_files(&text, &origin, Some(base))
+        let base = path.parent().unwrap_or(Path::new(".")).to_owned();
+        parse::read_file(text, origin, base)
+    }
+
+    /// The continuations whose games the caller reads, each into its `games`.
+    pub fn continuations_mut(&mut self) -> &mut [Continuation] {
+        &mut self.continuations
+    }
+
+    /// The sweep, with the continuations' games written into its text.
+    pub fn finish(self) -> Result<Sweep, SweepError> {
+        parse::finish(self)
+    }
+}
+
+impl Sweep {
+    /// Reads and parses a sweep file that continues no dataset's games (see
+    /// [`SweepFile`] for one that does); errors name the path as given.
+    pub fn load(path: &Path) -> Result<Sweep, SweepError> {
+        SweepFile::read(path)?.finish()
     }
 
     /// Parses and validates sweep text; `origin` names it in error messages (the file
     /// name, or something like `<coordinator>` for text received over the network).
     ///
-    /// Schedule files (`schedules = ["@best.schedule"]`) are only read by
-    /// [`Sweep::load`], which writes their schedules into the sweep's text; text given
-    /// here must already be self-contained, as the text a coordinator ships is.
+    /// Schedule files (`schedules = ["@best.schedule"]`) and continued datasets are only
+    /// read with [`SweepFile`], which writes them into the sweep's text; text given here
+    /// must already be self-contained, as the text a coordinator ships is.
     pub fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
         parse::parse(text, origin)
     }

@@ -5,23 +5,24 @@
 //! ones included, can point at the exact line and column and name the key path, and
 //! the messages are ours rather than serde's.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hammer_solver::Schedule;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
+use crate::continuation::Continuation;
 use crate::error::{Locator, SweepError};
-use crate::{Experiment, MAX_EXPERIMENTS, Sweep};
+use crate::{Experiment, MAX_EXPERIMENTS, Sweep, SweepFile};
 
 pub(crate) type Value<'i> = Spanned<DeValue<'i>>;
 
 const TOP_KEYS: &[&str] = &["name", "seed", "experiment"];
 
 pub(crate) fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
-    parse_with_files(text, origin, None)
+    parse_inner(text, origin, &mut Files::new(None, Vec::new()))
 }
 
 /// Where schedule files and datasets are read from, and what was read so far: the byte
@@ -30,35 +31,87 @@ pub(crate) fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
 pub(crate) struct Files<'a> {
     pub(crate) base: Option<&'a Path>,
     substitutions: Vec<(Range<usize>, String)>,
-    /// The sweep's seed, once read: a continued dataset must be of the same seed.
-    pub(crate) seed: Option<u64>,
+    /// The sweep's seed, read before the experiments: a continued dataset must be of the
+    /// same seed.
+    pub(crate) seed: u64,
+    /// The continuations that name a dataset, in file order: with their games when the
+    /// caller has read them, else found by this parse.
+    continuations: Vec<Continuation>,
 }
 
-impl Files<'_> {
+impl<'a> Files<'a> {
+    fn new(base: Option<&'a Path>, continuations: Vec<Continuation>) -> Self {
+        Files {
+            base,
+            substitutions: Vec::new(),
+            seed: 0,
+            continuations,
+        }
+    }
+
     /// Replaces the value at `span` by `value` (TOML text) in the self-contained text.
     pub(crate) fn substitute(&mut self, span: Range<usize>, value: String) {
         self.substitutions.push((span, value));
     }
+
+    /// The games of `found` if the caller has read them; else `None`, and `found` is
+    /// listed for the caller to read.
+    pub(crate) fn continued(&mut self, found: Continuation) -> Option<BTreeMap<String, Vec<u64>>> {
+        match self.continuations.iter().find(|c| c.offset == found.offset) {
+            Some(read) => read.games.clone(),
+            None => {
+                self.continuations.push(found);
+                None
+            }
+        }
+    }
 }
 
-/// Parses `text`; with `base`, `"@FILE"` schedules are read from files relative to it
-/// and written into the text, and the sweep is the parse of that self-contained text.
-/// Workers receive only the text, so the text, and with it the digest, must carry the
-/// schedule itself: a schedule file edited later is then a different sweep.
-pub(crate) fn parse_with_files(
-    text: &str,
-    origin: &str,
-    base: Option<&Path>,
-) -> Result<Sweep, SweepError> {
-    let mut files = Files {
-        base,
-        substitutions: Vec::new(),
-        seed: None,
+/// Reads a sweep file's text: `"@FILE"` schedules are read from files relative to
+/// `base` and written into the text, and the sweep is the parse of that self-contained
+/// text, unless a continuation's games are still to be read. Workers receive only the
+/// text, so the text, and with it the digest, must carry the schedule itself: a schedule
+/// file edited later is then a different sweep.
+pub(crate) fn read_file(
+    text: String,
+    origin: String,
+    base: PathBuf,
+) -> Result<SweepFile, SweepError> {
+    let mut files = Files::new(Some(&base), Vec::new());
+    let sweep = parse_inner(&text, &origin, &mut files)?;
+    let (ready, continuations) = if files.continuations.is_empty() {
+        (Some(self_contained(sweep, &origin, files)?), Vec::new())
+    } else {
+        (None, files.continuations)
     };
-    let sweep = parse_inner(text, origin, &mut files)?;
+    Ok(SweepFile {
+        text,
+        origin,
+        base,
+        continuations,
+        ready,
+    })
+}
+
+/// Parses a sweep file again with its continuations' games, which the caller read.
+pub(crate) fn finish(file: SweepFile) -> Result<Sweep, SweepError> {
+    if let Some(sweep) = file.ready {
+        return Ok(sweep);
+    }
+    if let Some(unread) = file.continuations.iter().find(|c| c.games.is_none()) {
+        return Err(unread.unread());
+    }
+    let mut files = Files::new(Some(&file.base), file.continuations);
+    let sweep = parse_inner(&file.text, &file.origin, &mut files)?;
+    self_contained(sweep, &file.origin, files)
+}
+
+/// `sweep` with what `files` read written into its text, and parsed again.
+fn self_contained(sweep: Sweep, origin: &str, mut files: Files<'_>) -> Result<Sweep, SweepError> {
     if files.substitutions.is_empty() {
         return Ok(sweep);
     }
+    let text = &sweep.text;
     let mut resolved = String::with_capacity(text.len());
     let mut at = 0;
     files.substitutions.sort_by_key(|(span, _)| span.start);
@@ -68,12 +121,7 @@ pub(crate) fn parse_with_files(
         at = span.end;
     }
     resolved.push_str(&text[at..]);
-    let mut none = Files {
-        base: None,
-        substitutions: Vec::new(),
-        seed: None,
-    };
-    parse_inner(&resolved, origin, &mut none)
+    parse_inner(&resolved, origin, &mut Files::new(None, Vec::new()))
 }
 
 fn parse_inner(text: &str, origin: &str, files: &mut Files<'_>) -> Result<Sweep, SweepError> {
@@ -112,7 +160,7 @@ fn parse_inner(text: &str, origin: &str, files: &mut Files<'_>) -> Result<Sweep,
             "missing key: a sweep needs at least one [[experiment]] table",
         )
     })?;
-    files.seed = Some(seed);
+    files.seed = seed;
     let experiments = experiment_list(&loc, experiments, files)?;
     Ok(Sweep {
         name,

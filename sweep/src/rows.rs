@@ -15,10 +15,15 @@ use crate::{Experiment, RunConfig, Sweep, Unit, cells_from_wire};
 /// A unit's shared columns, with their strings made once.
 #[derive(Debug)]
 pub struct UnitRows<'s> {
+    /// The sweep the unit belongs to.
     pub sweep: &'s Sweep,
+    /// The unit's experiment.
     pub experiment: &'s Experiment,
+    /// The unit's configuration.
     pub config: &'s RunConfig,
+    /// The unit's parameter point.
     pub point: &'s Point,
+    /// The point's size: the `n` partition.
     pub n: i32,
     order: String,
     schedule: String,

@@ -185,7 +185,16 @@ mod tests {
         };
         let exact = RunConfig::new(Order::Standard, Schedule::Exact, 0, 0, 0);
         let luby = RunConfig::new(Order::Random, Schedule::Luby { unit: 256 }, 0, 0, 0);
-        let mc = RunConfig::new("monte-carlo".parse().unwrap(), Schedule::Exact, 0, 0, 0);
+        let mc = RunConfig::new(
+            Order::MonteCarlo {
+                playouts: 100,
+                levels: 3,
+            },
+            Schedule::Exact,
+            0,
+            0,
+            0,
+        );
         let b100 = RunConfig::with_budget(Order::Random, 100, 1, 0);
         assert_eq!(default_unit_games(3, &exact), MAX_UNIT_GAMES);
         assert_eq!(default_unit_games(6, &exact), 1000);

@@ -4,8 +4,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use hammer_dataset::{ResultRow, write_part};
-use hammer_sweep::Sweep;
+use hammer_dataset::{ResultRow, unknown_games, write_part};
+use hammer_proto::error_chain;
+use hammer_sweep::{Sweep, SweepFile};
 
 const LIMITED: &str = r#"name = "frontier"
 seed = 2013
@@ -113,13 +114,31 @@ max_expansions = 50_000_000
 unknown_games = { dataset = "data", experiment = "capped" }
 "#;
 
+/// Reads a sweep file with its continued datasets' games, as the `hammer` binary does;
+/// an error is printed with its causes.
+fn load(path: &Path) -> Result<Sweep, String> {
+    let mut file = SweepFile::read(path).map_err(|e| e.to_string())?;
+    for c in file.continuations_mut() {
+        let games = unknown_games(&c.dataset, &c.experiment, c.seed)
+            .map_err(|e| error_chain(&c.error(e)))?;
+        c.games = Some(games);
+    }
+    file.finish().map_err(|e| e.to_string())
+}
+
 #[test]
 fn unknown_games_are_read_from_the_dataset_and_written_into_the_text() {
     let dir = tempfile::tempdir().unwrap();
     dataset(&dir.path().join("data"), 2013);
     let file = dir.path().join("more.toml");
     std::fs::write(&file, MORE).unwrap();
-    let sweep = Sweep::load(&file).unwrap();
+    // Parsing alone reads no dataset: the continuation's games are the caller's to read.
+    let err = Sweep::load(&file).unwrap_err().to_string();
+    assert!(
+        err.contains("experiment[0].unknown_games") && err.contains("were not read"),
+        "{err}"
+    );
+    let sweep = load(&file).unwrap();
     let e = &sweep.experiments[0];
     assert_eq!(e.unknown_games.as_ref().unwrap().games, vec![vec![3, 7]]);
     assert_eq!(sweep.total_games(), 2);
@@ -150,37 +169,37 @@ fn unknown_games_are_read_from_the_dataset_and_written_into_the_text() {
 #[test]
 fn bad_continuations_are_refused_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
-    let load = |text: &str| {
+    let refuse = |text: &str| {
         let file = dir.path().join("more.toml");
         std::fs::write(&file, text).unwrap();
-        Sweep::load(&file).unwrap_err().to_string()
+        load(&file).unwrap_err()
     };
     // No dataset at all.
-    let err = load(MORE);
+    let err = refuse(MORE);
     assert!(
         err.contains("experiment[0].unknown_games") && err.contains("not a hammer dataset"),
         "{err}"
     );
     // Another seed's games.
     dataset(&dir.path().join("data"), 77);
-    let err = load(MORE);
+    let err = refuse(MORE);
     assert!(err.contains("seed 77") && err.contains("2013"), "{err}");
     std::fs::remove_dir_all(dir.path().join("data")).unwrap();
     dataset(&dir.path().join("data"), 2013);
     // An experiment the dataset does not have.
-    let err = load(&MORE.replace("experiment = \"capped\"", "experiment = \"cappd\""));
+    let err = refuse(&MORE.replace("experiment = \"capped\"", "experiment = \"cappd\""));
     assert!(
         err.contains("no experiment \"cappd\" (it has: capped)"),
         "{err}"
     );
     // Points with nothing unknown.
-    let err = load(&MORE.replace("sizes = [7]", "sizes = [6]"));
+    let err = refuse(&MORE.replace("sizes = [7]", "sizes = [6]"));
     assert!(
         err.contains("left no game of this experiment's points (n=6) unknown"),
         "{err}"
     );
     // With a range of games.
-    let err = load(&MORE.replace("max_expansions", "games = 10\nmax_expansions"));
+    let err = refuse(&MORE.replace("max_expansions", "games = 10\nmax_expansions"));
     assert!(
         err.contains("experiment[0].games: `games` cannot be given with `unknown_games`"),
         "{err}"

@@ -98,10 +98,10 @@ pub fn count(board: &Board, limit: u64) -> Result<Count, SatError> {
     })
 }
 
-/// Whether splr simplifies the formula by variable elimination first. It must: with
-/// `enable_eliminator = false`, splr 0.17.2 answered UNSAT on satisfiable tour formulas
-/// (the 3-cell board `#./..` among them; measured 2026-11-24, the conformance test
-/// caught it), although it ran 3x faster.
+/// Whether splr simplifies the formula by variable elimination first. It must, although
+/// it is slower: with `enable_eliminator = false`, splr 0.17.2 answers UNSAT on some
+/// satisfiable tour formulas (the 3-cell board `#./..` among them), which the
+/// conformance test catches.
 const ELIMINATE: bool = true;
 
 /// Solves a formula: a model (one literal per variable, by number) or `None` if it has

@@ -28,10 +28,9 @@ pub use index::{Group, Index, load as load_index};
 pub use live::{StatusFuture, StatusSource};
 pub use query::{Filter, Page, run as run_query};
 
-/// The default cap on each hint's search, in expansions. On the start positions of the
-/// first 20 seeded 6x6 games of seed 2013, all 417 hints were exact under it, and a
-/// whole list took at most 1,044 ms on 2 cores (`science/notes/scripts/view_bench.py`,
-/// docs/benchmarks.md).
+/// The default cap on each hint's search, in expansions: high enough that the hints of
+/// 6x6 start positions are exact, low enough that a whole list comes back while the user
+/// waits (`science/notes/scripts/view_bench.py` checks both, docs/benchmarks.md).
 pub const DEFAULT_HINT_BUDGET: u64 = 2_000_000;
 
 /// What `hammer view` serves.

@@ -1,4 +1,4 @@
-//! The learned move order against its radius (issue 14): Figure 13's rows of the orders
+//! The learned move order against its radius: Figure 13's rows of the orders
 //! `learned:KB,R,T`, which compare every order on the same solvable games with a paired
 //! interval of its ratio to the standard order, drawn against the radius `R` at which
 //! the order cuts its transitions. Nothing is read again: a learned order is one more

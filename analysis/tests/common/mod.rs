@@ -72,7 +72,11 @@ pub fn write_experiments(dir: &Path, exps: &[Exp]) -> Vec<ResultRow> {
         for &n in &exp.sizes {
             for (ci, c) in exp.configs.iter().enumerate() {
                 let config = Config {
-                    order: c.order.parse().expect("order"),
+                    order: c
+                        .order
+                        .parse::<hammer_solver::OrderSpec>()
+                        .and_then(|spec| spec.load())
+                        .expect("order"),
                     schedule: c.schedule.parse().expect("schedule"),
                     prefix: c.prefix,
                     limits: Default::default(),

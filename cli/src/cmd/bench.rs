@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_family::{Family, Instance, Job, Point};
-use hammer_solver::{Config, Order};
+use hammer_solver::{Config, OrderSpec};
 
 use crate::puzzle::PuzzleArgs;
 
@@ -61,7 +61,10 @@ fn parse_config(text: &str) -> Result<Config> {
     let (order, schedule) = split
         .with_context(|| format!("config '{text}' is not ORDER/SCHEDULE, such as random/paper"))?;
     let schedule = crate::args::schedule_arg(schedule).map_err(anyhow::Error::msg)?;
-    let order = order.parse::<Order>()?.for_schedule(&schedule)?;
+    let order = order
+        .parse::<OrderSpec>()?
+        .load()?
+        .for_schedule(&schedule)?;
     Ok(Config {
         order,
         schedule,

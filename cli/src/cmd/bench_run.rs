@@ -10,7 +10,6 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_coordinator::CoordinatorConfig;
-use hammer_sweep::Sweep;
 use hammer_worker::SolverPool;
 
 use crate::cmd::run::{RunEnd, run_local};
@@ -32,7 +31,7 @@ pub struct RunBenchArgs {
 /// Times the same games solved directly with the worker's `SolverPool` (no gRPC, no
 /// Parquet) and through `hammer run` (coordinator + worker over loopback + Parquet).
 pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
-    let sweep = Sweep::load(&args.sweep).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let sweep = crate::args::load_sweep(&args.sweep)?;
     let pool = Arc::new(SolverPool::new(args.threads.unwrap_or(0))?);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_family::{FamilyRef, GameSolver, Instance, Job, Point};
-use hammer_solver::{Config, Limits, Order, Schedule};
+use hammer_solver::{Config, Limits, OrderSpec, Schedule};
 
 use crate::args::schedule_arg;
 use crate::batch::batch;
@@ -42,7 +42,7 @@ pub struct SolveArgs {
     /// Move order: standard, most-options, monte-carlo[:K,L], random or learned:KB[,R[,T]]
     /// (a knowledge base from `hammer learn`, radius R, temperature T).
     #[arg(long, default_value = "standard")]
-    order: Order,
+    order: OrderSpec,
     /// Restart schedule: exact, paper, luby:U, geometric:B,R, fixed:B, a list such as
     /// 1x10000,40x250,exact, or @FILE for a schedule file (as `hammer tune` writes).
     #[arg(long, default_value = "exact", value_parser = schedule_arg)]
@@ -108,7 +108,7 @@ fn solve_one(
 
 pub fn solve(args: SolveArgs) -> Result<ExitCode> {
     let config = Config {
-        order: args.order.for_schedule(&args.schedule)?,
+        order: args.order.load()?.for_schedule(&args.schedule)?,
         schedule: args.schedule.clone(),
         prefix: args.prefix,
         limits: Limits {
@@ -125,7 +125,7 @@ pub fn solve(args: SolveArgs) -> Result<ExitCode> {
         .into_iter()
         .collect();
     let family = args.puzzle.family()?;
-    if matches!(args.order, Order::Learned { .. }) && family.learning().is_none() {
+    if matches!(args.order, OrderSpec::Learned { .. }) && family.learning().is_none() {
         bail!(
             "--order {}: the learned order ranks moves by their transitions, and puzzle {} has none to learn from (puzzles that have them: {})",
             args.order,

@@ -47,8 +47,8 @@ pub struct TuneArgs {
     #[arg(long)]
     pub refine: bool,
     /// Tuning games the refinement runs on (the first ones of the tuning set). Default:
-    /// all of them; on 6x6, 400 of 800 picked a schedule that measured 1.91x on fresh
-    /// games where all 800 picked one that measured 2.07x (docs/benchmarks.md).
+    /// all of them, since fewer games pick a worse schedule more often
+    /// (docs/benchmarks.md).
     #[arg(long)]
     pub refine_games: Option<u64>,
     /// Write the validation sweep to DIR/validate.toml, run it on this machine, and

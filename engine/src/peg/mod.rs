@@ -25,8 +25,8 @@ use crate::{Countable, Puzzle};
 /// The label of the seeded random positions' streams.
 pub const GAMES_LABEL: &str = "hammer/peg/games";
 
-/// The size limit of a class's endgame table (positions a level): about 1 s to build
-/// on the English board, 20 to 40 MB.
+/// The size limit of a class's endgame table (positions a level), which bounds the time
+/// and memory a table takes to build.
 const CLASS_TABLE_LIMIT: usize = 1 << 19;
 /// The size limit of a lone target hole's table.
 const HOLE_TABLE_LIMIT: usize = 1 << 16;
@@ -53,8 +53,8 @@ struct Tables {
 
 impl Peg {
     /// The tables are shared by every `Peg` of the same holes in the process: each
-    /// worker thread keeps a solver of its own, and building a class's table costs
-    /// about a second and 20 to 40 MB, which should be paid once, not once a thread.
+    /// worker thread keeps a solver of its own, and building a class's table costs time
+    /// and memory that should be paid once, not once a thread.
     pub fn new(board: Board) -> Peg {
         static SHARED: Mutex<Vec<(Bits, Arc<Tables>)>> = Mutex::new(Vec::new());
         let mut shared = SHARED.lock().unwrap_or_else(PoisonError::into_inner);

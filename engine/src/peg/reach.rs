@@ -52,9 +52,9 @@ const OWN_TABLE_LIMIT: usize = 1 << 12;
 const RACE_UNIT: u64 = 5_000;
 
 /// The noise added to a jump's pagoda loss in the biased order (the weights are
-/// Fibonacci numbers up to F(14) = 377). Measured on the 12 one-peg problems of the
-/// European single-vacancy starts (docs/peg.md): no noise (a uniformly random order)
-/// took 77.3 M expansions in all, 50 took 24.8 M, 200 took 6.6 M, 1000 took 15.8 M.
+/// Fibonacci numbers up to F(14) = 377): the level that took the fewest expansions on the
+/// 12 one-peg problems of the European single-vacancy starts, against less noise, more,
+/// and none (a uniformly random order; docs/peg.md).
 const BIAS_NOISE: u32 = 200;
 
 /// A reachability search towards one target on one board.
@@ -280,7 +280,7 @@ pub fn reaches_hole(peg: &Peg, pos: Bits, hole: u8) -> (bool, u64) {
 /// Alternates budgeted attempts of `primal` from `pos` and `dual` from `dual_start`
 /// until one side decides: first each side in the pagoda order, then random orders
 /// with budgets by Luby's sequence. The work of one order is heavy-tailed (mirror
-/// images of one problem have cost 30,000 and 30 million expansions), and dead
+/// images of one problem can differ a thousandfold in expansions), and dead
 /// positions carry over between attempts, so many short random attempts beat a few
 /// long ones; Luby's budgets also grow without end, so the race always decides.
 fn race(mut primal: Reach<'_>, pos: Bits, mut dual: Reach<'_>, dual_start: Bits) -> (bool, u64) {

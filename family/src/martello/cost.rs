@@ -4,32 +4,29 @@
 use hammer_solver::{Config, Order, Schedule};
 
 /// Seconds per game of plain exact search (order `standard`, schedule `exact`) by board
-/// size, one thread, measured with `hammer bench` on the 2-core development machine
-/// (2026-11): n = 1..5 in a few tens of microseconds, n = 6 at 85-95 games/s, n = 7 at
-/// 0.2 games/s over 30 games (one took 50 million expansions). n = 8 was not measured
-/// (it would take hours); its entry is a guess, so give `unit_games` for n = 8 sweeps.
+/// size, one thread, from `hammer bench` on the development machine. n = 8 takes hours a
+/// game, too long to time: its entry is a guess, so give `unit_games` for n = 8 sweeps.
 const EXACT_SECONDS: [f64; 9] = [0.0, 40e-6, 40e-6, 40e-6, 50e-6, 150e-6, 12e-3, 5.0, 300.0];
 
-/// Seconds per expansion by size (1.5 million expansions/s up to n = 6, 0.67 million at
-/// n = 7), for budgeted schedules whose cost is capped by the budget.
+/// Seconds per expansion by size, for budgeted schedules whose cost is capped by the
+/// budget.
 const EXPANSION_SECONDS: [f64; 9] = [
     0.0, 0.6e-6, 0.6e-6, 0.6e-6, 0.6e-6, 0.65e-6, 0.65e-6, 1.5e-6, 2.0e-6,
 ];
 
-/// Fixed cost of one solve (the memo reset, the bounds of the start), measured as the
-/// time of budget-100 runs at n = 6.
+/// Fixed cost of one solve (the memo reset, the bounds of the start), timed as runs
+/// with a budget of 100 expansions.
 const SETUP_SECONDS: [f64; 9] = [
     0.0, 20e-6, 20e-6, 30e-6, 30e-6, 50e-6, 100e-6, 200e-6, 300e-6,
 ];
 
 /// Share of a budget that a budgeted attempt uses on average, since solvable games often
-/// finish early: random/B at n = 6 used 90% of B = 1,000 and 55% of B = 10,000.
+/// finish early, the more so the larger the budget.
 const BUDGET_USE: f64 = 0.8;
 
-/// Cost of a whole exact search under a move order relative to `standard`, at n = 6:
-/// most-options 23 games/s, monte-carlo (100 playouts on 3 levels) 25, against 94 for
-/// standard; random measured between 48 games/s (300 games) and par with standard
-/// (52,000 sampled solves), heavy tails making the difference.
+/// Cost of a whole exact search under a move order relative to `standard`. The random
+/// order's cost varies widely from sample to sample, its heavy tails making the
+/// difference, so its factor is a middle value.
 fn order_factor(order: &Order) -> f64 {
     match order {
         Order::Random => 1.5,
@@ -49,8 +46,8 @@ fn expansion_factor(order: &Order) -> f64 {
         Order::MonteCarlo { playouts, levels } => {
             1.0 + 2.8 * (*playouts as f64) * (*levels as f64) / 300.0
         }
-        // Signatures of three stones per successor at every expansion: 2 to 3 times
-        // random's cost per expansion (docs/learned-order.md).
+        // Signatures of three stones per successor at every expansion
+        // (docs/learned-order.md).
         Order::Learned { .. } => 3.0,
     }
 }
@@ -75,9 +72,8 @@ pub fn estimated_game_seconds(n: u8, config: &Config) -> f64 {
             let per_expansion = EXPANSION_SECONDS[n] * expansion_factor(&config.order);
             (SETUP_SECONDS[n] + BUDGET_USE * total * per_expansion).min(exact)
         }
-        // Restarts with a random order find solutions of solvable games far sooner: at
-        // n = 6, random/luby:256 ran at 204 games/s and random/paper at 108, against 48
-        // for random/exact. With a fixed order they mostly repeat the same search.
+        // Restarts with a random order find solutions of solvable games far sooner, the
+        // endless ones most. With a fixed order they mostly repeat the same search.
         Schedule::Luby { .. } | Schedule::Geometric { .. } | Schedule::Fixed { .. }
             if config.order == Order::Random =>
         {

@@ -243,7 +243,11 @@ impl GameSolver for MartelloSolver {
         job.config
             .order
             .check_learned(FEATURE_VERSION, Some(n))
-            .map_err(|e| bad("order", e.to_string()))?;
+            .map_err(|e| {
+                // The knowledge base's problem is the error's source.
+                let cause = std::error::Error::source(&e).map(|s| format!(": {s}"));
+                bad("order", format!("{e}{}", cause.unwrap_or_default()))
+            })?;
         let outcome = self.0.solve(&board, job.config, job.run_seed);
         Ok(Solved::of(&game.notation, &board, &outcome, Vec::new()))
     }

@@ -75,9 +75,10 @@ pub enum KbProblem {
 
 /// A knowledge base file and what is wrong with it.
 #[derive(Debug, thiserror::Error)]
-#[error("knowledge base {path}: {problem}")]
+#[error("knowledge base {path}")]
 pub struct KbError {
     pub path: String,
+    #[source]
     pub problem: KbProblem,
 }
 

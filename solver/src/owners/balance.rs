@@ -2,11 +2,10 @@
 //!
 //! An owner key takes few values on a hard board (Martello's: which stones of two
 //! diagonals are left), and a few keys carry most of the states, so a fixed hash of the
-//! key can hand one owner much more than its share: on 8x8 game 122 of seed 2013, 61% of
-//! the expansions to one of two. The wall time of the gang is its busiest member's. A
-//! finer key evens the shares but sends more states, and a state sent costs more than the
-//! balance gains (docs/frontier.md). A salt changes only which owner each key goes to,
-//! so it sends as many states as before.
+//! key can hand one owner much more than its share. The wall time of the gang is its
+//! busiest member's. A finer key evens the shares but sends more states, and a state sent
+//! costs more than the balance gains (docs/frontier.md). A salt changes only which owner
+//! each key goes to, so it sends as many states as before.
 //!
 //! The leader runs a probe, the first [`PROBE`] expansions of a search by one owner from
 //! the start, which is deterministic, and takes the salt of [`SALTS`] that spreads the
@@ -108,8 +107,8 @@ mod tests {
         assert_eq!(owner_salt(&Martello, &start, 1), (0, 0));
     }
 
-    /// 7x7 game 5482 of seed 2013 (864,776 expansions), whose few heavy owner keys gave
-    /// one of two owners 64% of the work under the plain hash of the key.
+    /// 7x7 game 5482 of seed 2013, whose few heavy owner keys give one of two owners
+    /// most of the work under the plain hash of the key.
     #[test]
     fn the_salt_spreads_the_probe_most_evenly_and_is_the_same_every_time() {
         let start = seeded::game(2013, 7, 5482).expect("a game");

@@ -5,8 +5,9 @@ use std::ops::Range;
 use std::time::Duration;
 
 use hammer_family::{DEFAULT_FAMILY, FamilyRef, ParamKind, ParamSpec, ParamValue};
+use hammer_proto::error_chain;
 use hammer_puzzle::seeded::MAX_INDEX;
-use hammer_solver::{Limits, Order, Schedule};
+use hammer_solver::{Limits, Order, OrderSpec, Schedule};
 use toml::de::{DeTable, DeValue};
 
 use crate::continuation::{self, Listing};
@@ -250,13 +251,14 @@ fn orders(
                 ),
             ));
         }
-        let o: Order = s
-            .parse()
-            .map_err(|e: hammer_solver::OrderError| loc.error(&v.span(), k, e.to_string()))?;
+        let o = s
+            .parse::<OrderSpec>()
+            .and_then(|spec| spec.load())
+            .map_err(|e| loc.error(&v.span(), k, error_chain(&e)))?;
         // A knowledge base learned with other features cannot order this family's moves.
         if let Some(learning) = learning {
             o.check_learned(learning.feature_version(), None)
-                .map_err(|e| loc.error(&v.span(), k, e.to_string()))?;
+                .map_err(|e| loc.error(&v.span(), k, error_chain(&e)))?;
         }
         seen.check(o.to_string(), &format!("\"{s}\""), &v.span())?;
         out.push(o);
