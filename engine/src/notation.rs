@@ -14,6 +14,7 @@ pub trait Notation {
     /// A position as the notation writes it (it may carry more than the search's state:
     /// a slide tour's path so far).
     type Position: Clone;
+    /// A move as the notation writes it.
     type Move: Copy;
     /// Why a position or move was refused; the message names the token.
     type Error: Display;

@@ -27,8 +27,10 @@ use crate::martello::{MAX_N, State};
 /// Errors of [`game`]: the size or index is out of range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SeededError {
+    /// The board side is not one the generator supports.
     #[error("board size {0} is outside 1..={max}", max = MAX_N)]
     Size(u8),
+    /// The game index is beyond the last game.
     #[error("game index {0} is larger than the largest index {max}", max = MAX_INDEX)]
     Index(u64),
 }

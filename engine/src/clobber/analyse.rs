@@ -21,6 +21,7 @@ pub struct Analysis {
     /// Distinct reachable states (positions, with the colour to move under the
     /// partisan rule), the start included.
     pub states: u64,
+    /// The fewest stones at any reachable end.
     pub min_stones: u32,
     /// The most stones at any reachable end.
     pub max_stones: u32,
@@ -39,6 +40,7 @@ pub struct Analysis {
 pub struct Lone {
     /// The bit index (cell number minus one).
     pub cell: u8,
+    /// The stone's colour.
     pub colour: Colour,
 }
 

@@ -8,16 +8,16 @@ use super::position::Position;
 /// SplitMix64 exactly as the spec gives it: the instances must match the reference
 /// implementation's bit for bit, so no other generator will do.
 #[derive(Clone, Debug)]
-pub struct SplitMix64 {
+pub(crate) struct SplitMix64 {
     state: u64,
 }
 
 impl SplitMix64 {
-    pub fn new(seed: u64) -> SplitMix64 {
+    pub(crate) fn new(seed: u64) -> SplitMix64 {
         SplitMix64 { state: seed }
     }
 
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -36,6 +36,7 @@ pub enum Colours {
 }
 
 impl Colours {
+    /// The colouring's name in sweep files.
     pub fn name(self) -> &'static str {
         match self {
             Colours::Checker => "checker",
@@ -43,6 +44,7 @@ impl Colours {
         }
     }
 
+    /// Reads a colouring's name.
     pub fn from_name(text: &str) -> Option<Colours> {
         match text {
             "checker" => Some(Colours::Checker),
@@ -102,6 +104,7 @@ impl Gen {
         })
     }
 
+    /// The board the instances are placed on.
     pub fn board(&self) -> Board {
         self.board
     }

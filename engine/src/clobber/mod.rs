@@ -23,7 +23,7 @@ pub use analyse::{Analysis, Lone, analyse};
 pub use answers::{Replay, moves, replay};
 pub use board::{Board, Cells, MAX_CELLS};
 pub use bound::{alternation_bound, component_bound, lower_bound, mod3_bound};
-pub use generate::{Colours, Gen, MAX_FILL, SplitMix64};
+pub use generate::{Colours, Gen, MAX_FILL};
 pub use notation::{Setup, parse_cell, parse_move, parse_position, position_text};
 pub use position::{Colour, Move, Position, State};
 pub use solve::{Solution, solve};
@@ -34,46 +34,98 @@ use crate::{Countable, Puzzle};
 /// Why a position, move or `gen` object was refused; each message names the token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ClobberError {
+    /// A row of the board text has no cells.
     #[error("empty row (a board has at least one column)")]
     EmptyRow,
+    /// The rows have different lengths (given in order).
     #[error("rows of unequal length {0:?}")]
     RowLengths(Vec<usize>),
+    /// A character other than `x`, `o` or `.` in the board text.
     #[error("bad character '{ch}' in row {row}, column {column} (use 'x', 'o' and '.')")]
-    BadChar { ch: char, row: usize, column: usize },
+    BadChar {
+        /// The offending character.
+        ch: char,
+        /// Its row, from 1.
+        row: usize,
+        /// Its column, from 1.
+        column: usize,
+    },
+    /// The board has more cells than a position's masks hold.
     #[error("a board has at most 64 cells, got {m}x{n}")]
-    TooLarge { m: usize, n: usize },
+    TooLarge {
+        /// Rows of the board.
+        m: usize,
+        /// Columns of the board.
+        n: usize,
+    },
+    /// A board size with no rows or no columns.
     #[error("a board has at least one row and one column, got {m}x{n}")]
-    Shape { m: u32, n: u32 },
+    Shape {
+        /// Rows asked for.
+        m: u32,
+        /// Columns asked for.
+        n: u32,
+    },
+    /// A move that is not two cell numbers joined by `-`.
     #[error("bad move '{0}': a move is F-T, two cell numbers such as 1-2")]
     MoveSyntax(String),
+    /// A cell number that is not plain decimal from 1.
     #[error("bad cell number '{0}': plain decimal from 1, no sign or leading zero")]
     CellNumber(String),
+    /// A cell number beyond the board.
     #[error("cell {cell} is off the {m}x{n} board")]
-    OffBoard { cell: u64, m: u32, n: u32 },
+    OffBoard {
+        /// The cell number, from 1.
+        cell: u64,
+        /// Rows of the board.
+        m: u32,
+        /// Columns of the board.
+        n: u32,
+    },
+    /// A move between cells that do not touch.
     #[error("{0}: the cells are not orthogonal neighbours")]
     NotNeighbours(String),
+    /// A move that clobbers nothing or moves a stone that may not move.
     #[error(
         "not legal here: the stone moved must be one that may move (of the colour to move) and the stone clobbered of the other colour"
     )]
     NotLegal,
+    /// A position whose size differs from the parameter point's board.
     #[error("a {m}x{n} position, but the board is {want_m}x{want_n}")]
     WrongBoard {
+        /// Rows of the position.
         m: u32,
+        /// Columns of the position.
         n: u32,
+        /// Rows of the board.
         want_m: u32,
+        /// Columns of the board.
         want_n: u32,
     },
+    /// Text after the position that is no colour to move.
     #[error("'{0}' after the position: the colour to move is ':x', ':o' or ':any'")]
     TurnSuffix(String),
+    /// A colour to move under the impartial rule.
     #[error("the impartial rule has no colour to move, got ':{0}'")]
     ImpartialSuffix(String),
+    /// A move of a replayed play that is not legal where it is played.
     #[error("move {number} ({mv}) is not legal here")]
-    Illegal { number: usize, mv: String },
+    Illegal {
+        /// The move's place in the play, from 1.
+        number: usize,
+        /// The move as written.
+        mv: String,
+    },
+    /// A `gen` parameter out of its range.
     #[error("{name} must be an integer in {low}..{high}, got {value}")]
     GenValue {
+        /// The parameter's name.
         name: &'static str,
+        /// The value given.
         value: u64,
+        /// The smallest value allowed.
         low: u64,
+        /// The largest value allowed.
         high: u64,
     },
 }
@@ -88,6 +140,7 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// The rule's name in sweep files and the notation.
     pub fn name(self) -> &'static str {
         match self {
             Rule::Partisan => "partisan",
@@ -95,6 +148,7 @@ impl Rule {
         }
     }
 
+    /// Reads a rule's name.
     pub fn from_name(text: &str) -> Option<Rule> {
         match text {
             "partisan" => Some(Rule::Partisan),
@@ -112,14 +166,17 @@ pub struct Clobber {
 }
 
 impl Clobber {
+    /// The puzzle of `board` under `rule`.
     pub fn new(board: Board, rule: Rule) -> Clobber {
         Clobber { board, rule }
     }
 
+    /// The board the stones stand on.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// Which stones may move.
     pub fn rule(&self) -> Rule {
         self.rule
     }

@@ -97,6 +97,7 @@ pub fn parse_move(board: &Board, text: &str) -> Result<Move, ClobberError> {
 /// `:o` or `:any` when its colour to move is not the point's (`xox/oxo:o`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setup {
+    /// The board and the rule the states are played under.
     pub game: Clobber,
     /// The colour to move of a state written without a suffix.
     pub turn: Option<Colour>,

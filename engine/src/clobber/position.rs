@@ -9,7 +9,9 @@ use super::board::{Board, Cells};
 /// A stone's colour: `x` black, `o` white.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Colour {
+    /// The `x` stones.
     Black,
+    /// The `o` stones.
     White,
 }
 
@@ -44,7 +46,9 @@ impl Colour {
 /// The stones of a board: two disjoint masks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Position {
+    /// Cells holding a black stone.
     pub black: Cells,
+    /// Cells holding a white stone.
     pub white: Cells,
 }
 
@@ -52,7 +56,9 @@ pub struct Position {
 /// number minus one); the derived order, by `from` then `to`, is the spec's move order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
+    /// The cell of the moving stone.
     pub from: u8,
+    /// The cell of the stone clobbered, where the moving stone ends.
     pub to: u8,
 }
 
@@ -67,7 +73,9 @@ impl fmt::Display for Move {
 /// at a partisan start whose first colour is the player's choice (`any`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
+    /// The stones on the board.
     pub pos: Position,
+    /// The colour to move, if one is fixed.
     pub turn: Option<Colour>,
 }
 

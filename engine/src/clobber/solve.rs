@@ -20,6 +20,7 @@ use super::position::{Move, State};
 /// The answer to `solve`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
+    /// The fewest stones any play can end with.
     pub min_stones: u32,
     /// The first play in move order that ends with `min_stones` stones.
     pub witness: Vec<Move>,

@@ -10,16 +10,22 @@ use super::state::{PickError, PositionError, State};
 /// Why a position's text did not parse; the message names the token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
+    /// The text is not holes and a store separated by `|`.
     #[error("expected HOLES|HOME or HOLES|HOME|end, such as 4,4,4,4|0")]
     Shape,
+    /// A hole or store that is not a stone count.
     #[error("'{0}' is not a stone count (a non-negative integer)")]
     Count(String),
+    /// Text after the store other than `end`.
     #[error("'{0}' after the store: only 'end' may follow")]
     Suffix(String),
+    /// The counts do not fit the rules.
     #[error(transparent)]
     Position(#[from] PositionError),
+    /// A pick that is not a hole number.
     #[error("'{0}' is not a pick: a pick is a hole number")]
     PickSyntax(String),
+    /// A pick that is not legal in the position.
     #[error(transparent)]
     Pick(#[from] PickError),
 }

@@ -32,6 +32,7 @@ pub enum Arith {
 }
 
 impl Picks {
+    /// The option's name in sweep files.
     pub fn name(self) -> &'static str {
         match self {
             Picks::All => "all",
@@ -39,6 +40,7 @@ impl Picks {
         }
     }
 
+    /// Reads the option's name.
     pub fn from_name(text: &str) -> Option<Picks> {
         match text {
             "all" => Some(Picks::All),
@@ -49,6 +51,7 @@ impl Picks {
 }
 
 impl Arith {
+    /// The option's name in sweep files.
     pub fn name(self) -> &'static str {
         match self {
             Arith::Matlab => "matlab",
@@ -56,6 +59,7 @@ impl Arith {
         }
     }
 
+    /// Reads the option's name.
     pub fn from_name(text: &str) -> Option<Arith> {
         match text {
             "matlab" => Some(Arith::Matlab),
@@ -68,8 +72,10 @@ impl Arith {
 /// Why a rule point was refused; the message names the rule and its range.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RulesError {
+    /// The number of holes is out of range.
     #[error("h must be in 1..{MAX_H}, got {0}")]
     Holes(i64),
+    /// The stones per hole are out of range.
     #[error("s must be in 0..{MAX_S}, got {0}")]
     Stones(i64),
 }
@@ -80,11 +86,13 @@ pub enum RulesError {
 pub struct Rules {
     h: u8,
     s: u8,
+    /// Which holes the player may pick.
     pub picks: Picks,
     /// A pick that ends in the store gives another pick.
     pub free: bool,
     /// A sowing that ends in an occupied hole continues from it.
     pub relay: bool,
+    /// How the stones of a pick are counted out.
     pub arith: Arith,
 }
 

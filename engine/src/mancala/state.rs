@@ -17,8 +17,15 @@ pub struct State {
 /// Why a position does not fit its rules.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// The position has the wrong number of holes.
     #[error("holes must be a list of {expected} integers, got {got}")]
-    Length { expected: usize, got: usize },
+    Length {
+        /// Holes the rules ask for.
+        expected: usize,
+        /// Holes the position has.
+        got: usize,
+    },
+    /// The position has more stones than a state can count.
     #[error("more than {MAX_STONES} stones ({0})")]
     TooMany(u64),
 }
@@ -26,10 +33,13 @@ pub enum PositionError {
 /// Why a pick is illegal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PickError {
+    /// The hole may not be picked under the rules.
     #[error("pick {0} is not a hole the player may pick")]
     NotPickable(i64),
+    /// The hole holds no stone.
     #[error("pick {0} is an empty hole")]
     Empty(i64),
+    /// The turn is over.
     #[error("the turn has ended: no pick is possible")]
     Ended,
 }
@@ -176,6 +186,7 @@ impl State {
         self
     }
 
+    /// The rule point the state is played under.
     pub fn rules(&self) -> Rules {
         self.rules
     }
@@ -185,6 +196,7 @@ impl State {
         &self.holes[..self.rules.holes()]
     }
 
+    /// Stones in the store.
     pub fn home(&self) -> u32 {
         u32::from(self.home)
     }

@@ -12,7 +12,9 @@ use super::state::{MAX_N, State, Stone, byte_at, row_len};
 /// in the state the move was generated from, so applying it needs no search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The stone that moves and stays.
     pub eater: Stone,
+    /// The stone removed.
     pub eaten: Stone,
     pub(crate) eater_row: u8,
     pub(crate) eater_pos: u8,

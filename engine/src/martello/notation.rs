@@ -10,39 +10,94 @@ use super::state::{MAX_N, State, Stone};
 /// where it stands, so a user can fix a long line without counting characters.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
+    /// The text is empty.
     #[error("empty input: a state has rows separated by '/'")]
     Empty,
+    /// The number of rows is no board side.
     #[error("{rows} rows do not make a square board of side 1 to {max} (a state of an n x n board has n rows separated by '/')", max = MAX_N)]
-    RowCount { rows: usize },
+    RowCount {
+        /// Rows in the text.
+        rows: usize,
+    },
+    /// A token that is no stone of the board.
     #[error("row {row}: '{token}' at character {column} is not a stone of a {n}x{n} board (colours A to {last_colour}, symbols 1 to {n})", last_colour = (b'A' + n - 1) as char)]
     BadStone {
+        /// The row, from 1.
         row: usize,
+        /// The character position in the row, from 1.
         column: usize,
+        /// The token as written.
         token: String,
+        /// The board side.
         n: u8,
     },
+    /// A character that cannot start or end a stone.
     #[error(
         "row {row}: unexpected character '{ch}' at character {column}; a stone is a capital letter and a digit, such as A1"
     )]
-    BadChar { row: usize, column: usize, ch: char },
+    BadChar {
+        /// The row, from 1.
+        row: usize,
+        /// The character position in the row, from 1.
+        column: usize,
+        /// The offending character.
+        ch: char,
+    },
+    /// A stone written twice.
     #[error("row {row}: stone {token} is written twice (first in row {first_row})")]
     Duplicate {
+        /// The row of the second copy, from 1.
         row: usize,
+        /// The row of the first copy, from 1.
         first_row: usize,
+        /// The stone as written.
         token: String,
     },
+    /// A row longer than the board side.
     #[error("row {row} has {len} stones, more than the {n} a row of a {n}x{n} board holds")]
-    RowTooLong { row: usize, len: usize, n: u8 },
+    RowTooLong {
+        /// The row, from 1.
+        row: usize,
+        /// Stones in the row.
+        len: usize,
+        /// The board side.
+        n: u8,
+    },
+    /// A state must hold at least one stone.
     #[error("the state has no stones")]
     NoStones,
+    /// A start position with a row that is not full.
     #[error("row {row} has {len} stones, but a start position has {n} in every row")]
-    NotFull { row: usize, len: usize, n: u8 },
+    NotFull {
+        /// The row, from 1.
+        row: usize,
+        /// Stones in the row.
+        len: usize,
+        /// The board side.
+        n: u8,
+    },
+    /// A move that is not written `XxY`.
     #[error("'{text}' is not a move: a move is written XxY, such as A1xB1")]
-    BadMove { text: String },
+    BadMove {
+        /// The move as written.
+        text: String,
+    },
+    /// A well-formed move that is not legal in the state.
     #[error("move {text}: {reason}")]
-    IllegalMove { text: String, reason: String },
+    IllegalMove {
+        /// The move as written.
+        text: String,
+        /// Why the rules forbid it.
+        reason: String,
+    },
+    /// A state of another board side than the puzzle's.
     #[error("a state of a {got}x{got} board, but the puzzle is set to n = {want}")]
-    WrongSide { got: u8, want: u8 },
+    WrongSide {
+        /// The side of the state.
+        got: u8,
+        /// The puzzle's side.
+        want: u8,
+    },
 }
 
 fn parse_stone(token: &str, n: u8) -> Option<Stone> {

@@ -32,7 +32,7 @@ pub const FEATURE_VERSION: u32 = 2;
 pub const MAX_RADIUS: usize = 12;
 
 /// A state's move-neighbourhood graph, built once per state.
-pub struct Neighbourhood {
+pub(crate) struct Neighbourhood {
     /// `adj[s]`: the stones at distance 1 from stone `s`.
     adj: [u64; 64],
     /// `cell[s]`: (row, position in the row) of stone `s`.
@@ -43,7 +43,7 @@ pub struct Neighbourhood {
 }
 
 impl Neighbourhood {
-    pub fn new(state: &State) -> Neighbourhood {
+    pub(crate) fn new(state: &State) -> Neighbourhood {
         let n = state.n as usize;
         let mut nb = Neighbourhood {
             adj: [0; 64],
@@ -152,14 +152,17 @@ fn ring(n: u8, s: u8, stones: u64, lens: &Lens, row: usize, d: usize) -> u64 {
     same_colour | same_symbol << 6 | other << 12 | empty << 18 | edges << 21
 }
 
-/// Signatures of a parent state, reused for every move from it.
-pub struct Transitions<'a> {
+/// Signatures of a parent state, reused for every move from it: the whole-graph
+/// reference the tests check [`Features::keys`] against.
+#[cfg(test)]
+struct Transitions<'a> {
     state: &'a State,
     before: Neighbourhood,
 }
 
+#[cfg(test)]
 impl<'a> Transitions<'a> {
-    pub fn new(state: &'a State) -> Transitions<'a> {
+    fn new(state: &'a State) -> Transitions<'a> {
         Transitions {
             state,
             before: Neighbourhood::new(state),
@@ -169,12 +172,14 @@ impl<'a> Transitions<'a> {
     /// Fills `keys[r - 1]` with the hash of `mv`'s transition cut at radius `r`, for
     /// `r = 1 ..= keys.len()` (at most [`MAX_RADIUS`]). `mv` must be a move of the
     /// state this was built from.
-    pub fn keys(&self, mv: Move, keys: &mut [u64]) {
+    fn keys(&self, mv: Move, keys: &mut [u64]) {
         graph_keys(&self.before, self.state, mv, keys);
     }
 }
 
-/// [`Transitions::keys`] of `mv`, a move of `state`, whose graph is `before`.
+/// Fills `keys[r - 1]` with the hash of `mv`'s transition cut at radius `r`, for
+/// `r = 1 ..= keys.len()` (at most [`MAX_RADIUS`]); `mv` is a move of `state`, whose
+/// graph is `before`.
 fn graph_keys(before: &Neighbourhood, state: &State, mv: Move, keys: &mut [u64]) {
     let radius = keys.len().min(MAX_RADIUS);
     let mut eater = [0u64; MAX_RADIUS];
@@ -196,7 +201,7 @@ fn graph_keys(before: &Neighbourhood, state: &State, mv: Move, keys: &mut [u64])
 /// stone takes part in several moves, as eater and as eaten), and, for longer radii, its
 /// move-neighbourhood graph once built.
 ///
-/// The radius-1 keys ([`Features::key1`]) are `keys[0]` of [`Transitions::keys`],
+/// The radius-1 keys ([`Features::key1`]) are `keys[0]` of [`Features::keys`],
 /// computed from the three stones' own neighbours instead of two whole neighbourhood
 /// graphs, and the eater's signature after the move from the parent's row summary with
 /// only the one or two rows the move changes updated, without making the child state:
@@ -334,8 +339,9 @@ impl Features {
         )
     }
 
-    /// [`Transitions::keys`] of `mv`, a move of `state` (the state these are the
-    /// features of), with the state's graph built on the first call.
+    /// Fills `keys[r - 1]` with the hash of `mv`'s transition cut at radius `r`, for
+    /// `r = 1 ..= keys.len()` (at most [`MAX_RADIUS`]); `mv` is a move of `state` (the
+    /// state these are the features of). The state's graph is built on the first call.
     pub fn keys(&mut self, state: &State, mv: Move, keys: &mut [u64]) {
         if !self.graph_built {
             self.graph = Neighbourhood::new(state);

@@ -8,11 +8,12 @@ pub const MAX_N: u8 = 8;
 pub struct Stone(pub u8);
 
 impl Stone {
+    /// The stone's colour, from 0, on a board of side `n`.
     pub fn colour(self, n: u8) -> u8 {
         self.0 / n
     }
 
-    pub fn symbol(self, n: u8) -> u8 {
+    pub(crate) fn symbol(self, n: u8) -> u8 {
         self.0 % n
     }
 
@@ -29,6 +30,7 @@ impl Stone {
         ]
     }
 
+    /// The token as a string, such as `A1`.
     pub fn to_string(self, n: u8) -> String {
         self.token(n).iter().collect()
     }
@@ -176,6 +178,7 @@ impl State {
         Some(State::from_rows(n, &rows))
     }
 
+    /// The board side.
     pub fn n(&self) -> u8 {
         self.n
     }
@@ -185,6 +188,7 @@ impl State {
         self.present
     }
 
+    /// Stones on the board: the score.
     pub fn stone_count(&self) -> u32 {
         self.present.count_ones()
     }
@@ -194,7 +198,7 @@ impl State {
         self.stone_count() == (self.n as u32) * (self.n as u32)
     }
 
-    pub fn row_len(&self, r: usize) -> usize {
+    pub(crate) fn row_len(&self, r: usize) -> usize {
         row_len(self.rows[r])
     }
 

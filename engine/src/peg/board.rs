@@ -23,16 +23,22 @@ pub const fn bit(row: usize, col: usize) -> Bits {
 /// Which board: the two of the spec, or a hole mask of the 7x7 grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BoardKind {
+    /// The 33-hole cross.
     English,
+    /// The 37-hole board.
     European,
+    /// Any other set of holes of the grid.
     Custom(Bits),
 }
 
 /// One jump: the peg on `from` passes over `over` into the empty `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Jump {
+    /// The hole the peg jumps from.
     pub from: u8,
+    /// The hole of the peg jumped over and removed.
     pub over: u8,
+    /// The empty hole the peg lands in.
     pub to: u8,
 }
 
@@ -84,6 +90,7 @@ const fn english_mask() -> Bits {
 pub const GRID: Bits = 0x007f_7f7f_7f7f_7f7f;
 
 impl BoardKind {
+    /// The holes of the board, as bits of the 7x7 grid.
     pub fn mask(self) -> Bits {
         match self {
             BoardKind::English => ENGLISH_MASK,
@@ -105,10 +112,12 @@ impl fmt::Display for BoardKind {
 }
 
 impl Board {
+    /// The 33-hole English board.
     pub fn english() -> Board {
         Board::new(BoardKind::English)
     }
 
+    /// The 37-hole European board.
     pub fn european() -> Board {
         Board::new(BoardKind::European)
     }
@@ -191,6 +200,7 @@ impl Board {
         min
     }
 
+    /// Which board this is.
     pub fn kind(&self) -> BoardKind {
         self.kind
     }
@@ -200,6 +210,7 @@ impl Board {
         self.mask
     }
 
+    /// The number of holes.
     pub fn holes(&self) -> u32 {
         self.mask.count_ones()
     }

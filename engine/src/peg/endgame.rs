@@ -91,6 +91,7 @@ impl Endgame {
         self.levels.iter().map(FxHashSet::len).sum()
     }
 
+    /// Whether the table holds no position.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

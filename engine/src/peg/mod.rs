@@ -107,6 +107,7 @@ impl Peg {
         }
     }
 
+    /// The board the pegs stand on.
     pub fn board(&self) -> &Board {
         &self.board
     }

@@ -12,30 +12,53 @@ use super::board::{Bits, Board, BoardKind, ENGLISH_MASK, EUROPEAN_MASK, GRID, SI
 /// Why a position, hole, jump or mask was refused. Each message names the token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PegError {
+    /// The position does not have 7 rows.
     #[error("a position has 7 rows, got {0}")]
     RowCount(usize),
+    /// The rows' lengths fit neither named board.
     #[error("row lengths {0:?} match no board")]
     RowLengths(Vec<usize>),
+    /// The rows' lengths differ from the board's.
     #[error("row lengths {got:?} do not fit the {board} board, whose rows have {want:?} holes")]
     WrongBoard {
+        /// Holes per row in the position.
         got: Vec<usize>,
+        /// Holes per row of the board.
         want: Vec<usize>,
+        /// The board's name.
         board: String,
     },
+    /// A character other than `o` and `.` in a position.
     #[error("bad character '{0}' (use 'o' and '.')")]
     BadChar(char),
+    /// A move that is not two holes joined by `-`.
     #[error("bad move '{0}': a move is FROM-TO, such as d2-d4")]
     MoveSyntax(String),
+    /// A hole that is not a column letter and a row digit.
     #[error("bad hole '{0}': a hole is a column a-g and a row 1-7, such as d4")]
     CellSyntax(String),
+    /// A grid cell that is not a hole of the board.
     #[error("cell {cell} is not a hole of the {board} board")]
-    NotAHole { cell: String, board: String },
+    NotAHole {
+        /// The cell as written.
+        cell: String,
+        /// The board's name.
+        board: String,
+    },
+    /// A move whose holes are not two apart in a line.
     #[error("{0} is not a jump on this board")]
     NotAJump(String),
+    /// A jump that the pegs do not allow in the position.
     #[error("{0} is not legal here")]
     Illegal(String),
+    /// A custom board mask that could not be read.
     #[error("bad board mask '{text}': {reason}")]
-    BadMask { text: String, reason: String },
+    BadMask {
+        /// The mask as written.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// The number of holes in each row of `mask`.

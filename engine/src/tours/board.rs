@@ -19,14 +19,18 @@ pub struct Board {
 /// A direction, in the spec's order: the order of the neighbours' cell numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Dir {
+    /// Towards row 1.
     Up,
+    /// Towards column 1.
     Left,
+    /// Towards the last column.
     Right,
+    /// Towards the last row.
     Down,
 }
 
 impl Dir {
-    pub const ALL: [Dir; 4] = [Dir::Up, Dir::Left, Dir::Right, Dir::Down];
+    pub(crate) const ALL: [Dir; 4] = [Dir::Up, Dir::Left, Dir::Right, Dir::Down];
 
     /// The grid cell next to `i` in this direction, if the 16x16 grid has one.
     #[inline]
@@ -126,6 +130,7 @@ impl Board {
         Board::new(n as u8, &obstacles)
     }
 
+    /// The board side.
     pub fn n(&self) -> u8 {
         self.n
     }
@@ -135,6 +140,7 @@ impl Board {
         u32::from(self.n) * u32::from(self.n)
     }
 
+    /// The obstacle cells.
     pub fn obstacles(&self) -> Cells {
         self.obstacles
     }

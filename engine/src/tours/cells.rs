@@ -19,7 +19,9 @@ const COL15: u64 = 0x8000_8000_8000_8000;
 pub struct Cells(pub [u64; 4]);
 
 impl Cells {
+    /// The set of no cell.
     pub const EMPTY: Cells = Cells([0; 4]);
+    /// Every cell of the grid.
     pub const ALL: Cells = Cells([u64::MAX; 4]);
 
     /// The one-cell set of grid cell `i`.
@@ -30,22 +32,26 @@ impl Cells {
         Cells(w)
     }
 
+    /// Whether grid cell `i` is in the set.
     #[inline]
     pub fn has(self, i: u8) -> bool {
         self.0[(i >> 6) as usize] >> (i & 63) & 1 == 1
     }
 
+    /// The set with grid cell `i` added.
     #[inline]
     pub fn with(mut self, i: u8) -> Cells {
         self.0[(i >> 6) as usize] |= 1 << (i & 63);
         self
     }
 
+    /// The number of cells in the set.
     #[inline]
     pub fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
+    /// Whether the set has no cell.
     #[inline]
     pub fn is_empty(self) -> bool {
         self.0 == [0; 4]

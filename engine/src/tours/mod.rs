@@ -23,26 +23,43 @@ use crate::{Countable, Puzzle};
 /// inputs.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ToursError {
+    /// The board text is empty.
     #[error("board must be a non-empty string")]
     Empty,
+    /// A row whose length differs from the number of rows.
     #[error("row {row} has {len} cells, expected {expected} (board must be square)")]
     RowLength {
+        /// The row, from 1.
         row: usize,
+        /// Cells in the row.
         len: usize,
+        /// Cells every row must have.
         expected: usize,
     },
+    /// A character other than `.` and `#` in the board text.
     #[error("bad character '{0}' (use '.' and '#')")]
     Character(char),
+    /// The board has more than 16 rows.
     #[error("board larger than 16x16")]
     TooLarge,
+    /// A board side out of range.
     #[error("board side {0} is outside 1..=16")]
     Size(u32),
+    /// Every cell of the board is an obstacle.
     #[error("board has no free cell")]
     NoFreeCell,
+    /// A cell number beyond the board.
     #[error("cell {cell} out of range 1..{cells}")]
-    CellRange { cell: String, cells: u32 },
+    CellRange {
+        /// The cell as written.
+        cell: String,
+        /// Cells of the board.
+        cells: u32,
+    },
+    /// An obstacle cell given twice.
     #[error("obstacle {0} is listed twice")]
     Repeated(u32),
+    /// A path that breaks the slide rules.
     #[error("path is not a legal partial tour: {0}")]
     Illegal(String),
 }
@@ -51,7 +68,9 @@ pub enum ToursError {
 /// move). The free cells not yet visited are exactly the unblocked ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct State {
+    /// Cells the token may not enter: obstacles and cells already visited.
     pub blocked: Cells,
+    /// The token's cell, once placed.
     pub token: Option<u8>,
 }
 
@@ -92,7 +111,9 @@ impl State {
 /// A move: place the token on a grid cell (the first move), or slide it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Step {
+    /// Put the token on this cell.
     Place(u8),
+    /// Slide the token this way as far as it goes.
     Slide(Dir),
 }
 
