@@ -47,6 +47,7 @@ impl Reduction {
 /// One level of a count: the states of one score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Level {
+    /// The score of the level's states.
     pub score: u32,
     /// Entries kept: classes modulo symmetry, else states.
     pub classes: u64,

@@ -35,7 +35,9 @@ use search::{AttemptEnd, Search};
 /// What to run on one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
+    /// How the successors of a state are ranked.
     pub order: Order,
+    /// How the budgeted attempts and restarts are laid out.
     pub schedule: Schedule,
     /// Random moves played before the search starts (the report's randomized starts).
     pub prefix: u32,
@@ -82,6 +84,7 @@ pub struct Outcome<P: Puzzle> {
     /// The game limit that stopped the search before the answer was proven, if any. A
     /// budget schedule that simply ran out of attempts is not a cap.
     pub capped_by: Option<Cap>,
+    /// What the search did: expansions, attempts and the like.
     pub counters: Counters,
     /// Fully explored states in the memo at the end.
     pub memo_states: u64,
@@ -101,6 +104,7 @@ pub struct Solver<P: Puzzle> {
 }
 
 impl<P: Puzzle> Solver<P> {
+    /// A solver of `puzzle` with an empty memo.
     pub fn new(puzzle: P) -> Self {
         Solver {
             puzzle,

@@ -86,14 +86,17 @@ impl PartialEq for Cancel {
 }
 
 impl Cancel {
+    /// A flag not yet set.
     pub fn new() -> Cancel {
         Cancel::default()
     }
 
+    /// Gives up the games that watch this flag.
     pub fn set(&self) {
         self.0.flag.store(true, Ordering::Relaxed);
     }
 
+    /// Whether the flag was set.
     pub fn is_set(&self) -> bool {
         self.0.flag.load(Ordering::Relaxed)
     }

@@ -88,6 +88,7 @@ pub(crate) struct Bucket(pub(crate) [u128; SLOTS]);
 // SAFETY: an array of integers: no padding, and zero is a value (an empty slot).
 unsafe impl Zeroed for Bucket {}
 
+/// The transposition table of a search: fingerprints of fully explored states, kept from one game to the next.
 pub struct Memo {
     buckets: Pages<Bucket>,
     len: usize,
@@ -104,6 +105,7 @@ impl Default for Memo {
 }
 
 impl Memo {
+    /// An empty memo.
     pub fn new() -> Memo {
         Memo {
             buckets: Pages::zeroed(MIN_BUCKETS),
@@ -189,10 +191,12 @@ impl Memo {
         self.len = 0;
     }
 
+    /// Fingerprints stored.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether no fingerprint is stored.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -220,6 +224,7 @@ impl Memo {
         prefetch(&self.buckets[self.home(Self::key(fp))]);
     }
 
+    /// Whether the state with fingerprint `fp` is stored.
     #[inline]
     pub fn contains(&self, fp: u128) -> bool {
         let fp = Self::key(fp);

@@ -15,7 +15,12 @@ pub enum Order {
     /// On the first `levels` levels, `playouts` random playouts per successor; the
     /// successor with the lowest minimum stone count over its playouts comes first.
     /// Deeper levels use the standard order.
-    MonteCarlo { playouts: u32, levels: u32 },
+    MonteCarlo {
+        /// Random playouts per successor.
+        playouts: u32,
+        /// Levels of the search that use playouts.
+        levels: u32,
+    },
     /// A seeded uniformly random order at every expansion.
     Random,
     /// Ranked by a knowledge base of move transitions learned from solved games
@@ -24,8 +29,11 @@ pub enum Order {
     /// temperature in thousandths (0: ties keep the standard order; [`TEMP_UNSET`] until
     /// [`Order::for_schedule`] settles a temperature the text left out).
     Learned {
+        /// The knowledge base's index in the registry.
         kb: u32,
+        /// The longest radius of transitions used.
         radius: u8,
+        /// The temperature in thousandths.
         temp_milli: u16,
     },
 }
@@ -101,28 +109,54 @@ impl Order {
     }
 }
 
+/// Why an order's text or its knowledge base was refused.
 #[derive(Debug, thiserror::Error)]
 pub enum OrderError {
+    /// A name that is no move order.
     #[error(
         "unknown move order '{0}': expected standard, most-options, monte-carlo, monte-carlo:K,L (K playouts on the first L levels), random or learned:KB[,R[,T]] (a knowledge base file, radius R, temperature T)"
     )]
     Unknown(String),
+    /// A learned order whose text is malformed.
     #[error("move order '{text}': {problem}")]
-    Learned { text: String, problem: String },
+    Learned {
+        /// The order as written.
+        text: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The knowledge base of a learned order could not be loaded.
     #[error("move order '{text}'")]
     Knowledge {
+        /// The order as written.
         text: String,
         #[source]
+        /// Why loading failed.
         source: crate::learned::KbError,
     },
+    /// A knowledge base learned on another board size.
     #[error("move order 'learned:{path}': learned on {kb}x{kb} boards, not {n}x{n}")]
-    Size { path: String, kb: u8, n: u8 },
+    Size {
+        /// The knowledge base's path.
+        path: String,
+        /// Its board side.
+        kb: u8,
+        /// The board side searched.
+        n: u8,
+    },
+    /// A registry index with no knowledge base behind it.
     #[error("no knowledge base {0} is loaded in this process")]
     Unloaded(u32),
+    /// A deterministic learned order under a restarting schedule.
     #[error(
         "move order '{order}' with temperature 0 under schedule '{schedule}': every restart would repeat the same attempt; give a temperature above 0 (learned:KB,R,0.1), leave it out (restarts then take 0.1), or use the exact schedule"
     )]
-    FrozenRestarts { order: String, schedule: String },
+    FrozenRestarts {
+        /// The order as written.
+        order: String,
+        /// The schedule as written.
+        schedule: String,
+    },
 }
 
 /// A move order as text names it: a learned order names its knowledge base by path, and
@@ -136,9 +170,13 @@ pub enum OrderSpec {
     /// [`TEMP_UNSET`] when the text leaves them out; a digest (as `Display` writes it, so
     /// that a configuration names the very file it used) is checked on loading.
     Learned {
+        /// The knowledge base file.
         path: String,
+        /// The longest radius of transitions used.
         radius: u8,
+        /// The temperature in thousandths.
         temp_milli: u16,
+        /// The digest the file must have, if the text gives one.
         digest: Option<String>,
     },
 }

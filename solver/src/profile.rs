@@ -28,6 +28,7 @@ pub struct Level {
 /// A game's profile: `levels[s]` counts the expanded states of score `s`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
+    /// The counts per score, from 0.
     pub levels: Vec<Level>,
     /// The start state's lower bound: the gap to the proved minimum is what the bound
     /// leaves to the search.

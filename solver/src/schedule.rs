@@ -18,27 +18,43 @@ pub enum Schedule {
     Paper,
     /// `count x budget` phases, then an unlimited attempt if `then_exact`.
     List {
+        /// Attempts and the expansion budget of each, in order.
         phases: Vec<(u32, u64)>,
+        /// Whether an unlimited attempt follows the phases.
         then_exact: bool,
     },
     /// Luby's universal sequence 1, 1, 2, 1, 1, 2, 4, ... times `unit`, forever.
-    Luby { unit: u64 },
+    Luby {
+        /// Expansions of one step of the sequence.
+        unit: u64,
+    },
     /// `base`, `base * ratio`, `base * ratio^2`, ... forever.
-    Geometric { base: u64, ratio: f64 },
+    Geometric {
+        /// The first attempt's budget.
+        base: u64,
+        /// The growth factor from one attempt to the next.
+        ratio: f64,
+    },
     /// The same cutoff for every attempt, forever (the fixed-cutoff strategy).
-    Fixed { cutoff: u64 },
+    Fixed {
+        /// Every attempt's budget.
+        cutoff: u64,
+    },
 }
 
 /// The phases of the report's meta-solver.
 pub const PAPER_PHASES: [(u32, u64); 5] =
     [(1, 10_000), (40, 250), (60, 1_000), (4, 2_500), (1, 10_000)];
 
+/// A schedule's text that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "bad schedule '{text}': {reason}. Expected exact, paper, luby:U, geometric:B,R, fixed:B, or a list such as 1x10000,40x250,exact"
 )]
 pub struct ScheduleError {
+    /// The schedule as written.
     pub text: String,
+    /// What is wrong with it.
     pub reason: String,
 }
 

@@ -29,7 +29,9 @@ const ENTRY: usize = 16;
 /// Counts of one transition: on a solution path, and on a legal move not taken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
+    /// Times the transition was on a solution path.
     pub taken: u32,
+    /// Times it was a legal move not taken.
     pub untaken: u32,
 }
 
@@ -49,26 +51,45 @@ pub struct Kb {
 /// What is wrong with a knowledge base file.
 #[derive(Debug, thiserror::Error)]
 pub enum KbProblem {
+    /// The file could not be read.
     #[error("cannot read it")]
     Read(#[source] std::io::Error),
+    /// The file could not be written.
     #[error("cannot write it")]
     Write(#[source] std::io::Error),
+    /// The file does not start with the format's magic.
     #[error("not a hammer knowledge base (no HAMMERKB magic)")]
     Magic,
+    /// A format version this build does not read.
     #[error("format version {0}, this build reads version {FORMAT_VERSION}")]
     Format(u32),
+    /// Keys computed by other move features than this build's.
     #[error("feature version {found}, this build computes version {expected}: learn it again")]
-    Features { found: u32, expected: u32 },
+    Features {
+        /// The file's feature version.
+        found: u32,
+        /// This build's feature version.
+        expected: u32,
+    },
+    /// The file is shorter than its contents say; the text says where.
     #[error("truncated: {0}")]
     Truncated(&'static str),
+    /// The trailing digest does not match the contents.
     #[error("digest mismatch: the file is truncated or corrupted")]
     Digest,
     /// A knowledge base received from a coordinator whose bytes do not have the digest
     /// the coordinator announced.
     #[error("received with digest {found:032x}, but the coordinator announced {announced:032x}")]
-    Received { found: u128, announced: u128 },
+    Received {
+        /// The digest of the bytes received.
+        found: u128,
+        /// The digest the coordinator announced.
+        announced: u128,
+    },
+    /// The keys of this radius are out of order.
     #[error("keys of radius {0} are not strictly increasing")]
     Unsorted(usize),
+    /// Contents that break the format in another way.
     #[error("{0}")]
     Invalid(String),
 }
@@ -77,7 +98,9 @@ pub enum KbProblem {
 #[derive(Debug, thiserror::Error)]
 #[error("knowledge base {path}")]
 pub struct KbError {
+    /// The file's path.
     pub path: String,
+    /// What is wrong with it.
     #[source]
     pub problem: KbProblem,
 }

@@ -30,8 +30,11 @@ pub const PRIOR_WEIGHT: f64 = 4.0;
 /// A loaded knowledge base with what names it.
 #[derive(Debug)]
 pub struct Loaded {
+    /// The path the order names it by.
     pub path: String,
+    /// The file's digest, as in the configuration id.
     pub digest: u128,
+    /// The transition counts.
     pub kb: Kb,
     /// Installed from a coordinator's bytes ([`install`]) rather than read from disk: a
     /// sweep's `learned:PATH` on a worker then uses it and never opens PATH.
@@ -164,10 +167,12 @@ pub struct Learner {
 #[derive(Debug, thiserror::Error)]
 #[error("move {index} of the solution is not legal there")]
 pub struct ReplayError {
+    /// The move's place in the solution, from 0.
     pub index: usize,
 }
 
 impl Learner {
+    /// A learner for `n`x`n` boards that keeps transitions up to `radius`, keyed by features of `feature_version`.
     pub fn new(n: u8, radius: usize, feature_version: u32) -> Learner {
         Learner {
             kb: Kb::new(n, radius, feature_version),

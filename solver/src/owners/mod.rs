@@ -64,16 +64,34 @@ pub enum GangError {
     /// A member stopped answering or its connection broke: the game must be searched
     /// again (nothing of a lost member's share can be recovered).
     #[error("gang member {peer} was lost: {reason}")]
-    Lost { peer: usize, reason: String },
+    Lost {
+        /// The member's rank.
+        peer: usize,
+        /// What went wrong.
+        reason: String,
+    },
     /// A member turned this one away: a wrong shared token, or another game.
     #[error("gang member {peer} refused this member: {reason}")]
-    Refused { peer: usize, reason: String },
+    Refused {
+        /// The member's rank.
+        peer: usize,
+        /// Its reason.
+        reason: String,
+    },
+    /// A member sent bytes that do not decode.
     #[error(
         "gang member {peer} sent bytes that are not a message of this build (does every member run the same hammer?)"
     )]
-    Malformed { peer: usize },
+    Malformed {
+        /// The member's rank.
+        peer: usize,
+    },
+    /// A member sent a message out of turn.
     #[error("a gang member broke the protocol: {what}")]
-    Protocol { what: &'static str },
+    Protocol {
+        /// What it did.
+        what: &'static str,
+    },
     /// This member was told to stop (its lease was dropped, or its process stops).
     #[error("the search was cancelled")]
     Cancelled,
