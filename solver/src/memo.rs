@@ -192,13 +192,8 @@ impl Memo {
     }
 
     /// Fingerprints stored.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
-    }
-
-    /// Whether no fingerprint is stored.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// Bytes held by the table itself.
@@ -226,7 +221,7 @@ impl Memo {
 
     /// Whether the state with fingerprint `fp` is stored.
     #[inline]
-    pub fn contains(&self, fp: u128) -> bool {
+    pub(crate) fn contains(&self, fp: u128) -> bool {
         let fp = Self::key(fp);
         let mut b = self.home(fp);
         loop {
@@ -428,7 +423,7 @@ mod tests {
         let per_state = memo.bytes() as f64 / memo.len() as f64;
         assert!(per_state <= 32.0, "{per_state} bytes per state");
         memo.clear();
-        assert!(memo.is_empty());
+        assert_eq!(memo.len(), 0);
         assert!(!memo.contains(reference.iter().next().copied().unwrap()));
     }
 

@@ -130,8 +130,8 @@ pub enum OrderError {
     Knowledge {
         /// The order as written.
         text: String,
-        #[source]
         /// Why loading failed.
+        #[source]
         source: crate::learned::KbError,
     },
     /// A knowledge base learned on another board size.
