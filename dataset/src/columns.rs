@@ -8,7 +8,7 @@ use crate::error::ColumnError;
 
 /// Looks a column up and rejects nulls, which the schema forbids but a foreign writer might
 /// still produce.
-pub fn non_null<'a>(
+pub(crate) fn non_null<'a>(
     batch: &'a RecordBatch,
     column: &'static str,
 ) -> Result<&'a ArrayRef, ColumnError> {
@@ -23,7 +23,11 @@ pub fn non_null<'a>(
 }
 
 /// The error for a column that is present but not of the `expected` type.
-pub fn wrong_type(column: &'static str, expected: DataType, array: &ArrayRef) -> ColumnError {
+pub(crate) fn wrong_type(
+    column: &'static str,
+    expected: DataType,
+    array: &ArrayRef,
+) -> ColumnError {
     ColumnError::WrongType {
         column,
         expected,

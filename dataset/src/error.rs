@@ -17,13 +17,21 @@ pub enum Error {
     /// The directory is missing, is a file, or holds no part file at all; reading it would
     /// give an empty result that looks like a successful one.
     #[error("{}: not a hammer dataset: {reason}", .path.display())]
-    NotADataset { path: PathBuf, reason: String },
+    NotADataset {
+        /// The directory that was to be read.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
 
     /// A name that would end up as a path component is unsafe or ambiguous there.
     #[error("invalid {kind} {name:?}: {reason}")]
     InvalidName {
+        /// What the name names (experiment, part id).
         kind: &'static str,
+        /// The refused name.
         name: String,
+        /// Which rule it breaks.
         reason: &'static str,
     },
 
@@ -34,10 +42,15 @@ pub enum Error {
          experiment={experiment:?} n={n}"
     )]
     RowOutsidePartition {
+        /// The row's position in the input.
         index: usize,
+        /// The row's own experiment.
         row_experiment: String,
+        /// The row's own `n`.
         row_n: i32,
+        /// The experiment of the part being written.
         experiment: String,
+        /// The `n` of the part being written.
         n: i32,
     },
 
@@ -52,8 +65,11 @@ pub enum Error {
     /// An operating-system call on a file or directory failed.
     #[error("{}: {action}", .path.display())]
     Io {
+        /// The file or directory the call was on.
         path: PathBuf,
+        /// What was being done, for the message.
         action: &'static str,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -61,7 +77,9 @@ pub enum Error {
     /// The Parquet encoder failed while writing a part.
     #[error("{}: cannot write Parquet", .path.display())]
     Write {
+        /// The part file being written.
         path: PathBuf,
+        /// The encoder's error.
         #[source]
         source: ParquetError,
     },
@@ -69,44 +87,72 @@ pub enum Error {
     /// An entry in the dataset directory does not fit the
     /// `experiment=NAME/n=N/part-ID.parquet` layout.
     #[error("{}: not part of the dataset layout experiment=NAME/n=N/part-ID.parquet: {reason}", .path.display())]
-    Layout { path: PathBuf, reason: String },
+    Layout {
+        /// The misplaced entry.
+        path: PathBuf,
+        /// How it departs from the layout.
+        reason: String,
+    },
 
     /// A part file exists but its content cannot be used. The problem is part of the
     /// message (it says what is wrong with the file), so it is not also a source.
     #[error("{}: {problem}", .path.display())]
-    File { path: PathBuf, problem: FileProblem },
+    File {
+        /// The rejected part file.
+        path: PathBuf,
+        /// What is wrong with its content.
+        problem: FileProblem,
+    },
 }
 
 /// A column of a record batch is missing or unusable.
 #[derive(Debug, thiserror::Error)]
 pub enum ColumnError {
+    /// The batch has no column of that name.
     #[error("missing column {column:?}")]
-    Missing { column: &'static str },
+    Missing {
+        /// The column's name.
+        column: &'static str,
+    },
 
+    /// The column has an Arrow type the dataset does not accept for it.
     #[error("wrong type of column {column:?}: expected {expected}, found {found}")]
     WrongType {
+        /// The column's name.
         column: &'static str,
+        /// The type the dataset declares.
         expected: DataType,
+        /// The type the batch holds.
         found: DataType,
     },
 
+    /// A non-nullable column holds nulls.
     #[error("column {column:?} has {nulls} null value(s), but it must have none")]
-    Nulls { column: &'static str, nulls: usize },
+    Nulls {
+        /// The column's name.
+        column: &'static str,
+        /// How many nulls it holds.
+        nulls: usize,
+    },
 }
 
 /// Why the content of one part file was rejected; always wrapped in [`Error::File`] so that
 /// the path is attached.
 #[derive(Debug, thiserror::Error)]
 pub enum FileProblem {
+    /// The file has no bytes, typically a write cut short.
     #[error("empty file, not Parquet")]
     Empty,
 
+    /// The file lacks the Parquet magic bytes.
     #[error("not a Parquet file (no PAR1 magic at its start or end)")]
     NotParquet,
 
+    /// The Parquet reader rejected the file; the string is its message.
     #[error("truncated or corrupt Parquet file: {0}")]
     Corrupt(String),
 
+    /// A column of the file is missing or unusable.
     #[error(transparent)]
     Column(#[from] ColumnError),
 
@@ -116,16 +162,24 @@ pub enum FileProblem {
         "missing column {column:?}: it is not stored in the file and the path is not inside \
          experiment=NAME/n=N/"
     )]
-    OutsideLayout { column: &'static str },
+    OutsideLayout {
+        /// The partition column that cannot be recovered.
+        column: &'static str,
+    },
 
+    /// A partition column stored in the file contradicts the directory it sits in.
     #[error(
         "partition value in path disagrees with column {column:?}: the path says {path_value}, \
          row {row} of the file says {file_value}"
     )]
     PartitionMismatch {
+        /// The partition column.
         column: &'static str,
+        /// The value the directory name gives.
         path_value: String,
+        /// The value the file holds.
         file_value: String,
+        /// The first row that disagrees.
         row: usize,
     },
 }

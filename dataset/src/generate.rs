@@ -98,6 +98,7 @@ macro_rules! row_table {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
         pub struct RowRef<'a> {
             $( $(#[doc = $fdoc])* pub $field: <$fty as Value>::Ref<'a>, )*
+            /// The family's own columns, in the family's order.
             pub extra: &'a [Cell],
         }
 

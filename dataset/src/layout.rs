@@ -10,9 +10,13 @@ pub const MAX_NAME_LEN: usize = 100;
 /// Where one part file lives, as derived from its path.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PartInfo {
+    /// The part file.
     pub path: PathBuf,
+    /// The experiment its directory names.
     pub experiment: String,
+    /// The `n` its directory names.
     pub n: i32,
+    /// The id in its file name, unique within the partition.
     pub part_id: String,
 }
 
@@ -96,7 +100,7 @@ pub(crate) fn part_file_name(part_id: &str) -> String {
 }
 
 /// Directory holding the parts of one (experiment, n) partition.
-pub fn partition_dir(dir: &Path, experiment: &str, n: i32) -> PathBuf {
+pub(crate) fn partition_dir(dir: &Path, experiment: &str, n: i32) -> PathBuf {
     dir.join(experiment_dir_name(experiment))
         .join(n_dir_name(n))
 }

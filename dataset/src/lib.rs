@@ -21,18 +21,16 @@ mod unknown;
 mod value;
 mod write;
 
-pub use columns::{booleans, for_each_str, int32s, int64s, non_null, wrong_type};
+pub use columns::{booleans, for_each_str, int32s, int64s};
 pub use error::{ColumnError, Error, FileProblem, Result};
 pub use hammer_family::Cell;
 pub use layout::{
-    MAX_NAME_LEN, PartInfo, dataset_parts, list_parts, partition_dir, validate_experiment,
-    validate_part_id,
+    MAX_NAME_LEN, PartInfo, dataset_parts, list_parts, validate_experiment, validate_part_id,
 };
 pub use read::{open_part_file, read_dataset, read_part, remove_stale_temp_files};
-pub use row::{RowKey, batch_to_rows, rows_to_batch};
+pub use row::{RowKey, rows_to_batch};
 pub use schema::{
-    COLUMNS, FamilyColumn, PARTITION_COLUMNS, arrow_type, family_columns, file_schema, schema,
-    type_accepted,
+    COLUMNS, FamilyColumn, PARTITION_COLUMNS, family_columns, file_schema, schema, type_accepted,
 };
 pub use table::{Column, Fill, Place, ResultRow, RowRef, Source, TABLE, col, fill};
 pub use unknown::{UnknownGamesError, unknown_games};

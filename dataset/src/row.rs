@@ -19,14 +19,20 @@ use crate::value::Value;
 /// de-duplication and "what is still missing" queries work on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RowKey {
+    /// The sweep that produced the row.
     pub sweep: String,
+    /// The row's experiment.
     pub experiment: String,
+    /// The solver configuration.
     pub config: String,
+    /// The puzzle parameters.
     pub params: String,
+    /// Which game of the job.
     pub game_index: i64,
 }
 
 impl ResultRow {
+    /// The row's identity, for de-duplication and completeness checks.
     pub fn key(&self) -> RowKey {
         RowKey {
             sweep: self.sweep.clone(),
@@ -92,7 +98,8 @@ pub(crate) fn batch_from_refs(rows: &[RowRef<'_>], file_only: bool) -> Result<Re
 
 /// Converts a record batch back into rows, looking columns up by name so that column order in
 /// the file does not matter.
-pub fn batch_to_rows(batch: &RecordBatch) -> Result<Vec<ResultRow>> {
+#[cfg(test)]
+fn batch_to_rows(batch: &RecordBatch) -> Result<Vec<ResultRow>> {
     Ok(rows_from_batch(batch)?)
 }
 

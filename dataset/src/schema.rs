@@ -41,8 +41,11 @@ pub static PARTITION_COLUMNS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 /// and its spec.
 #[derive(Clone, Copy, Debug)]
 pub struct FamilyColumn {
+    /// The family's name.
     pub family: &'static str,
+    /// The column's position in the family's columns.
     pub index: usize,
+    /// The column's name, type and meaning.
     pub spec: hammer_family::ColumnSpec,
 }
 
@@ -68,7 +71,7 @@ pub fn family_columns() -> &'static [FamilyColumn] {
 }
 
 /// The Arrow type of a family column.
-pub fn arrow_type(kind: ColumnKind) -> DataType {
+pub(crate) fn arrow_type(kind: ColumnKind) -> DataType {
     match kind {
         ColumnKind::Int32 => DataType::Int32,
         ColumnKind::Int64 => DataType::Int64,

@@ -21,18 +21,24 @@ use crate::value::Value;
 /// One shared column, as the list below declares it.
 #[derive(Clone, Copy, Debug)]
 pub struct Column {
+    /// The column's name in the schema and the files.
     pub name: &'static str,
+    /// Its Arrow type.
     pub kind: ColumnKind,
     /// Nullable columns are `Option`s in the row; the others refuse nulls.
     pub nullable: bool,
+    /// Where the value is stored.
     pub place: Place,
+    /// Who produces the value.
     pub source: Source,
+    /// What a reader does when an older file lacks the column.
     pub fill: Fill,
     /// What the column means (the doc of its `col` constant and row field).
     pub doc: &'static str,
 }
 
 impl Column {
+    /// The column's Arrow type.
     pub fn data_type(&self) -> DataType {
         arrow_type(self.kind)
     }

@@ -13,15 +13,21 @@ pub enum UnknownGamesError {
     /// The dataset holds no row of the experiment: most likely a misspelt name.
     #[error("the dataset {} has no experiment \"{experiment}\" (it has: {})", .dir.display(), .present.join(", "))]
     NoExperiment {
+        /// The dataset directory.
         dir: PathBuf,
+        /// The experiment asked for.
         experiment: String,
+        /// The experiments the dataset does hold.
         present: Vec<String>,
     },
     /// A row of another sweep seed: the same game indices are other games there.
     #[error("{} holds games of sweep seed {found}, but this sweep's seed is {expected}: the same indices would be other games", .path.display())]
     OtherSeed {
+        /// The part file holding the row.
         path: PathBuf,
+        /// The seed in the row.
         found: i64,
+        /// The seed of this sweep.
         expected: u64,
     },
     /// The dataset or one of its parts cannot be read.

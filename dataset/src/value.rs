@@ -27,7 +27,9 @@ pub trait Value: Clone + Debug + Default + PartialEq + Eq {
     /// Whether the column may hold nulls (an `Option`).
     const NULLABLE: bool;
 
+    /// The value as its borrowed form.
     fn borrow(&self) -> Self::Ref<'_>;
+    /// An owned value from the borrowed form.
     fn own(value: Self::Ref<'_>) -> Self;
     /// The value as a cell, for callers that handle every column alike.
     fn cell(value: Self::Ref<'_>) -> Cell;

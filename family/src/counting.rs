@@ -55,7 +55,7 @@ pub trait Counting: Send + Sync {
 /// The count of `start` under `notation`'s rules: the one implementation behind every
 /// family's [`Counting`]. `puzzle` must already merge only the symmetries that fix the
 /// start when `symmetry` is asked.
-pub fn count_positions<N, P>(
+pub(crate) fn count_positions<N, P>(
     notation: &N,
     puzzle: &P,
     start: &N::Position,

@@ -39,13 +39,14 @@ pub type Seeded<N> = Box<dyn Fn(u64, u64) -> Result<<N as Notation>::Position, F
 /// A family at one parameter point: the engine's notation, the seeded starts and the
 /// picture.
 pub struct Game<N: Notation> {
+    /// Parses, prints and plays the family's positions.
     pub notation: N,
     seeded: Seeded<N>,
     draw: Draw<N>,
 }
 
 impl<N: Notation> Game<N> {
-    pub fn new(
+    pub(crate) fn new(
         notation: N,
         seeded: impl Fn(u64, u64) -> Result<N::Position, FamilyError> + 'static,
         draw: Draw<N>,

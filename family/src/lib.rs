@@ -26,10 +26,12 @@ pub mod martello;
 pub mod peg;
 pub mod tours;
 
-pub use counting::{CountTeam, Counted, Counting, count_positions};
+pub(crate) use counting::count_positions;
+pub use counting::{CountTeam, Counted, Counting};
 pub use error::FamilyError;
 pub use game::{Draw, Game, Positions};
-pub use owners::{OwnedSolved, Owners, OwnersError, Team, solve_by_owners};
+pub(crate) use owners::solve_by_owners;
+pub use owners::{OwnedSolved, Owners, OwnersError, Team};
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};
 pub use registry::{DEFAULT_FAMILY, by_name, families, learning_names, names};
 pub use solved::{Cell, ColumnKind, ColumnSpec, Solved, cells_from_wire, cells_to_wire};
@@ -42,7 +44,12 @@ use hammer_solver::learned::Learner;
 pub enum Instance<'a> {
     /// Instance `index` of the point, made from the sweep seed (Martello: a seeded random
     /// start; peg: a single-vacancy start or a seeded random position; Mancala: the start).
-    Seeded { sweep_seed: u64, index: u64 },
+    Seeded {
+        /// The sweep's seed.
+        sweep_seed: u64,
+        /// The instance's index at the point.
+        index: u64,
+    },
     /// A position given in the family's notation (the command line's `solve BOARD`).
     Given(&'a str),
 }
@@ -50,9 +57,13 @@ pub enum Instance<'a> {
 /// What a family is, as data: the registry, the docs' table and the sweep parser read it.
 #[derive(Debug)]
 pub struct Info {
+    /// The name in sweep files and on the command line.
     pub name: &'static str,
+    /// One line for the docs and `--help`.
     pub summary: &'static str,
+    /// The parameters that make a point.
     pub params: &'static [ParamSpec],
+    /// The family's own dataset columns.
     pub columns: &'static [ColumnSpec],
     /// The parameter whose value is [`Family::size`] (Martello `n`, peg `pegs`, Mancala
     /// `h`), if one is: charts against size draw one line per value of the other
@@ -295,15 +306,25 @@ pub trait GameSolver: Send {
 /// configuration and the run seed.
 #[derive(Clone, Copy, Debug)]
 pub struct Job<'a> {
+    /// The parameter point.
     pub point: &'a Point,
+    /// Which instance of the point.
     pub instance: Instance<'a>,
+    /// The solver's configuration.
     pub config: &'a Config,
+    /// The seed of the solver's own randomness.
     pub run_seed: u64,
 }
 
 /// The default [`Family::run_seed`]: word `2 * trial` of the ChaCha20 stream labelled
 /// `hammer/FAMILY/runs/POINT` at stream `index` of the sweep seed.
-pub fn keyed_run_seed(family: &str, point: &Point, sweep_seed: u64, index: u64, trial: u32) -> u64 {
+pub(crate) fn keyed_run_seed(
+    family: &str,
+    point: &Point,
+    sweep_seed: u64,
+    index: u64,
+    trial: u32,
+) -> u64 {
     use hammer_engine::seeded::stream;
     let label = format!("hammer/{family}/runs/{point}");
     let mut rng = stream(sweep_seed, &label, index);

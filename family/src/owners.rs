@@ -18,10 +18,12 @@ pub enum Team<'a> {
 /// A game searched by owners: its row, and what each worker did.
 #[derive(Clone, Debug)]
 pub struct OwnedSolved {
+    /// The game's record.
     pub solved: Solved,
     /// Per worker: states expanded and states admitted to its table. A gang member other
     /// than the leader knows its own only; the others read zero.
     pub expansions: Vec<u64>,
+    /// Per worker: states admitted to its table.
     pub table_states: Vec<u64>,
     /// Per worker: the bytes of its table at its largest (complete as `expansions` is).
     pub table_bytes: Vec<u64>,
@@ -32,10 +34,13 @@ pub struct OwnedSolved {
     pub probed: u64,
 }
 
+/// Why an owner search failed.
 #[derive(Debug, thiserror::Error)]
 pub enum OwnersError {
+    /// The family refused the point or the instance.
     #[error(transparent)]
     Family(#[from] FamilyError),
+    /// The gang's link to the other members failed.
     #[error(transparent)]
     Gang(#[from] GangError),
 }
@@ -54,7 +59,7 @@ pub trait Owners: Send + Sync {
 
 /// The owner search of `board` under `notation`'s rules, written as a row: the one
 /// implementation behind every family's [`Owners`]. `extra` is the family's own columns.
-pub fn solve_by_owners<N, P>(
+pub(crate) fn solve_by_owners<N, P>(
     notation: &N,
     puzzle: &P,
     board: &N::Position,

@@ -9,7 +9,12 @@ use crate::error::bad;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParamKind {
     /// An integer in `min..=max`.
-    Int { min: i64, max: i64 },
+    Int {
+        /// The smallest value allowed.
+        min: i64,
+        /// The largest value allowed.
+        max: i64,
+    },
     /// One of these words.
     Choice(&'static [&'static str]),
     /// `true` or `false`.
@@ -28,6 +33,7 @@ pub struct ParamSpec {
     /// kept so every existing sweep file keeps its meaning). A sweep file may give a
     /// single value or a list; an experiment crosses the lists of all its parameters.
     pub sweep_key: &'static str,
+    /// The type and range of its values.
     pub kind: ParamKind,
     /// The value when the sweep file or command line gives none, as command-line text
     /// (`"6"`, `"english"`, `"true"`); `None` makes the parameter required.
@@ -39,8 +45,11 @@ pub struct ParamSpec {
 /// A parameter value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ParamValue {
+    /// A [`ParamKind::Int`] value.
     Int(i64),
+    /// A [`ParamKind::Choice`] or [`ParamKind::Text`] value.
     Text(String),
+    /// A [`ParamKind::Bool`] value.
     Bool(bool),
 }
 
@@ -88,20 +97,21 @@ impl ParamValue {
         Ok(value)
     }
 
-    pub fn as_int(&self) -> Option<i64> {
+    pub(crate) fn as_int(&self) -> Option<i64> {
         match self {
             ParamValue::Int(v) => Some(*v),
             _ => None,
         }
     }
 
-    pub fn as_text(&self) -> Option<&str> {
+    pub(crate) fn as_text(&self) -> Option<&str> {
         match self {
             ParamValue::Text(t) => Some(t),
             _ => None,
         }
     }
 
+    /// The value if it is a boolean.
     pub fn as_bool(&self) -> Option<bool> {
         match self {
             ParamValue::Bool(b) => Some(*b),
@@ -145,6 +155,7 @@ impl Point {
         Point { family, values }
     }
 
+    /// The name of the family the point belongs to.
     pub fn family(&self) -> &'static str {
         self.family
     }
@@ -155,18 +166,22 @@ impl Point {
         self.values.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
     }
 
+    /// The integer value of `key`, if it has one.
     pub fn int(&self, key: &str) -> Option<i64> {
         self.get(key).and_then(ParamValue::as_int)
     }
 
+    /// The text value of `key`, if it has one.
     pub fn text(&self, key: &str) -> Option<&str> {
         self.get(key).and_then(ParamValue::as_text)
     }
 
+    /// The boolean value of `key`, if it has one.
     pub fn bool(&self, key: &str) -> Option<bool> {
         self.get(key).and_then(ParamValue::as_bool)
     }
 
+    /// The values in the family's parameter order.
     pub fn values(&self) -> &[(&'static str, ParamValue)] {
         &self.values
     }

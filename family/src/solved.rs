@@ -7,9 +7,13 @@ use hammer_proto::v1::{Cell as WireCell, GameResult, cell};
 /// of other families leave them empty), so one schema serves a mixed sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColumnKind {
+    /// A 32-bit integer.
     Int32,
+    /// A 64-bit integer.
     Int64,
+    /// A string.
     Utf8,
+    /// A boolean.
     Boolean,
 }
 
@@ -18,6 +22,7 @@ pub enum ColumnKind {
 pub struct ColumnSpec {
     /// Starts with the family's name and `_` (`peg_finishes`).
     pub name: &'static str,
+    /// Its Arrow type.
     pub kind: ColumnKind,
     /// One line for `docs/dataset.md`.
     pub doc: &'static str,
@@ -26,9 +31,13 @@ pub struct ColumnSpec {
 /// A family column's value in one row; `Null` where the family has nothing to say.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cell {
+    /// A value of an integer column.
     Int(i64),
+    /// A value of a string column.
     Text(String),
+    /// A value of a boolean column.
     Bool(bool),
+    /// No value.
     Null,
 }
 

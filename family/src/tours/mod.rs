@@ -374,6 +374,7 @@ pub struct TourSolve {
 }
 
 impl TourSolve {
+    /// Whether the search found a tour.
     pub fn solvable(&self) -> bool {
         self.tour.is_some()
     }

@@ -13,8 +13,11 @@ use crate::FamilyError;
 /// A parsed position: the board, the path so far (grid cells) and the state it leaves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
+    /// The board and its obstacles.
     pub board: Board,
+    /// The cells visited so far, in order.
     pub path: Vec<u8>,
+    /// The search state the path leaves.
     pub state: State,
 }
 
