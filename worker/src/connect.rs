@@ -27,22 +27,35 @@ pub struct ConnectOptions {
 /// Problems that no retry fixes: bad flags or files.
 #[derive(Debug, thiserror::Error)]
 pub enum ConnectError {
+    /// The URL does not parse or does not fit the TLS flags.
     #[error("bad coordinator URL {url:?}: {reason}")]
-    Url { url: String, reason: String },
+    Url {
+        /// The URL as given.
+        url: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The certificate authority's file cannot be read.
     #[error("cannot read the TLS certificate authority {}", path.display())]
     Ca {
+        /// The file.
         path: PathBuf,
+        /// Why it cannot be read.
         #[source]
         source: std::io::Error,
     },
+    /// The token cannot be sent as a gRPC header.
     #[error(
         "the shared token contains characters that cannot travel in gRPC metadata (only \
          visible ASCII is allowed)"
     )]
     Token,
+    /// The TLS configuration was refused.
     #[error("TLS setup for {url}")]
     Tls {
+        /// The coordinator's URL.
         url: String,
+        /// What TLS setup said.
         #[source]
         source: tonic::transport::Error,
     },
@@ -118,6 +131,7 @@ impl ConnectOptions {
         }
     }
 
+    /// What adds the shared token to the requests of a client built on [`Self::endpoint`].
     pub fn interceptor(&self) -> Result<TokenInterceptor, ConnectError> {
         let header = match &self.token {
             Some(token) => Some(
@@ -157,10 +171,17 @@ impl ConnectOptions {
 /// Errors of talking to a coordinator.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
+    /// The options are wrong; see [`ConnectError`].
     #[error(transparent)]
     Setup(#[from] ConnectError),
+    /// No connection: the coordinator is down, restarting or not at this address.
     #[error("cannot reach the coordinator at {url}: {reason}")]
-    Unreachable { url: String, reason: String },
+    Unreachable {
+        /// The coordinator's URL.
+        url: String,
+        /// The connection error, flattened.
+        reason: String,
+    },
     /// The TLS handshake failed: the coordinator's certificate is not trusted, or one
     /// side does not speak TLS. Retrying cannot fix either.
     #[error(
@@ -169,7 +190,12 @@ pub enum ClientError {
          host or --tls-domain is a name in that certificate, and that the coordinator runs \
          with --tls-cert and --tls-key)"
     )]
-    Tls { url: String, reason: String },
+    Tls {
+        /// The coordinator's URL.
+        url: String,
+        /// The handshake error, flattened.
+        reason: String,
+    },
     /// The coordinator answered with an error status. The status is described in the
     /// message rather than kept as the source, which would print it a second time.
     #[error("{}", describe_status(.0))]
@@ -237,7 +263,9 @@ impl ClientError {
     }
 }
 
-pub fn is_transient_status(status: &tonic::Status) -> bool {
+/// Whether an error status may go away by waiting and trying again; see
+/// [`ClientError::is_transient`].
+fn is_transient_status(status: &tonic::Status) -> bool {
     use tonic::Code;
     if is_plaintext_to_tls(status) {
         return false;

@@ -54,10 +54,13 @@ impl PeerOptions {
 /// Why a gang's game could not be searched: the gang is to be formed again.
 #[derive(Debug, thiserror::Error)]
 pub enum GangFailure {
+    /// The peer streams between the members failed or did not form.
     #[error(transparent)]
     Link(#[from] hammer_gang::PeerError),
+    /// The shared owner search failed.
     #[error(transparent)]
     Search(#[from] OwnersError),
+    /// The member's search thread panicked.
     #[error("the member's search panicked")]
     Panicked,
 }

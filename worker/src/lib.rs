@@ -13,9 +13,8 @@ mod stream;
 
 pub use connect::{
     Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,
-    is_transient_status,
 };
 pub use gang::{GangFailure, PeerOptions};
 pub use group::run_group;
-pub use run::{Worker, WorkerError, WorkerOptions, WorkerProgress, WorkerReport, default_name};
+pub use run::{WorkerError, WorkerOptions, WorkerReport};
 pub use solve::{GameSolvers, HAMMER_VERSION, SolveError, SolverPool, solve_game};

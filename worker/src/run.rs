@@ -7,7 +7,6 @@
 //! so resending is always safe.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use hammer_proto::v1::{
@@ -30,6 +29,7 @@ use crate::stream::work;
 /// How a worker runs.
 #[derive(Clone, Debug)]
 pub struct WorkerOptions {
+    /// Where and how to reach the coordinator.
     pub connect: ConnectOptions,
     /// Shown in the coordinator's logs and part of the worker id; defaults to
     /// `HOST-PID`.
@@ -47,6 +47,7 @@ pub struct WorkerOptions {
 }
 
 impl WorkerOptions {
+    /// The defaults, with the coordinator at `connect`.
     pub fn new(connect: ConnectOptions) -> WorkerOptions {
         WorkerOptions {
             connect,
@@ -60,7 +61,7 @@ impl WorkerOptions {
 }
 
 /// `HOST-PID`, from the environment so that no extra dependency is needed.
-pub fn default_name() -> String {
+fn default_name() -> String {
     let host = std::env::var("HOSTNAME")
         .ok()
         .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
@@ -87,39 +88,62 @@ pub fn instance_id() -> String {
 /// Why a worker stopped without finishing the sweep.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkerError {
+    /// Talking to the coordinator failed in a way that waiting does not fix.
     #[error(transparent)]
     Client(#[from] ClientError),
+    /// Worker and coordinator speak different protocol versions.
     #[error(
         "protocol version mismatch: this worker speaks hammer.v1 protocol {worker}, the \
          coordinator speaks {coordinator}; run the same hammer version on both sides"
     )]
-    ProtocolMismatch { worker: u32, coordinator: u32 },
+    ProtocolMismatch {
+        /// This worker's protocol version.
+        worker: u32,
+        /// The coordinator's protocol version.
+        coordinator: u32,
+    },
+    /// The sweep the coordinator sent does not parse.
     #[error("the sweep the coordinator sent does not parse")]
     Sweep(#[from] SweepError),
+    /// The sweep the coordinator sent is not the one it announced.
     #[error(
         "the sweep the coordinator sent has digest {computed}, but the coordinator says \
          {announced}; worker and coordinator run different hammer versions"
     )]
-    Digest { computed: String, announced: String },
+    Digest {
+        /// The digest of the sweep as this worker reads it.
+        computed: String,
+        /// The digest the coordinator announced.
+        announced: String,
+    },
     /// A knowledge base the coordinator sent does not check: nothing is solved.
     #[error(transparent)]
     KnowledgeBase(#[from] hammer_solver::learned::KbError),
+    /// A lease this worker cannot act on, with the reason.
     #[error("the coordinator sent a bad lease: {0}")]
     BadLease(String),
+    /// The gang options give no usable peer address, with the reason.
     #[error("bad peer address: {0}")]
     BadPeer(String),
+    /// A unit could not be solved.
     #[error(transparent)]
     Solve(#[from] SolveError),
+    /// The coordinator stayed unreachable past [`WorkerOptions::give_up_after`].
     #[error(
         "gave up: the coordinator at {url} has been unreachable for {secs} s; last error: {last}"
     )]
     GaveUp {
+        /// The coordinator's URL.
         url: String,
+        /// How long it was unreachable, in seconds.
         secs: u64,
+        /// The last connection error, flattened.
         last: String,
     },
+    /// The shutdown signal stopped the worker.
     #[error("stopped")]
     Stopped,
+    /// A worker loop's task panicked or was cancelled.
     #[error("a worker task failed")]
     Task(#[source] tokio::task::JoinError),
 }
@@ -156,17 +180,12 @@ impl WorkerError {
 /// What a finished worker did.
 #[derive(Clone, Debug, Default)]
 pub struct WorkerReport {
+    /// The id the coordinator gave this worker.
     pub worker_id: String,
+    /// Units this worker finished.
     pub units: u64,
+    /// Games of those units.
     pub games: u64,
-}
-
-/// Live counters of a worker, readable while it runs.
-#[derive(Debug, Default)]
-pub struct WorkerProgress {
-    /// Games solved by this process, including ones solved again after a lost unit.
-    pub games_solved: AtomicU64,
-    pub units_done: AtomicU64,
 }
 
 pub(crate) enum SolverMsg {
@@ -280,11 +299,10 @@ impl Current {
 }
 
 /// A worker: owns the solver pool and the unit in progress.
-pub struct Worker {
+pub(crate) struct Worker {
     options: WorkerOptions,
     pool: Arc<SolverPool>,
     shutdown: watch::Receiver<bool>,
-    progress: Arc<WorkerProgress>,
     sweep: Option<Arc<Sweep>>,
     current: Option<Current>,
     worker_id: String,
@@ -307,7 +325,6 @@ impl Worker {
             options,
             pool,
             shutdown,
-            progress: Arc::new(WorkerProgress::default()),
             sweep: None,
             current: None,
             worker_id: String::new(),
@@ -315,10 +332,6 @@ impl Worker {
             report: WorkerReport::default(),
             gang_failed: false,
         }
-    }
-
-    pub fn progress(&self) -> Arc<WorkerProgress> {
-        self.progress.clone()
     }
 
     /// Works until the coordinator says the sweep is complete.
@@ -499,7 +512,6 @@ impl Worker {
             if finished {
                 self.report.units += 1;
                 self.report.games += current.results.len() as u64;
-                self.progress.units_done.fetch_add(1, Ordering::Relaxed);
             }
             current.abandon().await;
         }
@@ -531,7 +543,6 @@ impl Worker {
         let pool = self.pool.clone();
         let sweep_for_task = sweep.clone();
         let cancel_for_task = cancel.clone();
-        let progress = self.progress.clone();
         let task = tokio::task::spawn_blocking(move || {
             let emit_tx = tx.clone();
             let result = pool.solve_range(
@@ -540,7 +551,6 @@ impl Worker {
                 unit.start..unit.end,
                 &cancel_for_task,
                 &move |row| {
-                    progress.games_solved.fetch_add(1, Ordering::Relaxed);
                     // The receiver is gone only when the unit was abandoned.
                     let _ = emit_tx.send(SolverMsg::Row(row));
                 },
@@ -569,7 +579,6 @@ impl Worker {
         let cancel = Cancel::new();
         let sweep_for_task = sweep.clone();
         let cancel_for_task = cancel.clone();
-        let progress = self.progress.clone();
         let leader = gang.rank == 0;
         info!(unit = %unit.id(), gang = %gang.game, rank = gang.rank, members = gang.peers.len(), "searching a game with a gang");
         let unit_id = unit.id();
@@ -585,7 +594,6 @@ impl Worker {
                         &peer,
                         &cancel_for_task,
                         &move |row| {
-                            progress.games_solved.fetch_add(1, Ordering::Relaxed);
                             let _ = emit_tx.send(SolverMsg::Row(row));
                         },
                     )

@@ -22,17 +22,27 @@ pub enum SolveError {
     /// The unit names an experiment, configuration or point the sweep does not have: the
     /// unit came from another sweep.
     #[error("unit {unit} does not belong to sweep {sweep:?}")]
-    UnknownUnit { unit: String, sweep: String },
+    UnknownUnit {
+        /// The unit's id.
+        unit: String,
+        /// The sweep's name.
+        sweep: String,
+    },
     /// The family could not make or solve the instance (an index past its instances).
     #[error("game {index} of unit {unit}")]
     Instance {
+        /// The unit's id.
         unit: String,
+        /// The game's index in its experiment.
         index: u64,
+        /// What the family said.
         #[source]
         source: FamilyError,
     },
+    /// The pool's threads could not be started.
     #[error("cannot start the solver threads")]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    /// A gang member's search thread could not be started.
     #[error("cannot start a gang member's thread")]
     ThreadStart(#[source] std::io::Error),
     /// The unit was abandoned (it was committed by another worker, or the worker stops).
@@ -42,8 +52,11 @@ pub enum SolveError {
     /// game again to a new gang.
     #[error("the gang searching game {index} of unit {unit} broke")]
     Gang {
+        /// The unit's id.
         unit: String,
+        /// The game's index in its experiment.
         index: u64,
+        /// What broke.
         #[source]
         source: Box<crate::gang::GangFailure>,
     },
@@ -57,6 +70,7 @@ pub struct GameSolvers {
 }
 
 impl GameSolvers {
+    /// No solvers yet: each is made when its family is first met.
     pub fn new() -> GameSolvers {
         GameSolvers::default()
     }
@@ -246,6 +260,7 @@ impl SolverPool {
             .map_or(0, |memo| Memo::peak_bytes(memo) + GAME_OVERHEAD)
     }
 
+    /// The number of solver threads.
     pub fn threads(&self) -> usize {
         self.solvers.len()
     }
