@@ -42,7 +42,6 @@ pub const EXHAUSTIVE: u8 = 2;
 /// The dataset's rows, column by column, in part order (parts sorted by path).
 #[derive(Debug, Default)]
 pub struct Index {
-    pub dir: PathBuf,
     pub parts: Vec<PathBuf>,
     pub groups: Vec<Group>,
     pub group: Vec<u32>,
@@ -59,10 +58,6 @@ pub struct Index {
 impl Index {
     pub fn len(&self) -> usize {
         self.group.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.group.is_empty()
     }
 
     /// Approximate bytes held by the row columns.
@@ -114,7 +109,6 @@ pub fn load(dir: &Path, progress: &AtomicU64) -> Result<Index, ViewError> {
         })
         .collect::<Result<_, _>>()?;
     let mut index = Index {
-        dir: dir.to_owned(),
         parts: parts.iter().map(|p| p.path.clone()).collect(),
         ..Index::default()
     };

@@ -23,10 +23,7 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use error::ViewError;
-pub use index::{Group, Index, load as load_index};
 pub use live::{StatusFuture, StatusSource};
-pub use query::{Filter, Page, run as run_query};
 
 /// The default cap on each hint's search, in expansions: high enough that the hints of
 /// 6x6 start positions are exact, low enough that a whole list comes back while the user
