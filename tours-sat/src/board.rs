@@ -5,22 +5,36 @@
 /// Why a board text was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
+    /// The text is empty.
     #[error("board must be a non-empty string")]
     Empty,
+    /// A row's length differs from the number of rows.
     #[error("row {row} has {len} cells, expected {expected} (board must be square)")]
     NotSquare {
+        /// The row, from 1.
         row: usize,
+        /// Its cells.
         len: usize,
+        /// The number of rows.
         expected: usize,
     },
+    /// A character other than `.` and `#` in a row.
     #[error("bad character {0:?} (use '.' and '#')")]
     BadCharacter(char),
+    /// More rows than the spec allows.
     #[error("board larger than 16x16")]
     TooLarge,
+    /// Every cell is an obstacle.
     #[error("board has no free cell")]
     NoFreeCell,
+    /// The requested start is off the board or an obstacle.
     #[error("start cell {cell} is not a free cell of the board (1..{cells})")]
-    BadStart { cell: u32, cells: u32 },
+    BadStart {
+        /// The requested cell.
+        cell: u32,
+        /// The board's number of cells.
+        cells: u32,
+    },
 }
 
 /// A square board: `n x n` cells numbered `1..=n*n` row by row, each free or an obstacle.

@@ -3,7 +3,7 @@
 //!
 //! hammer's own solver of the `tours` family is a depth-first search; this crate
 //! encodes the same rules as clauses, after the seed's constraint model, so that the two
-//! can be compared on the same boards (`family/tests/tours_sat.rs`) and timed side by
+//! can be compared on the same boards (`tests/differential.rs`) and timed side by
 //! side (`cargo run --release -p hammer-tours-sat --example sat_bench`). It shares no
 //! code with hammer's engine: its board parser and tour checker are written from the
 //! spec too.
@@ -14,13 +14,15 @@ mod encode;
 use std::time::{Duration, Instant};
 
 pub use board::{Board, BoardError, check};
-pub use encode::Encoding;
+use encode::Encoding;
 
 /// Why a solve failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SatError {
+    /// The board or the start cell is refused.
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// splr failed other than by finding the formula unsatisfiable.
     #[error("the SAT solver gave up: {0}")]
     Solver(String),
 }
@@ -30,15 +32,20 @@ pub enum SatError {
 pub struct Outcome {
     /// A tour (cell numbers from 1, in order), or `None` when there is none.
     pub tour: Option<Vec<u32>>,
+    /// Variables of the formula.
     pub variables: u32,
+    /// Clauses of the formula.
     pub clauses: u64,
+    /// Time spent building the formula.
     pub encode: Duration,
+    /// Time spent in the SAT solver.
     pub solve: Duration,
 }
 
 /// Tours counted by enumeration.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Count {
+    /// Tours found.
     pub tours: u64,
     /// The cells that begin at least one tour, increasing.
     pub starts: Vec<u32>,
