@@ -34,7 +34,7 @@ use tracing::{info, warn};
 
 pub use crate::core::Timing;
 use crate::core::WriteJob;
-pub use crate::state::{CommitEntry, StateDir, StateError, StateSummary};
+pub use crate::state::{StateDir, StateError, StateSummary};
 
 /// Takes the core's lock, ignoring poisoning: the core's invariants are restored by every
 /// method before it can panic, and refusing all further calls would lose more.
@@ -44,63 +44,94 @@ pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// Why a coordinator could not start, or stopped before the sweep was complete.
 #[derive(Debug, thiserror::Error)]
 pub enum CoordinatorError {
+    /// The state directory cannot be opened or written.
     #[error(transparent)]
     State(#[from] StateError),
+    /// The dataset cannot be read or written.
     #[error(transparent)]
     Dataset(#[from] hammer_dataset::Error),
+    /// A non-loopback address was given without a shared token.
     #[error(
         "listening on {addr} (not a loopback address) requires a shared token: set HAMMER_TOKEN \
          or pass --token-file, and give the same token to the workers"
     )]
-    TokenRequired { addr: SocketAddr },
+    TokenRequired {
+        /// The address to listen on.
+        addr: SocketAddr,
+    },
+    /// The address cannot be listened on.
     #[error("cannot listen on {addr}")]
     Bind {
+        /// The address.
         addr: SocketAddr,
+        /// Why it cannot.
         #[source]
         source: std::io::Error,
     },
+    /// A TLS file cannot be read.
     #[error("cannot read {what} {}", .path.display())]
     ReadFile {
+        /// Which file it is, as the message names it.
         what: &'static str,
+        /// The file.
         path: PathBuf,
+        /// Why it cannot be read.
         #[source]
         source: std::io::Error,
     },
+    /// The TLS certificate or key was refused.
     #[error("TLS setup")]
     Tls(#[source] tonic::transport::Error),
+    /// A dataset writer's thread cannot be started.
     #[error("cannot start a thread: {0}")]
     Thread(std::io::Error),
+    /// A unit could not be committed, so the coordinator stops; the message says why.
     #[error("the gRPC server failed: {0}")]
     Server(String),
+    /// A task or thread of the coordinator ended unexpectedly.
     #[error("internal error: {0}")]
     Internal(String),
+    /// The sweep's knowledge bases do not fit in a worker's registration answer.
     #[error(
         "the sweep's knowledge bases take {bytes} bytes, more than the {limit} a worker's \
          registration can carry; learn them with a smaller --radius or from fewer games"
     )]
-    KnowledgeBasesTooLarge { bytes: usize, limit: usize },
+    KnowledgeBasesTooLarge {
+        /// Their size in bytes.
+        bytes: usize,
+        /// What a registration answer can carry, in bytes.
+        limit: usize,
+    },
 }
 
 /// PEM files of the coordinator's certificate chain and private key.
 #[derive(Clone, Debug)]
 pub struct TlsFiles {
+    /// The certificate chain.
     pub cert: PathBuf,
+    /// The private key.
     pub key: PathBuf,
 }
 
 /// Everything a coordinator needs.
 #[derive(Clone, Debug)]
 pub struct CoordinatorConfig {
+    /// The sweep to serve.
     pub sweep: Sweep,
     /// The dataset directory.
     pub out: PathBuf,
     /// The state directory (journal); the same one resumes the sweep.
     pub state: PathBuf,
+    /// The address to serve workers on (port 0 picks a free one).
     pub listen: SocketAddr,
+    /// The shared token every call must carry; required off loopback.
     pub token: Option<String>,
+    /// Serve TLS with these files.
     pub tls: Option<TlsFiles>,
+    /// Lease and heartbeat timing.
     pub timing: Timing,
     /// The `hammer_version` reported to workers.
     pub hammer_version: String,
@@ -300,6 +331,7 @@ impl Coordinator {
         format!("{scheme}://{}", self.addr)
     }
 
+    /// The sweep's progress now, as `hammer status` shows it.
     pub fn status(&self) -> StatusResponse {
         lock(&self.core).status()
     }
@@ -309,6 +341,7 @@ impl Coordinator {
         self.resumed_units
     }
 
+    /// Whether every unit is committed.
     pub fn is_complete(&self) -> bool {
         self.events.borrow().complete
     }

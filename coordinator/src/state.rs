@@ -37,27 +37,37 @@ const LOCK: &str = "lock";
 /// Statistics of one committed unit, kept in the journal so that progress and summaries
 /// survive restarts without reading the dataset.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CommitEntry {
+pub(crate) struct CommitEntry {
     pub unit_id: String,
     pub games: u64,
     pub solvable: u64,
     pub expansions: u64,
 }
 
+/// Why a state directory cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
+    /// A file of the directory cannot be read or written.
     #[error("{}: {action}", .path.display())]
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// What was being done, as the message says it.
         action: &'static str,
+        /// Why it failed.
         #[source]
         source: io::Error,
     },
+    /// Another running coordinator holds the directory.
     #[error(
         "state directory {} is in use by another running coordinator (its lock file is held)",
         .path.display()
     )]
-    Locked { path: PathBuf },
+    Locked {
+        /// The state directory.
+        path: PathBuf,
+    },
+    /// The directory belongs to another sweep than the one given.
     #[error(
         "state directory {} belongs to sweep {state_name:?} (digest {state_digest}), but the \
          sweep file is {sweep_name:?} (digest {sweep_digest}); a changed sweep file would mix \
@@ -66,16 +76,25 @@ pub enum StateError {
         .path.display()
     )]
     DifferentSweep {
+        /// The state directory.
         path: PathBuf,
+        /// The name of the sweep the directory belongs to.
         state_name: String,
+        /// That sweep's digest.
         state_digest: String,
+        /// The name of the sweep given now.
         sweep_name: String,
+        /// That sweep's digest.
         sweep_digest: String,
     },
+    /// A file of the directory does not read as a coordinator wrote it.
     #[error("{}: line {line}: {reason}", .path.display())]
     Corrupt {
+        /// The file.
         path: PathBuf,
+        /// The line, from 1; 0 when the file as a whole is wrong.
         line: usize,
+        /// What is wrong.
         reason: String,
     },
 }
@@ -180,7 +199,10 @@ fn write_atomic(dir: &Path, name: &str, contents: &str) -> Result<(), StateError
 impl StateDir {
     /// Opens (creating if needed) the state directory for `sweep` and returns the
     /// committed units found in its journal.
-    pub fn open(path: &Path, sweep: &Sweep) -> Result<(StateDir, Vec<CommitEntry>), StateError> {
+    pub(crate) fn open(
+        path: &Path,
+        sweep: &Sweep,
+    ) -> Result<(StateDir, Vec<CommitEntry>), StateError> {
         if !path.is_dir() {
             fs::create_dir_all(path).map_err(io_error(path, "cannot create state directory"))?;
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
@@ -289,13 +311,14 @@ impl StateDir {
         ))
     }
 
+    /// The directory.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
     /// Appends one commit and fsyncs it. Called only after the unit's part file is
     /// durable, so a unit in the journal always has its part on disk.
-    pub fn append(&mut self, entry: &CommitEntry) -> Result<(), StateError> {
+    pub(crate) fn append(&mut self, entry: &CommitEntry) -> Result<(), StateError> {
         let path = self.path.join(JOURNAL);
         self.journal
             .write_all(commit_line(entry).as_bytes())
@@ -309,10 +332,15 @@ impl StateDir {
 /// analyze` uses it to tell a finished dataset from one still being written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateSummary {
+    /// The sweep's name.
     pub sweep_name: String,
+    /// Units of the sweep.
     pub units: u64,
+    /// Units committed in the journal.
     pub units_committed: u64,
+    /// Games of the sweep.
     pub games: u64,
+    /// Games of the committed units.
     pub games_committed: u64,
     /// A coordinator holds the lock: the sweep may be running right now.
     pub running: bool,
