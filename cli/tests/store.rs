@@ -4,8 +4,9 @@
 //! - Bad locations, credentials and endpoints fail at start, before any unit runs, and
 //!   say why.
 //! - Sixteen writers racing for one name through the store leave exactly one winner.
-//! - `hammer run --out s3://…`, killed with SIGKILL midway and run again, completes, and
-//!   pyarrow and polars read from the store the rows of a local run of the same sweep.
+//! - `hammer run --out s3://…` waits out 30 s of a stopped store (SIGSTOP), is killed
+//!   with SIGKILL, and run again completes; pyarrow and polars read from the store the
+//!   rows of a local run of the same sweep.
 //! - A fresh state over the finished prefix commits the parts it finds and runs nothing;
 //!   another sweep under the same names is refused, naming both digests.
 //!
@@ -76,6 +77,15 @@ fn start_weed(program: &Path, dir: &Path) -> Proc {
         );
         std::thread::sleep(Duration::from_millis(200));
     }
+}
+
+/// Sends `kill SIGNAL` to a process.
+fn signal(proc: &Proc, signal: &str) {
+    let status = Command::new("kill")
+        .args([signal, &proc.pid().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill {signal}");
 }
 
 fn s3_env() -> Vec<(&'static str, &'static str)> {
@@ -152,7 +162,7 @@ fn datasets_live_in_an_s3_compatible_store() {
     };
     let tmp = tempfile::tempdir().expect("temp dir");
     let dir = tmp.path();
-    let _weed = start_weed(&program, dir);
+    let weed = start_weed(&program, dir);
     let sweep = dir.join("store.toml");
     std::fs::write(&sweep, SWEEP).expect("sweep file");
     let sweep = path_str(&sweep);
@@ -178,19 +188,29 @@ fn datasets_live_in_an_s3_compatible_store() {
     let mut first = Proc::spawn("run-a", HAMMER, &s(&args), &env, dir.join("run-a.log"));
     let store = s3_store(&url);
     let rt = runtime();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while rt.block_on(store.list("")).expect("list").len() < 5 {
-        assert!(
-            Instant::now() < deadline,
-            "no parts appeared:\n{}",
-            first.log_text()
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let parts_at_least = |count: usize, log: &str| {
+        let deadline = Instant::now() + Duration::from_secs(180);
+        while rt.block_on(store.list("")).expect("list").len() < count {
+            assert!(Instant::now() < deadline, "parts stalled:\n{log}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    parts_at_least(5, "");
+    // The store stops answering for 30 s: the run's puts wait and retry.
+    signal(&weed, "-STOP");
+    std::thread::sleep(Duration::from_secs(30));
+    signal(&weed, "-CONT");
+    let before = rt.block_on(store.list("")).expect("list").len();
+    parts_at_least(before + 3, &first.log_text());
+    assert!(!first.log_text().contains("ERROR"), "{}", first.log_text());
     first.kill9();
     let resumed = hammer_s3(&args, &[]);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
-    assert!(stderr(&resumed).contains("resuming sweep store"), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains("resuming sweep store"),
+        "{}",
+        stderr(&resumed)
+    );
     let parts = rt.block_on(store.list("")).expect("list");
     assert_eq!(parts.len(), 2 * 2 * 15, "{parts:?}");
 
