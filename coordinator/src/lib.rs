@@ -12,6 +12,7 @@
 
 mod core;
 mod metrics;
+mod parts;
 mod service;
 mod state;
 mod writer;
@@ -24,6 +25,7 @@ use std::time::{Duration, Instant};
 use hammer_proto::error_chain;
 use hammer_proto::v1::StatusResponse;
 use hammer_proto::v1::coordinator_server::CoordinatorServer;
+use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
@@ -53,6 +55,22 @@ pub enum CoordinatorError {
     /// The dataset cannot be read or written.
     #[error(transparent)]
     Dataset(#[from] hammer_dataset::Error),
+    /// The dataset's store cannot be opened, read or written.
+    #[error(transparent)]
+    Store(#[from] hammer_store::StoreError),
+    /// A unit's part name is taken by a part that is not this sweep's.
+    #[error(
+        "{location} is taken by a part with {found}, not a part of this sweep (digest \
+         {digest}); write this sweep to another --out, or give its experiment another name"
+    )]
+    ForeignPart {
+        /// The part's location.
+        location: String,
+        /// What its footer says instead.
+        found: String,
+        /// This sweep's digest.
+        digest: String,
+    },
     /// A non-loopback address was given without a shared token.
     #[error(
         "listening on {addr} (not a loopback address) requires a shared token: set HAMMER_TOKEN \
@@ -121,8 +139,8 @@ pub struct TlsFiles {
 pub struct CoordinatorConfig {
     /// The sweep to serve.
     pub sweep: Sweep,
-    /// The dataset directory.
-    pub out: PathBuf,
+    /// Where the dataset goes: a local directory or an object store prefix.
+    pub out: Store,
     /// The state directory (journal); the same one resumes the sweep.
     pub state: PathBuf,
     /// The address to serve workers on (port 0 picks a free one).
@@ -140,7 +158,7 @@ pub struct CoordinatorConfig {
 impl CoordinatorConfig {
     /// A coordinator for this machine alone: listens on a free loopback port, without
     /// token or TLS, with the default lease timing (`hammer run`, the benchmarks).
-    pub fn loopback(sweep: Sweep, out: PathBuf, state: PathBuf) -> CoordinatorConfig {
+    pub fn loopback(sweep: Sweep, out: Store, state: PathBuf) -> CoordinatorConfig {
         CoordinatorConfig {
             sweep,
             out,
@@ -211,12 +229,17 @@ impl Coordinator {
         // Checked before anything is opened or written.
         let knowledge_bases = shipped_knowledge_bases(&sweep)?;
         let sweep = Arc::new(sweep);
-        let (state_dir, committed) = StateDir::open(&state, &sweep)?;
-        // No writer is active: the state lock is ours and the writer has not started.
-        let removed = hammer_dataset::remove_stale_temp_files(&out)?;
-        if removed > 0 {
-            info!(removed, dir = %out.display(), "removed stale temporary files left by a crash");
+        let (mut state_dir, mut committed) = StateDir::open(&state, &sweep)?;
+        if let Some(dir) = out.local_dir() {
+            // No writer is active: the state lock is ours and the writer has not started.
+            let removed = hammer_dataset::remove_stale_temp_files(dir)?;
+            if removed > 0 {
+                info!(removed, dir = %dir.display(), "removed stale temporary files left by a crash");
+            }
         }
+        // Before any unit is leased: a store that cannot take a part fails here.
+        out.check_writable().await?;
+        parts::adopt(&out, &sweep, &mut state_dir, &mut committed).await?;
         let core = core::Core::new(sweep.clone(), timing, &committed);
         let resumed_units = committed.len() as u32;
         if resumed_units > 0 {
@@ -507,7 +530,7 @@ type WriterThread = std::thread::JoinHandle<Result<(), CoordinatorError>>;
 
 /// Starts the dataset writers (between 2 and 8 threads, by the machine's cores).
 fn start_writers(
-    out: PathBuf,
+    out: Store,
     state: StateDir,
     core: Arc<Mutex<core::Core>>,
     sweep: Arc<Sweep>,

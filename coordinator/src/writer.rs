@@ -1,19 +1,22 @@
-//! The writer thread: turns each complete unit into one part file, then journals it.
+//! The writer thread: turns each complete unit into one part, then journals it.
 //!
-//! Order matters for exactly-once: the part is renamed into place and its directory
-//! fsynced by `write_part` before the journal line is appended and fsynced. A crash
-//! between the two leaves a part without a journal line; the unit then runs again and
-//! rewrites the same file with the same rows, so no key is ever written twice.
+//! Order matters for exactly-once: the part is put, created only if absent and durable,
+//! before the journal line is appended and fsynced. A crash between the two leaves a part
+//! without a journal line; the next start finds it and commits it from its footer
+//! (`parts::adopt`), and a unit that runs again anyway finds its name taken and keeps the
+//! part in place, whose rows are the same. No key is ever written twice.
 
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use hammer_dataset::{RowRef, write_part_refs};
+use hammer_dataset::{RowRef, encode_part_refs, part_key};
+use hammer_store::Store;
 use hammer_sweep::{Sweep, UnitRows, cells_from_wire};
+use tokio::runtime::Handle;
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
 use crate::core::{Core, WriteJob};
+use crate::parts;
 use crate::state::{CommitEntry, StateDir};
 use crate::{CoordinatorError, Events, lock};
 
@@ -24,7 +27,7 @@ use crate::{CoordinatorError, Events, lock};
 /// side takes in. Journal lines may land in any order: each names its unit.
 pub(crate) fn spawn(
     threads: usize,
-    out: PathBuf,
+    out: Store,
     state: StateDir,
     core: Arc<Mutex<Core>>,
     sweep: Arc<Sweep>,
@@ -34,9 +37,13 @@ pub(crate) fn spawn(
     let state = Arc::new(Mutex::new(state));
     let jobs = Arc::new(Mutex::new(jobs));
     let events = Arc::new(events);
+    // The store's client is async; the writer threads drive its futures on the
+    // coordinator's runtime.
+    let runtime = Handle::current();
     (0..threads.max(1))
         .map(|i| {
-            let (out, state, core, sweep, jobs, events) = (
+            let (runtime, out, state, core, sweep, jobs, events) = (
+                runtime.clone(),
                 out.clone(),
                 state.clone(),
                 core.clone(),
@@ -46,13 +53,14 @@ pub(crate) fn spawn(
             );
             std::thread::Builder::new()
                 .name(format!("hammer-writer-{i}"))
-                .spawn(move || writer_loop(&out, &state, &core, &sweep, &jobs, &events))
+                .spawn(move || writer_loop(&runtime, &out, &state, &core, &sweep, &jobs, &events))
         })
         .collect()
 }
 
 fn writer_loop(
-    out: &std::path::Path,
+    runtime: &Handle,
+    out: &Store,
     state: &Mutex<StateDir>,
     core: &Mutex<Core>,
     sweep: &Sweep,
@@ -71,7 +79,7 @@ fn writer_loop(
         let slot = job.slot;
         let games = job.unit.games();
         let started = std::time::Instant::now();
-        match commit(out, state, sweep, job) {
+        match commit(runtime, out, state, sweep, job) {
             Ok(entry) => {
                 let complete = {
                     let mut core = lock(core);
@@ -93,7 +101,8 @@ fn writer_loop(
 }
 
 fn commit(
-    out: &std::path::Path,
+    runtime: &Handle,
+    out: &Store,
     state: &Mutex<StateDir>,
     sweep: &Sweep,
     job: WriteJob,
@@ -124,22 +133,25 @@ fn commit(
             shared.row(game, extra, &worker.id, &worker.version)
         })
         .collect();
-    let games = rows.len() as u64;
-    let started = std::time::Instant::now();
-    let path = write_part_refs(out, &shared.experiment.name, n, &job.unit_id, &mut rows)?;
-    drop(rows);
     let entry = CommitEntry {
         unit_id: job.unit_id,
-        games,
+        games: rows.len() as u64,
         solvable,
         expansions,
     };
+    let started = std::time::Instant::now();
+    let experiment = &shared.experiment.name;
+    let footer = parts::footer(sweep, &entry);
+    let bytes = encode_part_refs(experiment, n, &entry.unit_id, &mut rows, &footer)?;
+    drop(rows);
+    let key = part_key(experiment, n, &entry.unit_id);
+    let entry = runtime.block_on(parts::put(out, sweep, &key, bytes, entry))?;
     let written = started.elapsed();
     lock(state).append(&entry)?;
     debug!(
         unit = %entry.unit_id,
-        path = %path.display(),
-        games,
+        %key,
+        games = entry.games,
         write_ms = written.as_secs_f64() * 1e3,
         journal_ms = (started.elapsed() - written).as_secs_f64() * 1e3,
         "committed"

@@ -84,6 +84,17 @@ pub enum Error {
         source: ParquetError,
     },
 
+    /// The Parquet encoder failed on a part kept in memory, or a part's bytes are not a
+    /// Parquet file.
+    #[error("part {part_id}: cannot encode or decode Parquet")]
+    Encode {
+        /// The part's id.
+        part_id: String,
+        /// The encoder's error.
+        #[source]
+        source: ParquetError,
+    },
+
     /// An entry in the dataset directory does not fit the
     /// `experiment=NAME/n=N/part-ID.parquet` layout.
     #[error("{}: not part of the dataset layout experiment=NAME/n=N/part-ID.parquet: {reason}", .path.display())]

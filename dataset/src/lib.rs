@@ -35,4 +35,4 @@ pub use schema::{
 pub use table::{Column, Fill, Place, ResultRow, RowRef, Source, TABLE, col, fill};
 pub use unknown::{UnknownGamesError, unknown_games};
 pub use value::Value;
-pub use write::{write_part, write_part_refs};
+pub use write::{encode_part_refs, part_key, part_metadata, write_part, write_part_refs};

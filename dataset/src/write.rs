@@ -5,11 +5,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesBuilder};
+use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::schema::types::ColumnPath;
 
 use crate::error::{Error, Result};
-use crate::layout::{part_file_name, partition_dir, validate_experiment, validate_part_id};
+use crate::layout::{
+    experiment_dir_name, n_dir_name, part_file_name, partition_dir, validate_experiment,
+    validate_part_id,
+};
 use crate::row::batch_from_refs;
 use crate::schema::file_schema;
 use crate::table::col;
@@ -45,9 +50,8 @@ fn row_order(a: &RowRef<'_>, b: &RowRef<'_>) -> std::cmp::Ordering {
     (a.config, a.game_index, a.trial, a.sweep).cmp(&(b.config, b.game_index, b.trial, b.sweep))
 }
 
-/// [`write_part`] over borrowed rows, for writers that keep the values elsewhere (the
-/// coordinator). The rows are sorted in place unless they already are in file order, as
-/// a cluster unit's rows (one configuration, ascending game index) always are.
+/// [`write_part`] over borrowed rows, for writers that keep the values elsewhere. The rows
+/// are sorted in place unless they already are in file order.
 pub fn write_part_refs(
     dir: &Path,
     experiment: &str,
@@ -55,25 +59,7 @@ pub fn write_part_refs(
     part_id: &str,
     rows: &mut [RowRef<'_>],
 ) -> Result<PathBuf> {
-    validate_experiment(experiment)?;
-    validate_part_id(part_id)?;
-    if let Some((index, row)) = rows
-        .iter()
-        .enumerate()
-        .find(|(_, r)| r.experiment != experiment || r.n != n)
-    {
-        return Err(Error::RowOutsidePartition {
-            index,
-            row_experiment: row.experiment.to_owned(),
-            row_n: row.n,
-            experiment: experiment.to_owned(),
-            n,
-        });
-    }
-    if !rows.is_sorted_by(|a, b| row_order(a, b).is_le()) {
-        rows.sort_by(row_order);
-    }
-    let batch = batch_from_refs(rows, true)?;
+    let batch = checked_batch(experiment, n, part_id, rows)?;
     let file_schema = file_schema();
 
     let part_dir = partition_dir(dir, experiment, n);
@@ -120,6 +106,92 @@ pub fn write_part_refs(
     Ok(final_path)
 }
 
+/// Checks the names and that every row belongs to the partition, sorts the rows into file
+/// order unless they already are, and makes the batch a part file holds.
+fn checked_batch(
+    experiment: &str,
+    n: i32,
+    part_id: &str,
+    rows: &mut [RowRef<'_>],
+) -> Result<arrow::record_batch::RecordBatch> {
+    validate_experiment(experiment)?;
+    validate_part_id(part_id)?;
+    if let Some((index, row)) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.experiment != experiment || r.n != n)
+    {
+        return Err(Error::RowOutsidePartition {
+            index,
+            row_experiment: row.experiment.to_owned(),
+            row_n: row.n,
+            experiment: experiment.to_owned(),
+            n,
+        });
+    }
+    if !rows.is_sorted_by(|a, b| row_order(a, b).is_le()) {
+        rows.sort_by(row_order);
+    }
+    batch_from_refs(rows, true)
+}
+
+/// A part file's bytes, for a store that publishes them itself (a create-only put): the
+/// same file [`write_part_refs`] writes, plus `metadata` as the Parquet footer's key-value
+/// pairs, which say whose part it is without reading its rows ([`part_metadata`]).
+pub fn encode_part_refs(
+    experiment: &str,
+    n: i32,
+    part_id: &str,
+    rows: &mut [RowRef<'_>],
+    metadata: &[(&str, String)],
+) -> Result<Vec<u8>> {
+    let batch = checked_batch(experiment, n, part_id, rows)?;
+    let encode_error = |source| Error::Encode {
+        part_id: part_id.to_owned(),
+        source,
+    };
+    let pairs = metadata
+        .iter()
+        .map(|(k, v)| KeyValue::new((*k).to_owned(), v.clone()))
+        .collect();
+    let props = writer_properties_builder()
+        .set_key_value_metadata(Some(pairs))
+        .build();
+    let mut bytes = Vec::new();
+    let mut writer =
+        ArrowWriter::try_new(&mut bytes, file_schema(), Some(props)).map_err(encode_error)?;
+    writer.write(&batch).map_err(encode_error)?;
+    writer.finish().map_err(encode_error)?;
+    drop(writer);
+    Ok(bytes)
+}
+
+/// The key-value pairs of a part file's footer, read from its bytes.
+pub fn part_metadata(part_id: &str, bytes: bytes::Bytes) -> Result<Vec<(String, String)>> {
+    let reader = SerializedFileReader::new(bytes).map_err(|source| Error::Encode {
+        part_id: part_id.to_owned(),
+        source,
+    })?;
+    Ok(reader
+        .metadata()
+        .file_metadata()
+        .key_value_metadata()
+        .into_iter()
+        .flatten()
+        .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
+        .collect())
+}
+
+/// The key of a part below the dataset's root: `experiment=NAME/n=N/part-ID.parquet`.
+pub fn part_key(experiment: &str, n: i32, part_id: &str) -> String {
+    format!(
+        "{}/{}/{}",
+        experiment_dir_name(experiment),
+        n_dir_name(n),
+        part_file_name(part_id)
+    )
+}
+
 /// Columns whose values are (nearly) all distinct: a dictionary would hold every value
 /// once plus an index per row, which costs hashing every value and saves nothing, so they
 /// are stored plain and left to zstd. Low-cardinality columns (sweep, config, order,
@@ -134,6 +206,10 @@ const DISTINCT_COLUMNS: &[&str] = &[
 ];
 
 fn writer_properties() -> WriterProperties {
+    writer_properties_builder().build()
+}
+
+fn writer_properties_builder() -> WriterPropertiesBuilder {
     let mut builder =
         WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::default()));
     for column in DISTINCT_COLUMNS {
@@ -145,7 +221,7 @@ fn writer_properties() -> WriterProperties {
         builder = builder
             .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
     }
-    builder.build()
+    builder
 }
 
 /// Removes the temporary file if the write fails half-way, so that failed writes leave

@@ -58,7 +58,11 @@ pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
     }
     let sweep = synthetic_sweep("bench-ingest", args.games, args.unit_games)?;
     let units = sweep.units().len();
-    let config = CoordinatorConfig::loopback(sweep, out.clone(), out.join(".hammer-state"));
+    let config = CoordinatorConfig::loopback(
+        sweep,
+        hammer_store::Store::local(&out),
+        out.join(".hammer-state"),
+    );
     // Two runtimes, so that the CPU time of the synthetic clients (which a real cluster
     // spends on other machines) can be told apart from the coordinator's: their threads
     // are named `bench-client`, and everything else in the process is the coordinator.

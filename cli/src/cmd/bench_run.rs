@@ -10,6 +10,7 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use hammer_coordinator::CoordinatorConfig;
+use hammer_store::Store;
 use hammer_worker::SolverPool;
 
 use crate::cmd::run::{RunEnd, run_local};
@@ -56,8 +57,11 @@ pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
         }
         let temp = tempfile::TempDir::new().context("cannot create a temporary directory")?;
         let out = temp.path().join("dataset");
-        let config =
-            CoordinatorConfig::loopback(sweep.clone(), out.clone(), out.join(".hammer-state"));
+        let config = CoordinatorConfig::loopback(
+            sweep.clone(),
+            Store::local(&out),
+            out.join(".hammer-state"),
+        );
         let outcome = runtime.block_on(run_local(config, pool.clone(), false, None))?;
         if !matches!(outcome.end, RunEnd::Complete) {
             bail!("the run did not complete");

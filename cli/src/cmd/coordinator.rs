@@ -9,7 +9,7 @@ use anyhow::Result;
 use clap::Args;
 use hammer_coordinator::{Coordinator, CoordinatorConfig, TlsFiles};
 
-use crate::args::{TimingArgs, TokenArgs, default_state, load_sweep};
+use crate::args::{TimingArgs, TokenArgs, load_sweep, out_and_state};
 use crate::progress::{Progress, summary};
 use crate::runtime::{runtime, stay_until_signal, stop_signal};
 
@@ -18,10 +18,12 @@ pub struct CoordinatorArgs {
     /// The sweep file (TOML).
     #[arg(long)]
     sweep: PathBuf,
-    /// The dataset directory: DIR/experiment=NAME/n=N/part-UNIT.parquet.
-    #[arg(long)]
-    out: PathBuf,
-    /// The state directory (journal of committed units). Default: OUT/.hammer-state.
+    /// Where the dataset goes, DIR/experiment=NAME/n=N/part-UNIT.parquet: a directory, or
+    /// an object store URL (s3://BUCKET/PREFIX, gs://, az://, file://).
+    #[arg(long, value_name = "DIR|URL")]
+    out: String,
+    /// The state directory (journal of committed units). Default: OUT/.hammer-state;
+    /// needed when OUT is a URL.
     #[arg(long)]
     state: Option<PathBuf>,
     /// Address to listen on, IP:PORT. Anything but a loopback address needs a token.
@@ -59,10 +61,10 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
         (Some(cert), Some(key)) => Some(TlsFiles { cert, key }),
         _ => None,
     };
-    let state = args.state.unwrap_or_else(|| default_state(&args.out));
+    let (out, state) = out_and_state(&args.out, args.state)?;
     let config = CoordinatorConfig {
         sweep,
-        out: args.out.clone(),
+        out: out.clone(),
         state,
         listen: args.listen,
         token,
@@ -88,7 +90,7 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
             status.units_committed,
         );
         if coordinator.is_complete() {
-            eprintln!("sweep {} is already complete in {}", status.sweep_name, args.out.display());
+            eprintln!("sweep {} is already complete in {}", status.sweep_name, out);
             if stay {
                 stay_until_signal().await;
             }
@@ -115,7 +117,7 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
                     coordinator.wait_workers_told(linger).await;
                 }
                 let status = coordinator.shutdown().await?;
-                eprintln!("sweep {} complete: {} games in {}", status.sweep_name, status.games_committed, args.out.display());
+                eprintln!("sweep {} complete: {} games in {}", status.sweep_name, status.games_committed, out);
                 print!("{}", summary(&status));
                 Ok(ExitCode::SUCCESS)
             }

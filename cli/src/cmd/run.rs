@@ -1,7 +1,7 @@
 //! `hammer run`: a whole sweep on this machine, a coordinator and a worker in one process.
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -10,10 +10,11 @@ use clap::Args;
 use hammer_coordinator::CoordinatorConfig;
 use hammer_local::LocalEvent;
 pub use hammer_local::{RunEnd, RunOutcome};
+use hammer_store::Store;
 use hammer_sweep::Sweep;
 use hammer_worker::SolverPool;
 
-use crate::args::{MemoryArgs, default_state, load_sweep, pool};
+use crate::args::{MemoryArgs, load_sweep, out_and_state, pool};
 use crate::progress::{Progress, summary};
 use crate::runtime::{runtime, stop_signal};
 
@@ -21,11 +22,12 @@ use crate::runtime::{runtime, stop_signal};
 pub struct RunArgs {
     /// The sweep file (TOML).
     sweep: PathBuf,
-    /// The dataset directory.
-    #[arg(long)]
-    out: PathBuf,
+    /// Where the dataset goes: a directory, or an object store URL (s3://BUCKET/PREFIX,
+    /// gs://, az://, file://) with credentials in the store's usual variables.
+    #[arg(long, value_name = "DIR|URL")]
+    out: String,
     /// The state directory. Default: OUT/.hammer-state (hidden, so dataset readers skip
-    /// it).
+    /// it); needed when OUT is a URL.
     #[arg(long)]
     state: Option<PathBuf>,
     /// Solver threads; default: one per core.
@@ -41,8 +43,9 @@ pub struct RunArgs {
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let sweep = load_sweep(&args.sweep)?;
     let pool = pool(args.threads, &args.memory)?;
-    let outcome = run_sweep(sweep, &args.out, args.state, pool, args.metrics)?;
-    tell_outcome(&outcome, &args.out);
+    let (out, state) = out_and_state(&args.out, args.state)?;
+    let outcome = run_sweep(sweep, out.clone(), state, pool, args.metrics)?;
+    tell_outcome(&outcome, &out);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -50,14 +53,13 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
 /// whatever the state directory already holds, serving Prometheus metrics at `metrics`.
 pub fn run_sweep(
     sweep: Sweep,
-    out: &Path,
-    state: Option<PathBuf>,
+    out: Store,
+    state: PathBuf,
     pool: SolverPool,
     metrics: Option<SocketAddr>,
 ) -> Result<RunOutcome> {
-    let state = state.unwrap_or_else(|| default_state(out));
     let pool = Arc::new(pool);
-    let config = CoordinatorConfig::loopback(sweep, out.to_owned(), state);
+    let config = CoordinatorConfig::loopback(sweep, out, state);
     runtime()?.block_on(run_local(config, pool, true, metrics))
 }
 
@@ -109,24 +111,19 @@ pub async fn run_local(
 }
 
 /// Prints how a local run ended, and the per-experiment summary when it completed.
-pub fn tell_outcome(outcome: &RunOutcome, out: &Path) {
+pub fn tell_outcome(outcome: &RunOutcome, out: &Store) {
     let status = &outcome.status;
     match outcome.end {
         RunEnd::AlreadyComplete => {
             eprintln!(
                 "sweep {} is already complete: {} games in {}",
-                status.sweep_name,
-                status.games_committed,
-                out.display()
+                status.sweep_name, status.games_committed, out
             );
         }
         RunEnd::Complete => {
             eprintln!(
                 "sweep {} complete: {} games in {} ({:.1} s)",
-                status.sweep_name,
-                status.games_committed,
-                out.display(),
-                outcome.seconds
+                status.sweep_name, status.games_committed, out, outcome.seconds
             );
         }
         RunEnd::Interrupted(signal) => {

@@ -185,8 +185,10 @@ fn run_to_end(
     let digest: String = sweep.digest.chars().take(12).collect();
     let data_dir = out.join(format!("{what}-{digest}"));
     let pool = crate::args::pool(threads, &Default::default())?;
-    let outcome = run_sweep(sweep, &data_dir, None, pool, None)?;
-    tell_outcome(&outcome, &data_dir);
+    let store = hammer_store::Store::local(&data_dir);
+    let state = crate::args::default_state(&data_dir);
+    let outcome = run_sweep(sweep, store.clone(), state, pool, None)?;
+    tell_outcome(&outcome, &store);
     if let RunEnd::Interrupted(_) = outcome.end {
         bail!("the {what} sweep was interrupted; run the same command again to resume it");
     }

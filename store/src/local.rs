@@ -1,0 +1,140 @@
+//! The local directory's create-only put: a hidden temporary file, fsynced, then a hard
+//! link to the final name, which fails if the name exists; then the directory fsynced,
+//! so that a put that returned survives a power loss.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use bytes::Bytes;
+
+use crate::{Created, StoreError};
+
+/// Tells apart the temporary files of concurrent puts of one name within this process.
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
+    move |source| StoreError::Io {
+        action,
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn path_of(root: &Path, key: &str) -> PathBuf {
+    key.split('/')
+        .filter(|c| !c.is_empty())
+        .fold(root.to_owned(), |path, part| path.join(part))
+}
+
+/// Removes the temporary file on every way out but success.
+struct TempGuard<'a>(&'a Path);
+
+impl Drop for TempGuard<'_> {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(self.0);
+    }
+}
+
+pub(crate) fn create(root: &Path, key: &str, bytes: &[u8]) -> Result<Created, StoreError> {
+    let path = path_of(root, key);
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return Err(StoreError::BadLocation {
+            location: path.display().to_string(),
+            reason: "an object needs a file name".into(),
+        });
+    };
+    ensure_dir(dir)?;
+    let temp = dir.join(format!(
+        ".{}.{}-{}.tmp",
+        name.to_string_lossy(),
+        std::process::id(),
+        TEMP_COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _guard = TempGuard(&temp);
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temp)
+        .map_err(io_error("cannot create temporary file", &temp))?;
+    file.write_all(bytes)
+        .and_then(|()| file.sync_all())
+        .map_err(io_error("cannot write temporary file", &temp))?;
+    drop(file);
+    match fs::hard_link(&temp, &path) {
+        Ok(()) => {
+            sync_dir(dir)?;
+            Ok(Created::New)
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(Created::Exists),
+        Err(e) => Err(io_error("cannot link into place", &path)(e)),
+    }
+}
+
+pub(crate) fn get(root: &Path, key: &str) -> Result<Bytes, StoreError> {
+    let path = path_of(root, key);
+    fs::read(&path)
+        .map(Bytes::from)
+        .map_err(io_error("cannot read", &path))
+}
+
+/// Creates `root` and writes and removes a hidden file in it.
+pub(crate) fn probe(root: &Path, name: &str) -> Result<(), StoreError> {
+    ensure_dir(root)?;
+    let path = root.join(format!(".hammer-{name}.tmp"));
+    fs::write(&path, b"").map_err(io_error("cannot write a probe file", &path))?;
+    fs::remove_file(&path).map_err(io_error("cannot remove", &path))
+}
+
+/// Every file below `dir`, as keys relative to `root`.
+pub(crate) fn list(root: &Path, dir: &str) -> Result<Vec<String>, StoreError> {
+    let mut keys = Vec::new();
+    let mut pending = vec![path_of(root, dir)];
+    while let Some(dir) = pending.pop() {
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(io_error("cannot list", &dir)(e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(io_error("cannot list", &dir))?;
+            let path = entry.path();
+            let kind = entry.file_type().map_err(io_error("cannot list", &path))?;
+            if kind.is_dir() {
+                pending.push(path);
+            } else if let Ok(rest) = path.strip_prefix(root) {
+                let parts: Vec<_> = rest.iter().map(|c| c.to_string_lossy()).collect();
+                keys.push(parts.join("/"));
+            }
+        }
+    }
+    Ok(keys)
+}
+
+/// Makes a new directory entry durable.
+fn sync_dir(path: &Path) -> Result<(), StoreError> {
+    File::open(path)
+        .and_then(|d| d.sync_all())
+        .map_err(io_error("cannot fsync directory", path))
+}
+
+/// Creates `dir` and its missing parents, fsyncing each new entry's parent so the
+/// directories themselves survive a power loss.
+fn ensure_dir(dir: &Path) -> Result<(), StoreError> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        ensure_dir(parent)?;
+    }
+    match fs::create_dir(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => return Ok(()),
+        Err(e) => return Err(io_error("cannot create directory", dir)(e)),
+    }
+    match dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        Some(parent) => sync_dir(parent),
+        None => Ok(()),
+    }
+}
