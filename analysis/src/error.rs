@@ -18,19 +18,32 @@ pub enum Error {
     /// report.
     #[error("{}: {action}", .path.display())]
     Io {
+        /// The file or directory the call was on.
         path: PathBuf,
+        /// What was being done, for the message.
         action: &'static str,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
 
     /// The report directory exists and is not a report written by `hammer analyze`.
     #[error("{}: {reason}", .path.display())]
-    OutputRefused { path: PathBuf, reason: String },
+    OutputRefused {
+        /// The directory that was refused.
+        path: PathBuf,
+        /// Why writing there would be unsafe, for the message.
+        reason: String,
+    },
 
     /// plotters could not draw or encode a chart.
     #[error("{}: cannot draw chart: {message}", .path.display())]
-    Chart { path: PathBuf, message: String },
+    Chart {
+        /// The chart file being written.
+        path: PathBuf,
+        /// plotters' own description of the failure.
+        message: String,
+    },
 
     /// The dataset has more rows than the analysis can hold within `--memory-limit`; said
     /// before reading any row, from the part files' footers, or after the first pass when
@@ -41,9 +54,13 @@ pub enum Error {
         .path.display(), .need >> 20, .limit >> 20
     )]
     MemoryLimit {
+        /// The dataset.
         path: PathBuf,
+        /// The rows that would have to be held.
         rows: u64,
+        /// Bytes those rows need.
         need: u64,
+        /// The memory limit, in bytes.
         limit: u64,
     },
 

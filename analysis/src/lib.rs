@@ -20,7 +20,7 @@ mod load;
 mod output;
 mod pages;
 mod paired;
-pub mod paper;
+mod paper;
 mod prepare;
 mod report;
 mod runs;
@@ -33,9 +33,6 @@ use std::time::Instant;
 
 pub use completeness::STATE_DIR;
 pub use error::{Error, Result};
-pub use figures::{
-    EXAMPLE_BUDGETS, EXAMPLE_META, EXAMPLE_ORDERS, EXAMPLE_PREFIX, EXAMPLE_SOLVABILITY,
-};
 pub use load::{Data, Names, READ_COLUMNS, Row};
 pub use output::{MARKER, csv, html, markdown};
 pub use report::{

@@ -51,7 +51,7 @@ pub struct Names {
 }
 
 impl Names {
-    pub fn id(&mut self, name: &str) -> u32 {
+    pub(crate) fn id(&mut self, name: &str) -> u32 {
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
@@ -71,6 +71,7 @@ impl Names {
         &self.names
     }
 
+    /// The name behind an id a row carries; empty for an unknown id.
     pub fn name(&self, id: u32) -> &str {
         self.names.get(id as usize).map_or("", String::as_str)
     }
@@ -90,22 +91,35 @@ pub const OPTIONAL_COLUMNS: &[&str] = &[
 /// One result row, reduced to what the figures use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Row {
+    /// The sweep that made the row, as an id into [`Names`].
     pub sweep: u32,
+    /// The experiment the row belongs to, as an id into [`Names`].
     pub experiment: u32,
-    pub config: u32,
+    pub(crate) config: u32,
+    /// The board's side (an n x n board).
     pub n: i32,
+    /// Which game of its seed, so that rows of one game can be paired.
     pub game_index: i64,
+    /// The sweep seed; with `n` and `game_index` it fixes the board.
     pub seed: i64,
+    /// Length of the random prefix played before solving.
     pub prefix: i32,
+    /// The move order's name, as an id into [`Names`].
     pub order: u32,
+    /// The restart schedule's name, as an id into [`Names`].
     pub schedule: u32,
+    /// Per-attempt expansion budget; 0 means none.
     pub budget: i64,
+    /// Try number of a multi-try experiment; 0 otherwise.
     pub trial: i32,
-    pub min_stones: i32,
+    pub(crate) min_stones: i32,
+    /// The search left one stone: the game is solvable.
     pub solvable: bool,
+    /// The answer is proven exact, not cut short by a budget.
     pub exhaustive: bool,
+    /// Node expansions over all attempts: the cost the figures compare.
     pub expansions: i64,
-    pub attempts: i32,
+    pub(crate) attempts: i32,
     /// Solving time; only the tuner's validation reads it (figures count expansions).
     pub wall_ns: i64,
     /// The schedule always ends exact, so a row that is not `exhaustive` means a problem
@@ -121,10 +135,11 @@ pub struct Row {
 /// The rows of a dataset plus the strings their ids refer to.
 #[derive(Debug, Default, Clone)]
 pub struct Data {
-    pub dir: PathBuf,
+    pub(crate) dir: PathBuf,
+    /// Every row read.
     pub rows: Vec<Row>,
-    pub names: Names,
-    pub parts: usize,
+    pub(crate) names: Names,
+    pub(crate) parts: usize,
     /// Parts of other puzzle families than Martello: the figures of the 2013 report are
     /// about Martello, so these rows are left to the family sections (`families.rs`).
     pub family_parts: Vec<PathBuf>,

@@ -10,15 +10,19 @@ use serde::Serialize;
 /// One value of a table.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cell {
+    /// A count or an integer parameter, shown as it is.
     Int(i64),
     /// A number and the digits after the point to show in HTML and Markdown; CSV and JSON
     /// keep full precision.
     Num(f64, u8),
+    /// A label or a verdict.
     Text(String),
+    /// No value: no data, or no interval.
     Empty,
 }
 
 impl Cell {
+    /// A text cell from anything string-like, so callers need not wrap by hand.
     pub fn text(s: impl Into<String>) -> Cell {
         Cell::Text(s.into())
     }
@@ -32,6 +36,7 @@ impl Cell {
         }
     }
 
+    /// A number when there is one, an empty cell otherwise.
     pub fn opt(v: Option<f64>, digits: u8) -> Cell {
         v.map_or(Cell::Empty, |v| Cell::num(v, digits))
     }
@@ -56,6 +61,7 @@ impl Cell {
         }
     }
 
+    /// The cell's number, for tests and scripts that compare values.
     pub fn as_f64(&self) -> Option<f64> {
         match self {
             Cell::Int(v) => Some(*v as f64),
@@ -79,13 +85,17 @@ impl Serialize for Cell {
 /// One table; `name` is also its CSV file name (without `.csv`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Table {
+    /// Identifies the table in the page and names its CSV file.
     pub name: String,
-    pub title: String,
+    pub(crate) title: String,
+    /// The column headings, also the CSV header.
     pub columns: Vec<String>,
+    /// The rows, each with one cell per column.
     pub rows: Vec<Vec<Cell>>,
 }
 
 impl Table {
+    /// An empty table with its headings, to be filled with [`Table::push`].
     pub fn new(name: &str, title: &str, columns: &[&str]) -> Table {
         Table {
             name: name.to_owned(),
@@ -95,6 +105,7 @@ impl Table {
         }
     }
 
+    /// Adds a row, one cell per column.
     pub fn push(&mut self, row: Vec<Cell>) {
         self.rows.push(row);
     }
@@ -147,10 +158,11 @@ pub enum SeriesKind {
 /// One point with an optional 95% interval.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Point {
+    /// Where the point lies along the x axis, so callers can find a chart's range.
     pub x: f64,
-    pub y: f64,
-    pub low: Option<f64>,
-    pub high: Option<f64>,
+    pub(crate) y: f64,
+    pub(crate) low: Option<f64>,
+    pub(crate) high: Option<f64>,
 }
 
 impl Point {
@@ -166,31 +178,45 @@ impl Point {
     }
 }
 
+/// One line or set of points of a chart, with its legend entry.
 #[derive(Debug, Clone, Serialize)]
 pub struct Series {
+    /// The legend entry.
     pub name: String,
+    /// How the series is drawn.
     pub kind: SeriesKind,
+    /// The points, in drawing order.
     pub points: Vec<Point>,
 }
 
+/// How an axis maps values, so that costs spanning decades stay readable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Scale {
+    /// Equal steps for equal differences.
     Linear,
+    /// Equal steps for equal ratios.
     Log,
 }
 
 /// A chart; `name` is also its file name (without `.png` / `.svg`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Chart {
+    /// Identifies the chart in the page and names its image files.
     pub name: String,
+    /// The heading drawn above the chart.
     pub title: String,
+    /// The x axis's label.
     pub x_label: String,
+    /// The y axis's label.
     pub y_label: String,
+    /// How the x axis maps values.
     pub x_scale: Scale,
+    /// How the y axis maps values.
     pub y_scale: Scale,
     /// Labels of x = 0, 1, 2, ... when the x axis is categorical.
     pub categories: Option<Vec<String>>,
+    /// What is drawn.
     pub series: Vec<Series>,
 }
 
@@ -199,6 +225,7 @@ pub struct Chart {
 pub struct Figure {
     /// Anchor and file prefix, such as `fig08`.
     pub id: String,
+    /// The figure's heading.
     pub title: String,
     /// Which rows feed the figure, in one sentence.
     pub source: String,
@@ -208,11 +235,14 @@ pub struct Figure {
     pub missing: Option<String>,
     /// Findings and caveats, including how ours compares with the report.
     pub notes: Vec<String>,
+    /// The figure's numbers.
     pub tables: Vec<Table>,
+    /// The figure's drawings of those numbers.
     pub charts: Vec<Chart>,
 }
 
 impl Figure {
+    /// An empty figure, to which tables, charts and notes are added.
     pub fn new(id: &str, title: &str, source: &str, example: &str) -> Figure {
         Figure {
             id: id.to_owned(),
@@ -226,12 +256,14 @@ impl Figure {
         }
     }
 
+    /// The figure marked missing, so the page says why instead of showing nothing.
     pub fn missing(mut self, why: impl Into<String>) -> Figure {
         self.missing = Some(why.into());
         self
     }
 
-    pub fn table(&self, name: &str) -> Option<&Table> {
+    #[cfg(test)]
+    pub(crate) fn table(&self, name: &str) -> Option<&Table> {
         self.tables.iter().find(|t| t.name == name)
     }
 }
@@ -244,9 +276,12 @@ pub struct Completeness {
     /// on the share missing: whole groups or trailing games that never arrived are
     /// invisible in the rows.
     pub rows_present: u64,
+    /// The rows expected by that estimate.
     pub rows_expected: u64,
-    pub groups: u64,
+    pub(crate) groups: u64,
+    /// Groups that miss games other groups of their experiment have.
     pub groups_with_gaps: u64,
+    /// Rows of a game seen more than once, which the figures count once.
     pub duplicate_rows: u64,
     /// The coordinator state directory (`DATASET/.hammer-state`) exists.
     pub coordinator_state: bool,
@@ -260,10 +295,15 @@ pub struct Completeness {
 /// depend on).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SweepState {
+    /// The sweep's name, to check it is the dataset's.
     pub sweep: String,
+    /// Work units in the sweep.
     pub units: u64,
+    /// Work units whose rows are in the dataset.
     pub units_committed: u64,
+    /// Games in the sweep.
     pub games: u64,
+    /// Games whose rows are in the dataset.
     pub games_committed: u64,
     /// A coordinator holds the state directory's lock right now.
     pub running: bool,
@@ -274,21 +314,32 @@ pub struct SweepState {
 pub struct Report {
     /// The page's heading: the figures of the report, or a tuning report.
     pub title: String,
+    /// The dataset's path, as given.
     pub dataset: String,
+    /// The hammer that made the report ([`crate::VERSION`]).
     pub hammer_version: String,
+    /// Rows read.
     pub rows: u64,
+    /// Part files read.
     pub parts: u64,
+    /// Distinct games among the rows.
     pub games: u64,
+    /// Names of the sweeps the rows came from.
     pub sweeps: Vec<String>,
+    /// Names of the experiments the rows came from.
     pub experiments: Vec<String>,
+    /// Problems the reader should know of before trusting the figures.
     pub warnings: Vec<String>,
+    /// How complete the sweep behind the dataset is.
     pub completeness: Completeness,
+    /// The figures, in page order.
     pub figures: Vec<Figure>,
     /// Rows read and the time of reading and of each figure; differs from run to run.
     pub reading: ReadStats,
 }
 
 impl Report {
+    /// The figure with this id, for tests and scripts.
     pub fn figure(&self, id: &str) -> Option<&Figure> {
         self.figures.iter().find(|f| f.id == id)
     }
@@ -298,10 +349,12 @@ impl Report {
         self.figures.iter().flat_map(|f| f.tables.iter())
     }
 
+    /// Every chart of every figure, in report order.
     pub fn charts(&self) -> impl Iterator<Item = &Chart> {
         self.figures.iter().flat_map(|f| f.charts.iter())
     }
 
+    /// The table with this name, for tests and scripts.
     pub fn table(&self, name: &str) -> Option<&Table> {
         self.tables().find(|t| t.name == name)
     }
@@ -313,6 +366,7 @@ impl Report {
 pub struct ReadStats {
     /// Rows in the part files (every family).
     pub rows_read: u64,
+    /// Part files read.
     pub parts: u64,
     /// Wall time of reading the parts, in seconds.
     pub read_seconds: f64,
@@ -322,6 +376,7 @@ pub struct ReadStats {
     pub parts_reread: u64,
     /// Windows of games the second pass fed, and the most rows one of them held.
     pub paired_windows: u64,
+    /// The most rows one window held: what the second pass's memory went to.
     pub largest_window: u64,
     /// Wall time of each stage (deduplication, each figure), in seconds.
     pub stages: Vec<(String, f64)>,

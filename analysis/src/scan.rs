@@ -451,11 +451,14 @@ fn append_part(data: &mut Data, path: &Path, part: PartRows) {
 /// by part so that no row outlives its window, or rows already loaded.
 #[derive(Clone, Copy)]
 pub enum RowSource<'a> {
+    /// A dataset directory, read part by part.
     Dataset(&'a Path),
+    /// Rows already in memory.
     Loaded(&'a Data),
 }
 
 impl RowSource<'_> {
+    /// The dataset's directory, for messages that name it.
     pub fn dir(&self) -> &Path {
         match self {
             RowSource::Dataset(dir) => dir,

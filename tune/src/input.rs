@@ -41,13 +41,21 @@ impl TuneGame {
 /// Everything the tuner reads from a dataset.
 #[derive(Debug, Clone)]
 pub struct TuneInput {
+    /// The tuning sweep's name.
     pub sweep: String,
+    /// The tuning sweep's seed, which validation must not reuse.
     pub seed: i64,
+    /// The board size tuned for.
     pub n: i32,
+    /// The run-time experiment read.
     pub experiment: String,
+    /// The move order of its attempts, which the tuned schedule is for.
     pub order: String,
+    /// Attempts per game.
     pub attempts: u32,
+    /// The expansion cap of each attempt, beyond which nothing is measured.
     pub cap: u64,
+    /// The tuning games.
     pub games: Vec<TuneGame>,
     /// The orders of the exact searches found on the tuning games (`"random"`,
     /// `"standard"`, the tuning order's name).

@@ -2,8 +2,8 @@
 //!
 //! The data is a run-time experiment (`kind = "run-time"` in a sweep: `K` independent
 //! random-order attempts per game, each capped at `C` expansions) plus the exact searches
-//! on the same games. [`model`] prices any schedule on one game under the
-//! independent-restart model; [`schedule_families`] searches the fixed, Luby and
+//! on the same games. `model` prices any schedule on one game under the
+//! independent-restart model; `schedule_families` searches the fixed, Luby and
 //! geometric families of schedules for the parameters with the least mean cost over the
 //! games; this crate puts intervals on the result (bootstrap over games), writes the best
 //! schedule, and builds the report. [`validate`] checks the advice on fresh games, because
@@ -12,11 +12,11 @@
 //! It reads datasets only through `hammer_analysis::RowSource` and writes its report as a
 //! `hammer_analysis::Report`, so the analysis knows nothing of the tuner.
 
-pub mod input;
-pub mod model;
+mod input;
+mod model;
 pub mod refine;
 mod report;
-pub mod schedule_families;
+mod schedule_families;
 pub mod validate;
 
 use std::collections::BTreeSet;
@@ -26,9 +26,9 @@ use hammer_solver::Schedule;
 
 use hammer_stats::{Mean, Ratio, bootstrap_mean, mean_t, paired_ratio};
 
-pub use input::{EXAMPLE_TUNE, TuneGame, TuneInput, collect};
+pub use input::{TuneInput, collect};
 pub use report::report;
-pub use schedule_families::{Candidate, Priced, Reference, ScheduleFamily};
+pub use schedule_families::{Candidate, Priced, ScheduleFamily};
 
 /// Result alias so that every public function reports [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -42,14 +42,22 @@ pub enum Error {
 
     /// The dataset lacks what the tuner needs (a run-time experiment, exact costs).
     #[error("{}: cannot tune: {reason}", .path.display())]
-    Refused { path: PathBuf, reason: String },
+    Refused {
+        /// The dataset.
+        path: PathBuf,
+        /// What is missing, for the message.
+        reason: String,
+    },
 }
 
 /// A family's best candidate with its intervals.
 #[derive(Debug, Clone)]
 pub struct FamilyBest {
+    /// The family the candidate belongs to.
     pub family: ScheduleFamily,
+    /// The candidate and its modelled cost.
     pub priced: Priced,
+    /// Mean expansions a game, with a bootstrap interval over the games.
     pub mean: Mean,
     /// Plain DFS's cost over this schedule's, paired by game: the predicted speed-up.
     pub speedup: Ratio,
@@ -58,10 +66,13 @@ pub struct FamilyBest {
 /// A prediction for one (order, schedule), which validation compares with measurements.
 #[derive(Debug, Clone)]
 pub struct Prediction {
+    /// What the summary and the report call it.
     pub name: String,
-    pub order: String,
-    pub schedule: String,
+    pub(crate) order: String,
+    pub(crate) schedule: String,
+    /// Predicted mean expansions a game.
     pub mean: Mean,
+    /// Plain DFS's cost over this one's, paired by game.
     pub speedup: Ratio,
     /// Share of the probability mass beyond the cap: the prediction is a lower bound.
     pub beyond_cap: f64,
@@ -71,16 +82,20 @@ pub struct Prediction {
 
 /// Sources of a prediction.
 pub const MODEL: &str = "model";
-pub const MEASURED: &str = "measured on the tuning games";
+pub(crate) const MEASURED: &str = "measured on the tuning games";
 
 /// The tuner's whole result.
 #[derive(Debug, Clone)]
 pub struct Tuning {
+    /// What the tuner read, which the summary and the sweeps it writes repeat.
     pub input: TuneInput,
+    /// Each tuned family's best candidate.
     pub families: Vec<FamilyBest>,
     /// The best family's schedule; it ends in an exact search, so it is always exact.
     pub best: Schedule,
+    /// The family `best` comes from.
     pub best_family: ScheduleFamily,
+    /// The tuned schedule's prediction first, then the references'.
     pub predictions: Vec<Prediction>,
     /// Per family, the best cost at each value of its main parameter.
     pub curves: Vec<(ScheduleFamily, Curve)>,
@@ -89,6 +104,7 @@ pub struct Tuning {
 }
 
 impl Tuning {
+    /// The prediction for a schedule in an order, to set beside its measurement.
     pub fn prediction(&self, order: &str, schedule: &str) -> Option<&Prediction> {
         self.predictions
             .iter()

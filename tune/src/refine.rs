@@ -26,7 +26,8 @@ pub const EXPERIMENT: &str = "refine";
 /// A candidate of the refinement: a family and an engine schedule.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trial {
-    pub family: ScheduleFamily,
+    pub(crate) family: ScheduleFamily,
+    /// The schedule the refinement sweep runs.
     pub schedule: Schedule,
     /// Whether this is the model's best list (as opposed to an endless grid point).
     pub from_model: bool,
@@ -144,23 +145,28 @@ pub fn sweep_text(t: &Tuning, name: &str, games: u64) -> Option<String> {
 /// One measured trial.
 #[derive(Debug, Clone)]
 pub struct Measured {
+    /// What was run.
     pub trial: Trial,
+    /// Measured mean expansions a game.
     pub expansions: Mean,
-    pub wall_ms: Mean,
+    pub(crate) wall_ms: Mean,
     /// Plain DFS (from the tuning data) over this schedule, paired by game.
     pub speedup: Ratio,
+    /// Games measured, the same for every trial.
     pub games: u64,
 }
 
+/// The refinement's measurements, from which the tuned schedule is then chosen.
 #[derive(Debug, Clone)]
 pub struct Refinement {
+    /// Every trial's measurement.
     pub measured: Vec<Measured>,
     /// Index into `measured` of the least mean expansions.
     pub best: usize,
 }
 
 impl Refinement {
-    pub fn best(&self) -> Option<&Measured> {
+    pub(crate) fn best(&self) -> Option<&Measured> {
         self.measured.get(self.best)
     }
 }

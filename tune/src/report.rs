@@ -8,7 +8,8 @@ use hammer_analysis::{
 };
 use hammer_stats::{Mean, Ratio};
 
-use super::{EXAMPLE_TUNE, Tuning, refine, validate};
+use super::input::EXAMPLE_TUNE;
+use super::{Tuning, refine, validate};
 
 fn mean_cells(m: &Mean) -> [Cell; 3] {
     [
@@ -193,12 +194,7 @@ fn reference_lines(t: &Tuning, series: &mut Vec<Series>, names: &[&str]) {
                 kind: SeriesKind::Report,
                 points: [lo, hi]
                     .into_iter()
-                    .map(|x| Point {
-                        x,
-                        y: p.mean.value,
-                        low: None,
-                        high: None,
-                    })
+                    .map(|x| Point::new(x, p.mean.value, f64::NAN, f64::NAN))
                     .collect(),
             });
         }

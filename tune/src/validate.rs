@@ -16,7 +16,7 @@ use hammer_stats::{Mean, Ratio, mean_t, paired_ratio};
 
 /// Experiment names of the validation sweep.
 pub const EXPERIMENT_RANDOM: &str = "validate-random";
-pub const EXPERIMENT_DFS: &str = "validate-dfs";
+pub(crate) const EXPERIMENT_DFS: &str = "validate-dfs";
 
 /// The validation sweep: `games` fresh games of the tuning size under `seed`.
 pub fn sweep_text(t: &Tuning, name: &str, seed: u64, games: u64) -> String {
@@ -67,29 +67,37 @@ pub fn sweep_text(t: &Tuning, name: &str, seed: u64, games: u64) -> String {
 /// One measured schedule.
 #[derive(Debug, Clone)]
 pub struct Measured {
+    /// The move order, by name.
     pub order: String,
+    /// The schedule, by name.
     pub schedule: String,
+    /// Measured mean expansions a game.
     pub expansions: Mean,
     /// Wall time a game, milliseconds (timing: differs between runs).
     pub wall_ms: Mean,
     /// Plain DFS's expansions over this schedule's, paired by game.
     pub speedup: Ratio,
+    /// Plain DFS's wall time over this schedule's, paired by game.
     pub wall_speedup: Ratio,
     /// Games where the result was not exhaustive (should be none: every schedule here
     /// ends exact).
     pub inexact: u64,
 }
 
+/// The validation's measurements, to compare with the tuner's predictions.
 #[derive(Debug, Clone)]
 pub struct Validation {
+    /// The validation games' seed.
     pub seed: i64,
+    /// Games measured.
     pub games: u64,
+    /// Every schedule's measurement.
     pub measured: Vec<Measured>,
-    pub warnings: Vec<String>,
+    pub(crate) warnings: Vec<String>,
 }
 
 impl Validation {
-    pub fn get(&self, order: &str, schedule: &str) -> Option<&Measured> {
+    pub(crate) fn get(&self, order: &str, schedule: &str) -> Option<&Measured> {
         self.measured
             .iter()
             .find(|m| m.order == order && m.schedule == schedule)
@@ -197,7 +205,7 @@ fn name_of(t: &Tuning, m: &Measured) -> String {
     )
 }
 
-pub fn figure(t: &Tuning, v: &Validation) -> Figure {
+pub(crate) fn figure(t: &Tuning, v: &Validation) -> Figure {
     let mut f = Figure::new(
         "tune-validation",
         "Validation on fresh games: measured against predicted",
