@@ -10,6 +10,11 @@ time), then, one game at a time, a gang of K processes on loopback (`--peers ...
 R`). It keeps one JSON line per game in FILE (a rerun resumes) and prints the totals:
 expansions of the gang against the usual search's, overall and per game, and whether
 every minimum agrees.
+
+`hammer solve --json` writes `solution` (and `prefix_moves`) as a string of
+space-separated moves, as in the dataset row; builds up to commit 05eea36 wrote lists.
+Usual searches resumed from a file such a build wrote are turned into today's form, so
+that FILE holds one form.
 """
 import argparse
 import concurrent.futures
@@ -20,6 +25,14 @@ from gang_bench import gang, solve
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEEP7 = os.path.join(HERE, "..", "..", "..", "science", "profile", "deep7.jsonl")
+
+
+def as_today(result):
+    """`result` with the move lists of an older build's JSON joined into strings."""
+    for key in ("solution", "prefix_moves"):
+        if isinstance(result.get(key), list):
+            result[key] = " ".join(result[key])
+    return result
 
 
 def summary(rows):
@@ -63,7 +76,7 @@ def main():
             for line in f:
                 if line.strip():
                     row = json.loads(line)
-                    alone[row["index"]] = row["usual"]
+                    alone[row["index"]] = as_today(row["usual"])
     missing = [i for i in todo if i not in alone]
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool, open(alone_file, "a") as out:
         for index, u in zip(missing, pool.map(lambda i: solve(a.hammer, game(i), []), missing)):

@@ -21,17 +21,19 @@ each game's JSON to --out (one line each; a rerun skips the games already there,
 interrupted profile resumes) and prints Markdown tables: per set, per stone count, and
 per game. Needs pyarrow (the project's .ci/requirements.lock).
 
-With --strong-bound the games are searched with `hammer solve --strong-bound` (the
-frozen-stone bound, docs/search.md); each exact game must then keep its dataset row's
-minimum. --compare BASE.jsonl prints, per set, the games' expansions and times against
-those of the same games in BASE (paired, with 95% bootstrap intervals of the ratio of
-totals). Run the two profiles side by side (one job each) so that both see the same
-machine:
+--compare BASE.jsonl prints, per set, the games' expansions and times against those of the
+same games in BASE (paired, with 95% bootstrap intervals of the ratio of totals). Run the
+two profiles side by side (one job each) so that both see the same machine, such as two
+builds:
 
-    python3 science/notes/scripts/profile_hard.py --hammer HAMMER --set deep7 --max-recorded 4000000 \
+    python3 science/notes/scripts/profile_hard.py --hammer OLD --set deep7 --max-recorded 4000000 \
         --jobs 1 --out base.jsonl &
-    python3 science/notes/scripts/profile_hard.py --hammer HAMMER --set deep7 --max-recorded 4000000 \
-        --jobs 1 --out strong.jsonl --strong-bound --compare base.jsonl
+    python3 science/notes/scripts/profile_hard.py --hammer NEW --set deep7 --max-recorded 4000000 \
+        --jobs 1 --out new.jsonl --compare base.jsonl
+
+The frozen-stone bound's variant (`--strong-bound`, science/profile/strong-bound/) is
+gone with the bound: its numbers in the notes came from an older build, and the option
+last existed at commit 05eea36 (where this script is docs/scripts/profile_hard.py).
 """
 
 import argparse
@@ -95,12 +97,10 @@ def key(r):
     return r["game_index"]
 
 
-def solve(hammer, n, index, cap, memo_mb, strong):
+def solve(hammer, n, index, cap, memo_mb):
     cmd = [hammer, "solve", "--random", "--n", str(n), "--index", str(index), "--seed", str(SEED),
            "--order", ORDER, "--schedule", SCHEDULE, "--max-memo-mb", str(memo_mb),
            "--profile", "--json"]
-    if strong:
-        cmd.append("--strong-bound")
     if cap:
         cmd += ["--max-expansions", str(cap)]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
@@ -141,8 +141,6 @@ def main():
                     "such as 40,30,25,20,15,10,0")
     ap.add_argument("--split-at", type=int, help="report the games whose minimum is above "
                     "this many stones (stuck boards) as a set of their own, SET-above-K")
-    ap.add_argument("--strong-bound", action="store_true",
-                    help="search with hammer solve --strong-bound")
     ap.add_argument("--max-recorded", type=int,
                     help="only the games whose dataset row took at most this many expansions")
     ap.add_argument("--compare", help="a profile of the same games to compare with (paired)")
@@ -160,11 +158,11 @@ def main():
 
     def run(item):
         name, (n, index, recorded, cap, memo_mb, score) = item
-        v = solve(args.hammer, n, index, cap, memo_mb, args.strong_bound)
+        v = solve(args.hammer, n, index, cap, memo_mb)
         if v["exhaustive"] and score is not None and v["score"] != score:
             sys.exit(f"{name} game {index}: minimum {v['score']}, the dataset says {score}")
-        return {"set": name, "n": n, "index": index, "recorded": None if args.strong_bound
-                else recorded, "score": score, "cap": cap, "result": v}
+        return {"set": name, "n": n, "index": index, "recorded": recorded, "score": score,
+                "cap": cap, "result": v}
 
     with open(args.out, "a") as out, ThreadPoolExecutor(args.jobs) as pool:
         for r in pool.map(run, todo):
