@@ -7,6 +7,7 @@ mod args;
 mod batch;
 mod cmd;
 mod cpu_time;
+mod dataset_arg;
 mod peer_args;
 mod progress;
 mod puzzle;

@@ -7,6 +7,8 @@
 //! - `hammer run --out s3://…` waits out 30 s of a stopped store (SIGSTOP), is killed
 //!   with SIGKILL, and run again completes; pyarrow and polars read from the store the
 //!   rows of a local run of the same sweep.
+//! - `hammer analyze` and `hammer learn` read the dataset from the store and give what
+//!   they give from the local copy.
 //! - A fresh state over the finished prefix commits the parts it finds and runs nothing;
 //!   another sweep under the same names is refused, naming both digests.
 //!
@@ -233,6 +235,36 @@ fn datasets_live_in_an_s3_compatible_store() {
         assert!(output.status.success(), "{stdout}\n{}", stderr(&output));
         assert_eq!(stdout.matches("\"same\": true").count(), 2, "{stdout}");
     }
+
+    // The commands that read a dataset read it from the store as from the disk.
+    let analyze = |dataset: &str| {
+        let output = hammer_s3(&["analyze", dataset, "--format", "json"], &[]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let json: serde_json::Value = serde_json::from_slice(&output.stdout).expect("analyze JSON");
+        // The figures and counts; not the reading's timings, nor the completeness that
+        // the local copy's state directory adds.
+        ["figures", "rows", "games", "parts", "experiments"].map(|key| json[key].clone())
+    };
+    assert_eq!(analyze(&url), analyze(path_str(&local)));
+    let learn = |dataset: &str, kb: &Path| {
+        let args = [
+            "learn",
+            dataset,
+            "--n",
+            "5",
+            "--radius",
+            "1",
+            "--out",
+            path_str(kb),
+        ];
+        let output = hammer_s3(&args, &[]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        std::fs::read(kb).expect("knowledge base")
+    };
+    assert_eq!(
+        learn(&url, &dir.join("s3.kb")),
+        learn(path_str(&local), &dir.join("local.kb"))
+    );
 
     // A fresh state finds every part in place and runs nothing.
     let again = hammer_s3(&["run", sweep, "--out", &url, "--state", &state("b")], &[]);

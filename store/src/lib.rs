@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_util::TryStreamExt;
+use futures_util::{StreamExt, TryStreamExt};
 use object_store::path::Path as ObjectPath;
 use object_store::{
     BackoffConfig, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload, RetryConfig,
@@ -273,6 +273,24 @@ impl Store {
         });
         keys.sort();
         Ok(keys)
+    }
+
+    /// Copies every visible object below the location into the local directory `dest`,
+    /// under the same relative names, with up to 16 reads at a time; returns how many.
+    /// For readers that scan a local directory: a copy of a dataset's parts is the same
+    /// dataset.
+    pub async fn download(&self, dest: &Path) -> Result<usize, StoreError> {
+        let keys = self.list("").await?;
+        let count = keys.len();
+        let mut reads = futures_util::stream::iter(keys.into_iter().map(|key| async move {
+            let bytes = self.get(&key).await?;
+            Ok::<_, StoreError>((key, bytes))
+        }))
+        .buffer_unordered(16);
+        while let Some((key, bytes)) = reads.try_next().await? {
+            local::write(dest, &key, &bytes)?;
+        }
+        Ok(count)
     }
 
     /// Proves that this process can write here before any work starts. A local directory

@@ -79,6 +79,15 @@ pub(crate) fn get(root: &Path, key: &str) -> Result<Bytes, StoreError> {
         .map_err(io_error("cannot read", &path))
 }
 
+/// Writes `key` below `root`, creating directories; for copies, not for commits.
+pub(crate) fn write(root: &Path, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
+    let path = path_of(root, key);
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(io_error("cannot create directory", dir))?;
+    }
+    fs::write(&path, bytes).map_err(io_error("cannot write", &path))
+}
+
 /// Creates `root` and writes and removes a hidden file in it.
 pub(crate) fn probe(root: &Path, name: &str) -> Result<(), StoreError> {
     ensure_dir(root)?;

@@ -10,10 +10,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 
+use crate::dataset_arg::DatasetArg;
+
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// The dataset directory (DATASET/experiment=NAME/n=N/part-ID.parquet).
-    pub dataset: PathBuf,
+    /// The dataset (DATASET/experiment=NAME/n=N/part-ID.parquet): a directory, or an
+    /// object store URL such as s3://BUCKET/PREFIX.
+    pub dataset: String,
     /// The report directory to write: index.html, report.md, report.json, one CSV per
     /// table, one PNG and one SVG per chart. It is replaced as a whole at the end, so it
     /// never holds half a report.
@@ -93,7 +96,8 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     }
     // The coordinator's state directory, when there is one, says exactly how much of the
     // sweep is done; the analysis warns only about an unfinished or running sweep.
-    let state_dir = args.dataset.join(hammer_analysis::STATE_DIR);
+    let dataset = DatasetArg::open(&args.dataset)?;
+    let state_dir = dataset.dir().join(hammer_analysis::STATE_DIR);
     let progress = ReadProgress {
         bar: std::sync::OnceLock::new(),
     };
@@ -103,7 +107,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
         progress: Some(&update),
         window_rows: None,
     };
-    let state = if state_dir.is_dir() {
+    let state = if !dataset.is_copy() && state_dir.is_dir() {
         let state = hammer_coordinator::StateDir::inspect(&state_dir)
             .map(|s| hammer_analysis::SweepState {
                 sweep: s.sweep_name,
@@ -118,13 +122,14 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     } else {
         None
     };
-    let report = hammer_analysis::analyze_with(&args.dataset, &options, state)?;
+    let mut report = hammer_analysis::analyze_with(dataset.dir(), &options, state)?;
+    report.dataset = dataset.shown().to_owned();
     // Warnings go to stderr so that `--format json` output stays machine-readable.
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
     }
     if let Some(out) = &args.out {
-        hammer_analysis::write_report(&report, &args.dataset, out)?;
+        hammer_analysis::write_report(&report, dataset.dir(), out)?;
     }
     let mut text = String::new();
     match args.format {

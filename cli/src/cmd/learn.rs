@@ -9,10 +9,12 @@ use clap::Args;
 use hammer_family::FamilyRef;
 use hammer_solver::learned::Learner;
 
+use crate::dataset_arg::DatasetArg;
+
 #[derive(Args)]
 pub struct LearnArgs {
-    /// A result dataset (a `hammer run` output directory).
-    dataset: PathBuf,
+    /// A result dataset: a `hammer run` output directory, or an object store URL.
+    dataset: String,
     /// The puzzle family whose games to learn from; its rules must have transition
     /// features (Martello's do).
     #[arg(long, default_value = hammer_family::DEFAULT_FAMILY)]
@@ -51,8 +53,9 @@ pub fn learn(args: LearnArgs) -> Result<ExitCode> {
             learning.max_radius()
         );
     }
-    let rows = hammer_dataset::read_dataset(&args.dataset)
-        .with_context(|| format!("cannot read the dataset {}", args.dataset.display()))?;
+    let dataset = DatasetArg::open(&args.dataset)?;
+    let rows = hammer_dataset::read_dataset(dataset.dir())
+        .with_context(|| format!("cannot read the dataset {}", dataset.shown()))?;
     let mut learner = Learner::new(args.n, args.radius as usize, learning.feature_version());
     let mut seen = std::collections::HashSet::new();
     let (mut games, mut skipped) = (0u64, 0u64);
@@ -84,7 +87,7 @@ pub fn learn(args: LearnArgs) -> Result<ExitCode> {
     if games == 0 {
         bail!(
             "{}: no exact {}x{} {} game with a solution ({} rows skipped)",
-            args.dataset.display(),
+            dataset.shown(),
             args.n,
             args.n,
             family.name(),

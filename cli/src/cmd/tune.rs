@@ -21,12 +21,14 @@ use hammer_tune::{self as tune, ScheduleFamily, Tuning, validate};
 
 use crate::args::load_sweep;
 use crate::cmd::run::{RunEnd, run_sweep, tell_outcome};
+use crate::dataset_arg::DatasetArg;
 
 #[derive(Args)]
 pub struct TuneArgs {
     /// The tuning dataset: a run-time experiment (kind = "run-time") and the exact
-    /// searches on the same games, as made by examples/tune_rtd.toml.
-    pub dataset: PathBuf,
+    /// searches on the same games, as made by examples/tune_rtd.toml: a directory, or an
+    /// object store URL.
+    pub dataset: String,
     /// The output directory (best.schedule, report/, validate.toml, validation data).
     #[arg(long, short)]
     pub out: PathBuf,
@@ -106,8 +108,9 @@ fn write_atomic(path: &Path, text: &str) -> Result<()> {
 
 pub fn run(args: TuneArgs) -> Result<ExitCode> {
     let families = families(&args.families)?;
+    let dataset = DatasetArg::open(&args.dataset)?;
     let input = tune::collect(
-        RowSource::Dataset(&args.dataset),
+        RowSource::Dataset(dataset.dir()),
         args.experiment.as_deref(),
         args.n,
     )?;
@@ -156,16 +159,12 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
         None
     };
 
-    let report = tune::report(
-        &tuning,
-        &args.dataset.display().to_string(),
-        validation.as_ref(),
-    );
+    let report = tune::report(&tuning, dataset.shown(), validation.as_ref());
     for warning in &report.warnings {
         eprintln!("warning: {warning}");
     }
     let report_dir = args.out.join("report");
-    hammer_analysis::write_report(&report, &args.dataset, &report_dir)?;
+    hammer_analysis::write_report(&report, dataset.dir(), &report_dir)?;
     print!("{}", summary(&tuning, validation.as_ref()));
     println!("schedule: {}", schedule_path.display());
     println!("report: {}", report_dir.join("index.html").display());
