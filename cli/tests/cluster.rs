@@ -523,6 +523,7 @@ fn forged_results_and_old_protocols_are_refused() {
             n: unit.n,
             params: format!("n={}", unit.n),
             results,
+            written: None,
         };
         let (tx, rx) = tokio::sync::mpsc::channel(1);
         tx.send(batch).await.unwrap();

@@ -7,6 +7,9 @@
 //! - `hammer run --out s3://…` waits out 30 s of a stopped store (SIGSTOP), is killed
 //!   with SIGKILL, and run again completes; pyarrow and polars read from the store the
 //!   rows of a local run of the same sweep.
+//! - `hammer coordinator --out s3://…` has its workers put the parts, but for one started
+//!   with `--no-store`; workers and the coordinator killed with SIGKILL midway, the sweep
+//!   completes with every part once and the rows of a local run.
 //! - `hammer analyze` and `hammer learn` read the dataset from the store and give what
 //!   they give from the local copy.
 //! - A fresh state over the finished prefix commits the parts it finds and runs nothing;
@@ -171,7 +174,7 @@ fn datasets_live_in_an_s3_compatible_store() {
     let state = |name: &str| dir.join(name).to_string_lossy().into_owned();
 
     bad_locations_fail_at_start(sweep, &state("bad-state"));
-    one_of_sixteen_racers_wins();
+    one_of_sixteen_racers_wins(&weed);
 
     // The sweep into the store, killed midway, then resumed.
     let url = format!("s3://{BUCKET}/runs/a");
@@ -223,18 +226,9 @@ fn datasets_live_in_an_s3_compatible_store() {
         &[],
     );
     assert!(output.status.success(), "{}", stderr(&output));
-    if let Some(python) = support::python() {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/s3_readers.py");
-        let mut command = Command::new(python);
-        command.arg(script).arg(&url).arg(&local);
-        for (k, v) in s3_env() {
-            command.env(k, v);
-        }
-        let output = command.output().expect("run python");
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(output.status.success(), "{stdout}\n{}", stderr(&output));
-        assert_eq!(stdout.matches("\"same\": true").count(), 2, "{stdout}");
-    }
+    python_readers_agree(&url, &local);
+
+    workers_write_the_parts(sweep, dir, &local, &rt);
 
     // The commands that read a dataset read it from the store as from the disk.
     let analyze = |dataset: &str| {
@@ -329,9 +323,95 @@ fn bad_locations_fail_at_start(sweep: &str, state: &str) {
     assert!(!committed.contains("commit "), "{committed}");
 }
 
+/// `hammer coordinator --out s3://…`: workers put the parts themselves, but for one
+/// started with `--no-store`, whose units the coordinator writes. A worker killed with
+/// SIGKILL, and the coordinator killed with SIGKILL while workers put parts and started
+/// again: the sweep completes with every part once, and the store's copy has the rows of
+/// the local run.
+fn workers_write_the_parts(sweep: &str, dir: &Path, local: &Path, rt: &tokio::runtime::Runtime) {
+    let url = format!("s3://{BUCKET}/runs/workers");
+    let state = dir.join("workers-state");
+    let listen = format!("127.0.0.1:{}", support::free_port());
+    let coordinator_args = s(&[
+        "coordinator",
+        "--sweep",
+        sweep,
+        "--out",
+        &url,
+        "--state",
+        path_str(&state),
+        "--listen",
+        &listen,
+        "--linger-secs",
+        "2",
+        "--lease-secs",
+        "5",
+        "--heartbeat-secs",
+        "1",
+    ]);
+    let env = s3_env();
+    let coordinator = |name: &str| {
+        let log = dir.join(format!("{name}.log"));
+        Proc::spawn(name, HAMMER, &coordinator_args, &env, log)
+    };
+    let worker = |name: &str, flags: &[&str]| {
+        let endpoint = format!("http://{listen}");
+        let mut args = vec!["worker", "--coordinator", &endpoint, "--name", name];
+        args.extend_from_slice(&["--threads", "1", "--give-up-after-secs", "120"]);
+        args.extend_from_slice(flags);
+        let log = dir.join(format!("{name}.log"));
+        Proc::spawn(name, HAMMER, &s(&args), &env, log)
+    };
+    let store = s3_store(&url);
+    let parts_at_least = |count: usize, log: &dyn Fn() -> String| {
+        let deadline = Instant::now() + Duration::from_secs(180);
+        while rt.block_on(store.list("")).expect("list").len() < count {
+            assert!(Instant::now() < deadline, "parts stalled:\n{}", log());
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    };
+    let mut first = coordinator("coordinator-w1");
+    let mut writer = worker("writer-a", &[]);
+    let rows_sender = worker("rows-b", &["--no-store"]);
+    parts_at_least(6, &|| first.log_text());
+    writer.kill9();
+    let writer_again = worker("writer-c", &[]);
+    parts_at_least(14, &|| first.log_text());
+    first.kill9();
+    let mut second = coordinator("coordinator-w2");
+    second.wait_ok(Duration::from_secs(300));
+    let keys = rt.block_on(store.list("")).expect("list");
+    assert_eq!(keys.len(), 2 * 2 * 15, "{keys:?}");
+    let text = writer_again.log_text();
+    assert!(text.contains("puts the parts of its units"), "{text}");
+    let text = rows_sender.log_text();
+    assert!(!text.contains("puts the parts of its units"), "{text}");
+    let text = second.log_text();
+    assert!(!text.contains("ERROR"), "{text}");
+    python_readers_agree(&url, local);
+}
+
+/// pyarrow and polars read the dataset at `url` in the store, and get the rows of the
+/// local copy, timing columns aside (when the tests' Python is there).
+fn python_readers_agree(url: &str, local: &Path) {
+    let Some(python) = support::python() else {
+        return;
+    };
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/s3_readers.py");
+    let mut command = Command::new(python);
+    command.arg(script).arg(url).arg(local);
+    for (k, v) in s3_env() {
+        command.env(k, v);
+    }
+    let output = command.output().expect("run python");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", stderr(&output));
+    assert_eq!(stdout.matches("\"same\": true").count(), 2, "{stdout}");
+}
+
 /// Sixteen concurrent create-only puts of one name: exactly one creates it, and the
 /// object holds that writer's bytes.
-fn one_of_sixteen_racers_wins() {
+fn one_of_sixteen_racers_wins(weed: &Proc) {
     let store = s3_store(&format!("s3://{BUCKET}/race"));
     let rt = runtime();
     for round in 0..3 {
@@ -341,12 +421,15 @@ fn one_of_sixteen_racers_wins() {
                 let (store, key) = (store.clone(), key.clone());
                 tokio::spawn(async move {
                     let created = store.create(&key, vec![i; 64].into()).await;
-                    (i, created.expect("put"))
+                    (i, created)
                 })
             });
             let mut results = Vec::new();
             for put in puts.collect::<Vec<_>>() {
-                results.push(put.await.expect("join"));
+                let (i, created) = put.await.expect("join");
+                let created = created
+                    .unwrap_or_else(|e| panic!("put {i}: {e:?}\nweed's log:\n{}", weed.log_text()));
+                results.push((i, created));
             }
             results
         });

@@ -58,19 +58,9 @@ pub enum CoordinatorError {
     /// The dataset's store cannot be opened, read or written.
     #[error(transparent)]
     Store(#[from] hammer_store::StoreError),
-    /// A unit's part name is taken by a part that is not this sweep's.
-    #[error(
-        "{location} is taken by a part with {found}, not a part of this sweep (digest \
-         {digest}); write this sweep to another --out, or give its experiment another name"
-    )]
-    ForeignPart {
-        /// The part's location.
-        location: String,
-        /// What its footer says instead.
-        found: String,
-        /// This sweep's digest.
-        digest: String,
-    },
+    /// A unit's part could not be made, put or recognised.
+    #[error(transparent)]
+    Part(#[from] hammer_parts::PartError),
     /// A non-loopback address was given without a shared token.
     #[error(
         "listening on {addr} (not a loopback address) requires a shared token: set HAMMER_TOKEN \
@@ -141,6 +131,10 @@ pub struct CoordinatorConfig {
     pub sweep: Sweep,
     /// Where the dataset goes: a local directory or an object store prefix.
     pub out: Store,
+    /// The URL of `out` that workers open to put the parts of the units they solve
+    /// themselves; `None`: workers send their results and the coordinator writes the
+    /// parts (`hammer run`, a dataset on the coordinator's own disk).
+    pub workers_write: Option<String>,
     /// The state directory (journal); the same one resumes the sweep.
     pub state: PathBuf,
     /// The address to serve workers on (port 0 picks a free one).
@@ -162,6 +156,7 @@ impl CoordinatorConfig {
         CoordinatorConfig {
             sweep,
             out,
+            workers_write: None,
             state,
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             token: None,
@@ -216,6 +211,7 @@ impl Coordinator {
         let CoordinatorConfig {
             sweep,
             out,
+            workers_write,
             state,
             listen,
             token,
@@ -254,8 +250,13 @@ impl Coordinator {
         });
         let metrics = core.metrics.clone();
         let core = Arc::new(Mutex::new(core));
-        let (writer, writer_tx) =
-            start_writers(out, state_dir, core.clone(), sweep.clone(), events_tx)?;
+        let (writer, writer_tx) = start_writers(
+            out.clone(),
+            state_dir,
+            core.clone(),
+            sweep.clone(),
+            events_tx,
+        )?;
 
         let (drain, drain_rx) = watch::channel(false);
         let service = service::Service {
@@ -265,6 +266,8 @@ impl Coordinator {
             hammer_version,
             metrics: metrics.clone(),
             knowledge_bases: Arc::new(knowledge_bases),
+            out,
+            workers_write,
         };
         let auth = service::Auth {
             expected: token.map(|t| Arc::from(format!("Bearer {t}").into_bytes())),

@@ -16,6 +16,8 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status, Streaming};
 use tracing::{debug, info, warn};
 
+use hammer_store::Store;
+
 use crate::core::{Core, CoreError, LeaseOutcome, WriteJob};
 use crate::lock;
 use crate::metrics::Metrics;
@@ -28,6 +30,10 @@ pub(crate) struct Service {
     pub metrics: Arc<Metrics>,
     /// The sweep's knowledge bases, sent with every registration.
     pub knowledge_bases: Arc<Vec<KnowledgeBase>>,
+    /// The dataset, where a part a worker says it put is looked up.
+    pub out: Store,
+    /// The dataset's URL as workers open it, when they put parts themselves.
+    pub workers_write: Option<String>,
 }
 
 #[tonic::async_trait]
@@ -71,6 +77,7 @@ impl Coordinator for Service {
             heartbeat_ms: core.timing.heartbeat.as_millis() as u64,
             hammer_version: self.hammer_version.clone(),
             knowledge_bases: self.knowledge_bases.as_ref().clone(),
+            dataset_url: self.workers_write.clone().unwrap_or_default(),
         }))
     }
 
@@ -112,6 +119,7 @@ impl Coordinator for Service {
         let writer = self.writer.clone();
         let mut drain = self.drain.clone();
         let metrics = self.metrics.clone();
+        let out = self.out.clone();
         tokio::spawn(async move {
             loop {
                 let next = if *drain.borrow() {
@@ -136,12 +144,15 @@ impl Coordinator for Service {
                     }
                 };
                 let worker = batch.worker_id.clone();
-                let outcome = lock(&core).ingest(batch).map_err(Status::from);
+                let outcome = match check_part(&core, &out, &batch).await {
+                    Ok(()) => lock(&core).ingest(batch).map_err(Status::from),
+                    Err(status) => Err(status),
+                };
                 match outcome {
                     Ok((ack, job)) => {
                         metrics.results_received(ack.accepted, ack.duplicates);
                         if let Some(job) = job {
-                            info!(unit = %job.unit_id, games = job.results.len(), "unit complete");
+                            info!(unit = %job.unit_id, games = job.unit.games(), "unit complete");
                             if writer.send(job).await.is_err() {
                                 break;
                             }
@@ -183,6 +194,37 @@ impl Coordinator for Service {
         _request: Request<StatusRequest>,
     ) -> Result<Response<StatusResponse>, Status> {
         Ok(Response::new(lock(&self.core).status()))
+    }
+}
+
+/// A batch that says its worker put the unit's part: the part must be in the store, of
+/// the size the worker reported, before the unit is committed. One lookup of a unit; the
+/// part's rows are not read, as a worker's results are not re-solved.
+async fn check_part(core: &Mutex<Core>, out: &Store, batch: &ResultBatch) -> Result<(), Status> {
+    let Some(written) = &batch.written else {
+        return Ok(());
+    };
+    let key = {
+        let core = lock(core);
+        let Some(unit) = core.unit_of_lease(&batch.lease_id) else {
+            // Unknown or malformed: ingest refuses it with the reason.
+            return Ok(());
+        };
+        hammer_parts::key_of(&core.sweep, &unit).map_err(|e| Status::internal(e.to_string()))?
+    };
+    let found = out
+        .size(&key)
+        .await
+        .map_err(|e| Status::unavailable(hammer_proto::error_chain(&e)))?;
+    match found {
+        Some(size) if size == written.bytes => Ok(()),
+        found => Err(Status::failed_precondition(format!(
+            "unit {}: the worker reports a part of {} bytes at {out}/{key}, but the dataset \
+             holds {}",
+            written.unit_id,
+            written.bytes,
+            found.map_or("no such part".to_owned(), |size| format!("{size} bytes")),
+        ))),
     }
 }
 
@@ -233,7 +275,8 @@ impl From<CoreError> for Status {
             CoreError::ShuttingDown => Status::unavailable(message),
             CoreError::MalformedLease(_)
             | CoreError::OutsideLease { .. }
-            | CoreError::ResultRefused { .. } => Status::invalid_argument(message),
+            | CoreError::ResultRefused { .. }
+            | CoreError::PartRefused { .. } => Status::invalid_argument(message),
             CoreError::NotYourLease { .. } => Status::permission_denied(message),
             CoreError::UnitOutsideSweep => Status::internal(message),
         }

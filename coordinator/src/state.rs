@@ -35,14 +35,8 @@ const JOURNAL: &str = "journal.log";
 const LOCK: &str = "lock";
 
 /// Statistics of one committed unit, kept in the journal so that progress and summaries
-/// survive restarts without reading the dataset.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct CommitEntry {
-    pub unit_id: String,
-    pub games: u64,
-    pub solvable: u64,
-    pub expansions: u64,
-}
+/// survive restarts without reading the dataset: the summary of the unit's part.
+pub(crate) use hammer_parts::Summary as CommitEntry;
 
 /// Why a state directory cannot be used.
 #[derive(Debug, thiserror::Error)]

@@ -1,4 +1,5 @@
-//! The writer thread: turns each complete unit into one part, then journals it.
+//! The writer threads: turn each complete unit into one part, then journal it; or, for a
+//! part a worker put itself, journal it.
 //!
 //! Order matters for exactly-once: the part is put, created only if absent and durable,
 //! before the journal line is appended and fsynced. A crash between the two leaves a part
@@ -8,15 +9,13 @@
 
 use std::sync::{Arc, Mutex};
 
-use hammer_dataset::{RowRef, encode_part_refs, part_key};
 use hammer_store::Store;
-use hammer_sweep::{Sweep, UnitRows, cells_from_wire};
+use hammer_sweep::Sweep;
 use tokio::runtime::Handle;
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
-use crate::core::{Core, WriteJob};
-use crate::parts;
+use crate::core::{Core, Part, Stored, WriteJob};
 use crate::state::{CommitEntry, StateDir};
 use crate::{CoordinatorError, Events, lock};
 
@@ -107,50 +106,27 @@ fn commit(
     sweep: &Sweep,
     job: WriteJob,
 ) -> Result<CommitEntry, CoordinatorError> {
-    let shared = UnitRows::new(sweep, &job.unit).ok_or_else(|| {
-        CoordinatorError::Internal(format!("unit {} outside the sweep", job.unit_id))
-    })?;
-    let n = shared.n;
-    let mut solvable = 0u64;
-    let mut expansions = 0u64;
-    // The results as they arrived, their family cells moved out of the wire's form, then
-    // borrowed rows: the per-unit strings once. The slots hold the results in game order,
-    // which is the file's order, so `write_part_refs` does not sort.
-    let games: Vec<_> = job
-        .results
-        .into_iter()
-        .map(|mut stored| {
-            let extra = cells_from_wire(std::mem::take(&mut stored.result.extra));
-            (stored, extra)
-        })
-        .collect();
-    let mut rows: Vec<RowRef<'_>> = games
-        .iter()
-        .map(|(stored, extra)| {
-            let (game, worker) = (&stored.result, &stored.worker);
-            solvable += u64::from(shared.solvable(game.score));
-            expansions += game.expansions;
-            shared.row(game, extra, &worker.id, &worker.version)
-        })
-        .collect();
-    let entry = CommitEntry {
-        unit_id: job.unit_id,
-        games: rows.len() as u64,
-        solvable,
-        expansions,
-    };
     let started = std::time::Instant::now();
-    let experiment = &shared.experiment.name;
-    let footer = parts::footer(sweep, &entry);
-    let bytes = encode_part_refs(experiment, n, &entry.unit_id, &mut rows, &footer)?;
-    drop(rows);
-    let key = part_key(experiment, n, &entry.unit_id);
-    let entry = runtime.block_on(parts::put(out, sweep, &key, bytes, entry))?;
+    let entry = match job.part {
+        Part::Written(entry) => entry,
+        Part::Rows(mut results) => {
+            // The slots hold the results in game order, which is the file's order.
+            let games = results.iter_mut().map(|stored| {
+                let Stored { result, worker } = stored;
+                (
+                    std::mem::take(result),
+                    worker.id.as_str(),
+                    worker.version.as_str(),
+                )
+            });
+            let part = hammer_parts::encode(sweep, &job.unit, games)?;
+            runtime.block_on(hammer_parts::put(out, sweep, part))?.0
+        }
+    };
     let written = started.elapsed();
     lock(state).append(&entry)?;
     debug!(
         unit = %entry.unit_id,
-        %key,
         games = entry.games,
         write_ms = written.as_secs_f64() * 1e3,
         journal_ms = (started.elapsed() - written).as_secs_f64() * 1e3,

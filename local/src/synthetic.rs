@@ -1,12 +1,17 @@
 //! [`synthetic_worker`]: a worker that solves nothing, for `hammer bench-ingest`.
+//!
+//! When the coordinator asks workers to write the dataset, it encodes and puts each
+//! unit's part itself, as a real worker does, and sends only the part's summary; else it
+//! streams its results.
 
 use std::time::Duration;
 
 use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
-    GameResult, LeaseRequest, RegisterRequest, ResultBatch, UnitState, lease_response,
+    GameResult, LeaseRequest, RegisterRequest, ResultBatch, UnitState, UnitWritten, lease_response,
 };
-use hammer_sweep::{Sweep, SweepError};
+use hammer_store::{Store, StoreError};
+use hammer_sweep::{Sweep, SweepError, Unit};
 use hammer_worker::{ClientError, ConnectOptions};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
@@ -23,6 +28,12 @@ pub enum SyntheticError {
     /// The coordinator's answer does not fit the protocol.
     #[error("{0}")]
     Protocol(&'static str),
+    /// The dataset the coordinator names cannot be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// A unit's part could not be made or put.
+    #[error(transparent)]
+    Part(#[from] hammer_parts::PartError),
 }
 
 /// A worker that solves nothing: it leases units and streams template results for them
@@ -50,6 +61,10 @@ pub async fn synthetic_worker(
         .map_err(ClientError::from)?
         .into_inner();
     let sweep = Sweep::parse(&reg.sweep_text, "<bench>")?;
+    let store = match reg.dataset_url.as_str() {
+        "" => None,
+        url => Some(Store::open(url)?),
+    };
     let template = template();
     loop {
         let answer = client
@@ -79,12 +94,6 @@ pub async fn synthetic_worker(
         let (experiment, config, point) = sweep
             .context_of(&unit)
             .ok_or(SyntheticError::Protocol("unit outside the sweep"))?;
-        let (tx, rx) = mpsc::channel(4);
-        let mut acks = client
-            .submit(ReceiverStream::new(rx))
-            .await
-            .map_err(ClientError::from)?
-            .into_inner();
         let header = ResultBatch {
             worker_id: reg.worker_id.clone(),
             lease_id: lease.lease_id.clone(),
@@ -93,7 +102,32 @@ pub async fn synthetic_worker(
             n: unit.n,
             params: point.to_string(),
             results: Vec::new(),
+            written: None,
         };
+        if let Some(store) = &store {
+            let written = put_part(store, &sweep, &unit, &template, &reg.worker_id).await?;
+            let batch = ResultBatch {
+                written: Some(written),
+                ..header
+            };
+            // The one batch and its ack.
+            let (tx, rx) = mpsc::channel(1);
+            let _ = tx.send(batch).await;
+            drop(tx);
+            let mut acks = client
+                .submit(ReceiverStream::new(rx))
+                .await
+                .map_err(ClientError::from)?
+                .into_inner();
+            while acks.message().await.map_err(ClientError::from)?.is_some() {}
+            continue;
+        }
+        let (tx, rx) = mpsc::channel(4);
+        let mut acks = client
+            .submit(ReceiverStream::new(rx))
+            .await
+            .map_err(ClientError::from)?
+            .into_inner();
         let sender = {
             let template = template.clone();
             tokio::spawn(async move {
@@ -101,19 +135,8 @@ pub async fn synthetic_worker(
                 while start < unit.end {
                     let end = (start + batch_rows as u64).min(unit.end);
                     let mut batch = header.clone();
-                    // Distinct strings per game, as in a real sweep, so that the Parquet
-                    // encoder cannot get away with a one-entry dictionary.
                     batch.results = (start..end)
-                        .map(|game_index| {
-                            let mut result = template.clone();
-                            result.game_index = game_index;
-                            let tag = format!("{:06}", game_index % 1_000_000);
-                            result.board.replace_range(..6, &tag);
-                            result.start.replace_range(..6, &tag);
-                            result.solution.replace_range(..6, &tag);
-                            result.expansions = game_index % 10_007;
-                            result
-                        })
+                        .map(|game_index| game(&template, game_index))
                         .collect();
                     if tx.send(batch).await.is_err() {
                         break;
@@ -130,6 +153,40 @@ pub async fn synthetic_worker(
         }
         sender.abort();
     }
+}
+
+/// The template's result for one game, with strings of its own, as in a real sweep, so
+/// that the Parquet encoder cannot get away with a one-entry dictionary.
+fn game(template: &GameResult, game_index: u64) -> GameResult {
+    let mut result = template.clone();
+    result.game_index = game_index;
+    let tag = format!("{:06}", game_index % 1_000_000);
+    result.board.replace_range(..6, &tag);
+    result.start.replace_range(..6, &tag);
+    result.solution.replace_range(..6, &tag);
+    result.expansions = game_index % 10_007;
+    result
+}
+
+/// Encodes a unit's part of template results and puts it, as a worker that writes the
+/// dataset does.
+async fn put_part(
+    store: &Store,
+    sweep: &Sweep,
+    unit: &Unit,
+    template: &GameResult,
+    worker: &str,
+) -> Result<UnitWritten, SyntheticError> {
+    let games = (unit.start..unit.end).map(|i| (game(template, i), worker, "synthetic"));
+    let part = hammer_parts::encode(sweep, unit, games)?;
+    let (summary, bytes) = hammer_parts::put(store, sweep, part).await?;
+    Ok(UnitWritten {
+        unit_id: summary.unit_id,
+        games: summary.games,
+        solvable: summary.solvable,
+        expansions: summary.expansions,
+        bytes,
+    })
 }
 
 /// A realistic 6x6 result: full-length board, start and solution strings, so that the

@@ -120,6 +120,24 @@ impl fmt::Display for Store {
     }
 }
 
+/// How long a create-only put keeps trying after timeouts: as long as the client's own
+/// retries of other requests (`RetryConfig`'s default).
+const CREATE_RETRY_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// True when a store error is a request that timed out or was cut off, which the
+/// client does not retry for a conditional put.
+fn timed_out(error: &object_store::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        if let Some(http) = e.downcast_ref::<object_store::client::HttpError>() {
+            use object_store::client::HttpErrorKind::{Interrupted, Timeout};
+            return matches!(http.kind(), Timeout | Interrupted);
+        }
+        source = e.source();
+    }
+    false
+}
+
 /// The URL schemes a location may have.
 const SCHEMES: &[&str] = &["file", "s3", "s3a", "gs", "az", "abfs", "abfss", "azure"];
 
@@ -216,13 +234,51 @@ impl Store {
         match &self.kind {
             Kind::Local(root) => local::create(root, key, &bytes),
             Kind::Object { store, prefix, .. } => {
-                let path = child(prefix, key);
-                let opts = PutOptions::from(PutMode::Create);
-                match store.put_opts(&path, PutPayload::from(bytes), opts).await {
-                    Ok(_) => Ok(Created::New),
-                    Err(object_store::Error::AlreadyExists { .. }) => Ok(Created::Exists),
-                    Err(source) => Err(self.object_error("put", key, source)),
+                self.create_object(store.as_ref(), &child(prefix, key), key, bytes)
+                    .await
+            }
+        }
+    }
+
+    /// A create-only put to an object store, tried again after a timeout.
+    ///
+    /// The client retries a failed connection or a 5xx, but not a timed-out conditional
+    /// put: the first attempt may have landed. A store that serialises racing
+    /// conditional puts on a lock can hold one past the client's timeout, and a store
+    /// that is paused does the same, so this tries again with backoff. When a later
+    /// attempt finds the name taken, the object is read back: holding exactly these
+    /// bytes, it is this writer's own earlier attempt, and the put counts as new.
+    async fn create_object(
+        &self,
+        store: &dyn ObjectStore,
+        path: &ObjectPath,
+        key: &str,
+        bytes: Bytes,
+    ) -> Result<Created, StoreError> {
+        let start = std::time::Instant::now();
+        let mut pause = Duration::from_millis(200);
+        let mut retried = false;
+        loop {
+            let payload = PutPayload::from(bytes.clone());
+            let opts = PutOptions::from(PutMode::Create);
+            match store.put_opts(path, payload, opts).await {
+                Ok(_) => return Ok(Created::New),
+                Err(object_store::Error::AlreadyExists { .. }) if retried => {
+                    let held = self.get(key).await?;
+                    return Ok(if held == bytes {
+                        Created::New
+                    } else {
+                        Created::Exists
+                    });
                 }
+                Err(object_store::Error::AlreadyExists { .. }) => return Ok(Created::Exists),
+                Err(source) if timed_out(&source) && start.elapsed() < CREATE_RETRY_TIMEOUT => {
+                    tracing::warn!(store = %self, key, "create-only put timed out; trying again");
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_secs(15));
+                    retried = true;
+                }
+                Err(source) => return Err(self.object_error("put", key, source)),
             }
         }
     }
@@ -241,6 +297,18 @@ impl Store {
                     .await
                     .map_err(|source| self.object_error("get", key, source))
             }
+        }
+    }
+
+    /// The size in bytes of the object `key`, or `None` when there is none.
+    pub async fn size(&self, key: &str) -> Result<Option<u64>, StoreError> {
+        match &self.kind {
+            Kind::Local(root) => local::size(root, key),
+            Kind::Object { store, prefix, .. } => match store.head(&child(prefix, key)).await {
+                Ok(meta) => Ok(Some(meta.size)),
+                Err(object_store::Error::NotFound { .. }) => Ok(None),
+                Err(source) => Err(self.object_error("head", key, source)),
+            },
         }
     }
 

@@ -79,6 +79,15 @@ pub(crate) fn get(root: &Path, key: &str) -> Result<Bytes, StoreError> {
         .map_err(io_error("cannot read", &path))
 }
 
+pub(crate) fn size(root: &Path, key: &str) -> Result<Option<u64>, StoreError> {
+    let path = path_of(root, key);
+    match fs::metadata(&path) {
+        Ok(meta) => Ok(Some(meta.len())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_error("cannot read the size of", &path)(e)),
+    }
+}
+
 /// Writes `key` below `root`, creating directories; for copies, not for commits.
 pub(crate) fn write(root: &Path, key: &str, bytes: &[u8]) -> Result<(), StoreError> {
     let path = path_of(root, key);

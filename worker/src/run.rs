@@ -11,10 +11,11 @@ use std::time::Duration;
 
 use hammer_proto::v1::{
     GameResult, GangLease, Lease, LeaseRequest, RegisterRequest, RegisterResponse,
-    Unit as WireUnit, lease_response,
+    Unit as WireUnit, UnitWritten, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
 use hammer_solver::Cancel;
+use hammer_store::Store;
 use hammer_sweep::{Sweep, SweepError, Unit};
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -44,6 +45,9 @@ pub struct WorkerOptions {
     /// Taking part in gangs (games of `gang = K` experiments); `None`: this
     /// worker is never leased one.
     pub peer: Option<PeerOptions>,
+    /// Send every result to the coordinator, even when it asks workers to put the parts
+    /// into the dataset's store themselves: for a worker that cannot reach the store.
+    pub no_store: bool,
 }
 
 impl WorkerOptions {
@@ -56,6 +60,7 @@ impl WorkerOptions {
             batch_rows: 1024,
             flush_after: Duration::from_millis(200),
             peer: None,
+            no_store: false,
         }
     }
 }
@@ -146,6 +151,22 @@ pub enum WorkerError {
     /// A worker loop's task panicked or was cancelled.
     #[error("a worker task failed")]
     Task(#[source] tokio::task::JoinError),
+    /// The coordinator asks workers to put parts into a store this one cannot write.
+    #[error(
+        "the coordinator asks workers to write the dataset at {url}, and this worker cannot: \
+         give it the store's credentials (AWS_ACCESS_KEY_ID, AWS_ENDPOINT_URL, ...), or start \
+         it with --no-store to send its results to the coordinator"
+    )]
+    StoreUnreachable {
+        /// The dataset's URL.
+        url: String,
+        /// Why the store cannot be written.
+        #[source]
+        source: hammer_store::StoreError,
+    },
+    /// A unit's part could not be put into the dataset.
+    #[error(transparent)]
+    Part(#[from] hammer_parts::PartError),
 }
 
 impl From<tonic::Status> for WorkerError {
@@ -205,6 +226,9 @@ pub(crate) struct Current {
     pub(crate) mode: Mode,
     pub(crate) cancel: Cancel,
     pub(crate) task: Option<JoinHandle<()>>,
+    /// The unit's part, once this worker put it into the dataset: kept, so that after a
+    /// reconnect the coordinator is told again without a second put.
+    pub(crate) written: Option<UnitWritten>,
 }
 
 /// How a unit is searched, and how far its search got.
@@ -278,6 +302,7 @@ impl Current {
             mode,
             cancel,
             task: Some(task),
+            written: None,
         }
     }
 
@@ -312,6 +337,9 @@ pub(crate) struct Worker {
     report: WorkerReport,
     /// The gang of the last lease broke; said with the next lease request.
     gang_failed: bool,
+    /// The dataset this worker puts the parts of its units into, when the coordinator
+    /// asks for that (and `--no-store` does not refuse it).
+    store: Option<Store>,
 }
 
 impl Worker {
@@ -331,6 +359,7 @@ impl Worker {
             instance: instance_id(),
             report: WorkerReport::default(),
             gang_failed: false,
+            store: None,
         }
     }
 
@@ -453,6 +482,7 @@ impl Worker {
             });
         }
         let sweep = self.sweep_of(&reg)?;
+        self.open_store(&reg.dataset_url).await?;
         if self.worker_id != reg.worker_id {
             info!(worker = %reg.worker_id, sweep = %sweep.name, threads = self.pool.threads(), "registered");
         }
@@ -501,6 +531,7 @@ impl Worker {
             &self.options,
             &mut self.shutdown,
             &self.worker_id,
+            self.store.as_ref(),
             sweep,
             self.current.as_mut().ok_or(WorkerError::Stopped)?,
             &lease.lease_id,
@@ -515,6 +546,32 @@ impl Worker {
             }
             current.abandon().await;
         }
+        Ok(())
+    }
+
+    /// Opens the dataset the coordinator asks this worker to write, and checks that a
+    /// part can be put there, once per URL: a worker that cannot write it stops before it
+    /// leases anything.
+    async fn open_store(&mut self, url: &str) -> Result<(), WorkerError> {
+        if url.is_empty() || self.options.no_store {
+            self.store = None;
+            return Ok(());
+        }
+        let unreachable = |source| WorkerError::StoreUnreachable {
+            url: url.to_owned(),
+            source,
+        };
+        let store = Store::open(url).map_err(unreachable)?;
+        if self
+            .store
+            .as_ref()
+            .is_some_and(|s| s.to_string() == store.to_string())
+        {
+            return Ok(());
+        }
+        store.check_writable().await.map_err(unreachable)?;
+        info!(dataset = %store, "this worker puts the parts of its units into the dataset");
+        self.store = Some(store);
         Ok(())
     }
 

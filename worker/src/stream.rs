@@ -1,19 +1,27 @@
 //! Streaming a unit's results to the coordinator under its lease, with heartbeats that
 //! keep the lease alive and carry progress, until the coordinator has the whole unit.
+//!
+//! When the coordinator asks workers to write the dataset, a unit solved alone goes
+//! another way: no result is streamed; once every game is solved, the worker encodes the
+//! unit's part, puts it into the store (created only if absent), and sends only what it
+//! holds. Heartbeats go on while the part is put.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use hammer_proto::error_chain;
-use hammer_proto::v1::{HeartbeatRequest, LeaseProgress, ResultBatch, UnitState};
+use hammer_proto::v1::{HeartbeatRequest, LeaseProgress, ResultBatch, UnitState, UnitWritten};
+use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep_until, timeout};
 use tokio_stream::wrappers::ReceiverStream;
 use tracing::{debug, warn};
 
 use crate::connect::{Client, ClientError};
 use crate::run::{Current, Mode, SolverMsg, WorkerError, WorkerOptions, stopped};
-use crate::solve::SolveError;
+use crate::solve::{HAMMER_VERSION, SolveError};
 
 /// Streams the results of `current` under `lease_id` until the coordinator has every game
 /// of the unit. Returns true when the unit is complete, false when the coordinator no
@@ -24,7 +32,8 @@ pub(crate) async fn work(
     options: &WorkerOptions,
     shutdown: &mut watch::Receiver<bool>,
     worker_id: &str,
-    sweep: &Sweep,
+    store: Option<&Store>,
+    sweep: &Arc<Sweep>,
     current: &mut Current,
     lease_id: &str,
     heartbeat: Duration,
@@ -46,10 +55,22 @@ pub(crate) async fn work(
     } else {
         current.unit.games() as usize
     };
+    // A gang's game goes to the coordinator as a row, whoever writes the dataset.
+    let store = store.filter(|_| !current.mode.in_gang());
+    let mut put: Option<JoinHandle<Result<UnitWritten, WorkerError>>> = None;
+    let mut told = false;
     loop {
         if current.mode.is_over() {
             return Ok(false);
         }
+        if let Some(store) = store {
+            // The rows stay here: the part carries them.
+            sent = current.results.len();
+            if current.mode.solved() && current.written.is_none() && put.is_none() {
+                put = Some(spawn_put(store, sweep, current, worker_id));
+            }
+        }
+        let tell = current.written.is_some() && !told;
         let pending = current.results.len() - sent;
         if pending > 0 && flush_at.is_none() {
             flush_at = Some(Instant::now() + options.flush_after);
@@ -57,7 +78,7 @@ pub(crate) async fn work(
         let due = flush_at.is_some_and(|t| t <= Instant::now());
         let want_send =
             pending >= options.batch_rows || (pending > 0 && (current.mode.solved() || due));
-        if current.mode.solved() && pending == 0 && in_flight == 0 {
+        if current.mode.solved() && pending == 0 && in_flight == 0 && put.is_none() && !tell {
             // Every result was acknowledged but the unit is not complete: the coordinator
             // lost results (it restarted). Reconnect and resend them all.
             return Err(ClientError::Rpc(tonic::Status::unavailable(
@@ -96,6 +117,27 @@ pub(crate) async fn work(
                     None => finish_solving(current, Ok(()), games)?,
                 }
             }
+            written = async { put.as_mut().expect("guarded").await }, if put.is_some() => {
+                put = None;
+                current.written = Some(written.map_err(WorkerError::Task)??);
+            }
+            permit = tx.reserve(), if tell => {
+                let permit = permit.map_err(|_| {
+                    ClientError::Rpc(tonic::Status::unavailable("the result stream closed"))
+                })?;
+                permit.send(ResultBatch {
+                    worker_id: worker_id.to_owned(),
+                    lease_id: lease_id.to_owned(),
+                    experiment: experiment.name.clone(),
+                    config: config.id.clone(),
+                    n: current.unit.n,
+                    params: current.params.clone(),
+                    results: Vec::new(),
+                    written: current.written.clone(),
+                });
+                told = true;
+                in_flight += 1;
+            }
             permit = tx.reserve(), if want_send => {
                 let permit = permit.map_err(|_| {
                     ClientError::Rpc(tonic::Status::unavailable("the result stream closed"))
@@ -109,6 +151,7 @@ pub(crate) async fn work(
                     n: current.unit.n,
                     params: current.params.clone(),
                     results: current.results[sent..end].to_vec(),
+                    written: None,
                 });
                 sent = end;
                 in_flight += 1;
@@ -123,6 +166,42 @@ pub(crate) async fn work(
             }
         }
     }
+}
+
+/// Encodes the solved unit's part and puts it into the dataset, on tasks of its own so
+/// that heartbeats go on meanwhile. Returns what the part in the store holds: this
+/// worker's, or that of another writer of the unit that put its part first.
+fn spawn_put(
+    store: &Store,
+    sweep: &Arc<Sweep>,
+    current: &Current,
+    worker_id: &str,
+) -> JoinHandle<Result<UnitWritten, WorkerError>> {
+    let (store, sweep, unit) = (store.clone(), sweep.clone(), current.unit);
+    let (results, worker_id) = (current.results.clone(), worker_id.to_owned());
+    tokio::spawn(async move {
+        let encoding = sweep.clone();
+        let part = tokio::task::spawn_blocking(move || {
+            let mut results = results;
+            // Rows come as games finish; the part holds them in game order.
+            results.sort_unstable_by_key(|r| r.game_index);
+            let games = results
+                .into_iter()
+                .map(|r| (r, worker_id.as_str(), HAMMER_VERSION));
+            hammer_parts::encode(&encoding, &unit, games)
+        })
+        .await
+        .map_err(WorkerError::Task)??;
+        let (summary, bytes) = hammer_parts::put(&store, &sweep, part).await?;
+        debug!(unit = %summary.unit_id, bytes, "part put into the dataset");
+        Ok(UnitWritten {
+            unit_id: summary.unit_id,
+            games: summary.games,
+            solvable: summary.solvable,
+            expansions: summary.expansions,
+            bytes,
+        })
+    })
 }
 
 /// Sends one heartbeat for `lease_id` with the unit's progress. Returns false when the coordinator dropped the lease or the

@@ -19,7 +19,10 @@ pub struct CoordinatorArgs {
     #[arg(long)]
     sweep: PathBuf,
     /// Where the dataset goes, DIR/experiment=NAME/n=N/part-UNIT.parquet: a directory, or
-    /// an object store URL (s3://BUCKET/PREFIX, gs://, az://, file://).
+    /// an object store URL (s3://BUCKET/PREFIX, gs://, az://, file://). Given a URL, the
+    /// workers put the parts of the units they solve there themselves (a file:// URL: a
+    /// filesystem every worker mounts at that path); given a directory, the coordinator
+    /// writes every part.
     #[arg(long, value_name = "DIR|URL")]
     out: String,
     /// The state directory (journal of committed units). Default: OUT/.hammer-state;
@@ -62,9 +65,11 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
         _ => None,
     };
     let (out, state) = out_and_state(&args.out, args.state)?;
+    let workers_write = hammer_store::is_url(&args.out).then(|| args.out.clone());
     let config = CoordinatorConfig {
         sweep,
         out: out.clone(),
+        workers_write,
         state,
         listen: args.listen,
         token,

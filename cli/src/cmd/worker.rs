@@ -42,6 +42,11 @@ pub struct WorkerArgs {
     stay_after_complete: bool,
     #[command(flatten)]
     memory: MemoryArgs,
+    /// Send every result to the coordinator, even when it asks workers to put the parts
+    /// of their units into the dataset's object store: for a worker that cannot reach
+    /// the store. The coordinator then writes this worker's units itself.
+    #[arg(long)]
+    no_store: bool,
     /// Take part in gangs, the games of `gang = K` experiments that K
     /// workers search together: where to take the other members' streams. They send the
     /// coordinator's token (--token-file). Without it, this worker is never leased a
@@ -147,6 +152,7 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
         options.name = name;
     }
     options.give_up_after = Duration::from_secs(args.give_up_after_secs);
+    options.no_store = args.no_store;
     let stay = args.stay_after_complete;
     let leases = args.leases as usize;
     // Checked before any connection so that flag mistakes fail at once.

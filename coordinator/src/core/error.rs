@@ -40,4 +40,10 @@ pub(crate) enum CoreError {
         unit: String,
         problem: String,
     },
+    #[error("the part of unit {unit} is refused under lease {lease}: {problem}")]
+    PartRefused {
+        lease: u64,
+        unit: String,
+        problem: String,
+    },
 }

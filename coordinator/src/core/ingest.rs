@@ -3,10 +3,11 @@
 
 use std::time::Instant;
 
-use hammer_proto::v1::{BatchAck, GameResult, ResultBatch, UnitState};
+use hammer_proto::v1::{BatchAck, GameResult, ResultBatch, UnitState, UnitWritten};
 use hammer_sweep::{Cap, Unit};
 
-use super::{Core, CoreError, SlotState, Stored, WriteJob};
+use super::{Core, CoreError, Part, SlotState, Stored, WriteJob};
+use crate::state::CommitEntry;
 
 impl Core {
     /// Takes one batch of results. Refuses the whole batch, writing nothing of it, when
@@ -25,7 +26,23 @@ impl Core {
         let games = unit.games();
         let mut accepted = 0u32;
         let mut duplicates = 0u32;
-        if slot.state == SlotState::Open {
+        let mut written = None;
+        if let Some(part) = batch.written {
+            // A part in the store stands for every game; any rows that other workers
+            // sent for the unit are dropped with the slot's results.
+            if slot.state == SlotState::Open {
+                accepted = (games - slot.received) as u32;
+                slot.received = games;
+                written = Some(CommitEntry {
+                    unit_id: part.unit_id,
+                    games: part.games,
+                    solvable: part.solvable,
+                    expansions: part.expansions,
+                });
+            } else {
+                duplicates = games as u32;
+            }
+        } else if slot.state == SlotState::Open {
             if slot.results.is_empty() {
                 slot.results.resize_with(games as usize, || None);
             }
@@ -55,15 +72,16 @@ impl Core {
         let mut job = None;
         if slot.state == SlotState::Open && slot.received == games {
             slot.state = SlotState::Writing;
-            let results = std::mem::take(&mut slot.results)
-                .into_iter()
-                .flatten()
-                .collect();
+            let results = std::mem::take(&mut slot.results);
+            let part = match written {
+                Some(entry) => Part::Written(entry),
+                None => Part::Rows(results.into_iter().flatten().collect()),
+            };
             job = Some(WriteJob {
                 slot: slot_index,
                 unit,
                 unit_id: slot.id.clone(),
-                results,
+                part,
             });
         }
         let state = match slot.state {
@@ -157,8 +175,44 @@ impl Core {
                 });
             }
         }
+        if let Some(Err(problem)) = batch
+            .written
+            .as_ref()
+            .map(|written| check_written(written, &batch.results, slot))
+        {
+            return Err(CoreError::PartRefused {
+                lease: lease_id,
+                unit: format!("{}, games {}..{}", slot.id, unit.start, unit.end),
+                problem,
+            });
+        }
         Ok((lease_id, slot_index))
     }
+}
+
+/// A written part's summary must be of the leased unit, whole, and alone in its batch.
+fn check_written(
+    written: &UnitWritten,
+    results: &[GameResult],
+    slot: &super::Slot,
+) -> Result<(), String> {
+    if written.unit_id != slot.id {
+        return Err(format!("the part written is of unit {}", written.unit_id));
+    }
+    if written.games != slot.unit.games() {
+        return Err(format!(
+            "the part written has {} rows for {} games",
+            written.games,
+            slot.unit.games()
+        ));
+    }
+    if written.solvable > written.games || !results.is_empty() {
+        return Err(
+            "a written part's batch carries no results, and no more solvable games than games"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 /// Cheap sanity checks of one result: its key lies in the unit, its values are possible

@@ -53,7 +53,15 @@ pub(crate) struct WriteJob {
     pub slot: u32,
     pub unit: Unit,
     pub unit_id: String,
-    pub results: Vec<Stored>,
+    pub part: Part,
+}
+
+/// A complete unit's part: still to write, or already in the store.
+pub(crate) enum Part {
+    /// Every game's result, in game order: the writer encodes and puts the part.
+    Rows(Vec<Stored>),
+    /// A worker put the part itself; the writer journals what it holds.
+    Written(CommitEntry),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,6 +201,12 @@ impl Core {
             .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?;
         rec.last_seen = Instant::now();
         Ok(rec)
+    }
+
+    /// The unit that lease `lease_id` (as sent on the wire) covers, when it is known.
+    pub fn unit_of_lease(&self, lease_id: &str) -> Option<Unit> {
+        let rec = self.leases.get(&lease_id.parse().ok()?)?;
+        Some(self.slots[rec.slot as usize].unit)
     }
 
     /// The unit's part file is durable and journaled.
