@@ -12,7 +12,7 @@ use hammer_dataset::{ResultRow, list_parts, read_dataset};
 use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
     GameResult, LeaseRequest, RegisterRequest, ResultBatch, StatusRequest, StatusResponse,
-    lease_response,
+    UnitWritten, lease_response,
 };
 use hammer_sweep::Sweep;
 use hammer_worker::ConnectOptions;
@@ -542,6 +542,38 @@ fn forged_results_and_old_protocols_are_refused() {
             refused
                 .message()
                 .contains(&format!("game index {} is outside the lease", unit.end)),
+            "{}",
+            refused.message()
+        );
+        // A worker that says it put the unit's part, when the dataset has no such part.
+        let claim = ResultBatch {
+            worker_id: reg.worker_id.clone(),
+            lease_id: lease.lease_id.clone(),
+            experiment: experiment.name.clone(),
+            config: config.id.clone(),
+            n: unit.n,
+            params: format!("n={}", unit.n),
+            results: Vec::new(),
+            written: Some(UnitWritten {
+                unit_id: unit.unit_id.clone(),
+                games: unit.end - unit.start,
+                solvable: 0,
+                expansions: 0,
+                bytes: 4096,
+            }),
+        };
+        let (tx, rx) = tokio::sync::mpsc::channel(1);
+        tx.send(claim).await.unwrap();
+        drop(tx);
+        let mut acks = client
+            .submit(tokio_stream::wrappers::ReceiverStream::new(rx))
+            .await
+            .unwrap()
+            .into_inner();
+        let refused = acks.message().await.expect_err("the claim is refused");
+        assert_eq!(refused.code(), tonic::Code::FailedPrecondition);
+        assert!(
+            refused.message().contains("no such part"),
             "{}",
             refused.message()
         );
