@@ -143,8 +143,18 @@ pub fn out_and_state(out: &str, state: Option<PathBuf>) -> Result<(Store, PathBu
 pub fn load_sweep(path: &Path) -> Result<Sweep> {
     let mut file = SweepFile::read(path)?;
     for continuation in file.continuations_mut() {
+        // Of a dataset in an object store, the experiment's parts alone are copied.
+        let location = continuation.dataset.to_string_lossy().into_owned();
+        let below = format!("experiment={}", continuation.experiment);
+        let dataset =
+            crate::dataset_arg::DatasetArg::open_below(&location, &below).with_context(|| {
+                format!(
+                    "cannot read the unknown games of experiment {} from {location}",
+                    continuation.experiment
+                )
+            })?;
         let games = hammer_dataset::unknown_games(
-            &continuation.dataset,
+            dataset.dir(),
             &continuation.experiment,
             continuation.seed,
         )

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use hammer_store::{Store, is_url};
+use hammer_store::Store;
 
 /// A readable dataset directory, with the location as the user gave it.
 pub struct DatasetArg {
@@ -21,22 +21,26 @@ pub struct DatasetArg {
 impl DatasetArg {
     /// Opens `location`; a URL's parts are copied first, with a line on stderr.
     pub fn open(location: &str) -> Result<DatasetArg> {
-        if !is_url(location) || location.starts_with("file://") {
-            let store = Store::open(location)?;
-            let dir = store.local_dir().map(Path::to_owned).unwrap_or_default();
+        DatasetArg::open_below(location, "")
+    }
+
+    /// Opens `location` for a reader of the objects below `dir` alone (`experiment=NAME`
+    /// for one experiment's parts): of a URL, only those are copied.
+    pub fn open_below(location: &str, dir: &str) -> Result<DatasetArg> {
+        let store = Store::open(location)?;
+        if let Some(local) = store.local_dir() {
             return Ok(DatasetArg {
-                shown: dir.display().to_string(),
-                dir,
+                shown: local.display().to_string(),
+                dir: local.to_owned(),
                 copy: None,
             });
         }
-        let store = Store::open(location)?;
         let copy = tempfile::Builder::new()
             .prefix("hammer-dataset-")
             .tempdir()
             .context("cannot create a temporary directory for the dataset's copy")?;
         let started = std::time::Instant::now();
-        let parts = crate::runtime::runtime()?.block_on(store.download(copy.path()))?;
+        let parts = crate::runtime::runtime()?.block_on(store.download(dir, copy.path()))?;
         eprintln!(
             "read {parts} objects of {store} in {:.1} s",
             started.elapsed().as_secs_f64()

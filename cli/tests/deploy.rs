@@ -45,6 +45,25 @@ fn every_yaml_file_in_deploy_parses() {
     assert!(found >= 7, "only {found} YAML files found under deploy/");
 }
 
+/// `args` with each `$(NAME)` replaced by the value the container's `env` gives NAME, as
+/// Kubernetes expands them; a name without a value is an error.
+fn expanded(args: Vec<String>, container: &Value) -> Vec<String> {
+    let env = at(container, &["env"]).as_sequence().expect("env list");
+    args.into_iter()
+        .map(
+            |arg| match arg.strip_prefix("$(").and_then(|a| a.strip_suffix(')')) {
+                Some(name) => env
+                    .iter()
+                    .find(|e| e.get("name").and_then(Value::as_str) == Some(name))
+                    .and_then(|e| e.get("value").and_then(Value::as_str))
+                    .unwrap_or_else(|| panic!("$({name}) has no value in the container's env"))
+                    .to_owned(),
+                None => arg,
+            },
+        )
+        .collect()
+}
+
 #[test]
 fn compose_commands_parse_and_agree() {
     let docs = yaml_docs("compose/compose.yaml");
@@ -182,8 +201,8 @@ fn kubernetes_manifests_parse_and_agree() {
 
     let cc = only_container(coordinator);
     let wc = only_container(worker);
-    let c_args = strings(at(cc, &["args"]), "coordinator args");
-    let w_args = strings(at(wc, &["args"]), "worker args");
+    let c_args = expanded(strings(at(cc, &["args"]), "coordinator args"), cc);
+    let w_args = expanded(strings(at(wc, &["args"]), "worker args"), wc);
     check_args("kubernetes coordinator", &c_args);
     check_args("kubernetes worker", &w_args);
     assert!(c_args.contains(&"--stay-after-complete".to_owned()));
@@ -276,6 +295,31 @@ fn kubernetes_manifests_parse_and_agree() {
     assert_eq!(token_source(worker, &w_args), source);
     assert_eq!(str_at(secret_example, &["metadata", "name"]), source.0);
     assert!(at(secret_example, &["stringData"]).get(&source.1).is_some());
+
+    // The object store: both read the optional Secret that store-secret.example.yaml
+    // makes, with the variables an S3 client reads.
+    let store_example = &yaml_docs("kubernetes/store-secret.example.yaml")[0];
+    let store_secret = str_at(store_example, &["metadata", "name"]);
+    for c in [cc, wc] {
+        let from = at(c, &["envFrom"]).as_sequence().expect("envFrom list");
+        assert!(
+            from.iter().any(|f| f
+                .get("secretRef")
+                .is_some_and(|r| str_at(r, &["name"]) == store_secret
+                    && r.get("optional").and_then(Value::as_bool) == Some(true))),
+            "the container reads the optional Secret {store_secret}"
+        );
+    }
+    for key in [
+        "AWS_ENDPOINT_URL",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+    ] {
+        assert!(
+            at(store_example, &["stringData"]).get(key).is_some(),
+            "{key}"
+        );
+    }
     for c in [cc, wc] {
         let env = at(c, &["env"]).as_sequence().expect("env list");
         assert!(

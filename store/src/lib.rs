@@ -343,12 +343,12 @@ impl Store {
         Ok(keys)
     }
 
-    /// Copies every visible object below the location into the local directory `dest`,
-    /// under the same relative names, with up to 16 reads at a time; returns how many.
-    /// For readers that scan a local directory: a copy of a dataset's parts is the same
-    /// dataset.
-    pub async fn download(&self, dest: &Path) -> Result<usize, StoreError> {
-        let keys = self.list("").await?;
+    /// Copies every visible object below `dir` (`""`: the whole location) into the local
+    /// directory `dest`, under the same names relative to the location, with up to 16
+    /// reads at a time; returns how many. For readers that scan a local directory: a
+    /// copy of a dataset's parts is the same dataset.
+    pub async fn download(&self, dir: &str, dest: &Path) -> Result<usize, StoreError> {
+        let keys = self.list(dir).await?;
         let count = keys.len();
         let mut reads = futures_util::stream::iter(keys.into_iter().map(|key| async move {
             let bytes = self.get(&key).await?;

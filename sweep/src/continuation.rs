@@ -45,7 +45,8 @@ pub struct UnknownGames {
 /// [`crate::SweepFile::read`] and [`crate::SweepFile::finish`].
 #[derive(Clone, Debug)]
 pub struct Continuation {
-    /// The dataset's directory, relative to the sweep file's folder.
+    /// The dataset: a directory, relative to the sweep file's folder, or an object
+    /// store URL (`s3://BUCKET/PREFIX`) as written.
     pub dataset: PathBuf,
     /// The experiment whose unknown games are continued.
     pub experiment: String,
@@ -149,8 +150,16 @@ pub(crate) fn read(
                     "a dataset is named in sweep text that was not loaded from a file; load the sweep with its path so that the dataset can be read",
                 ));
             };
+            // A URL names the same dataset from any folder.
+            let is_url = dir
+                .split_once("://")
+                .is_some_and(|(scheme, _)| scheme.bytes().all(|b| b.is_ascii_alphanumeric()));
             let continuation = Continuation {
-                dataset: base.join(&dir),
+                dataset: if is_url {
+                    PathBuf::from(&dir)
+                } else {
+                    base.join(&dir)
+                },
                 experiment: from.clone(),
                 seed: files.seed,
                 games: None,

@@ -12,13 +12,16 @@ use hammer_viewer::{DEFAULT_HINT_BUDGET, Options, StatusSource};
 use hammer_worker::{Client, ConnectOptions};
 
 use crate::args::TokenArgs;
+use crate::dataset_arg::DatasetArg;
 use crate::runtime::{runtime, stop_signal};
 
 #[derive(Args)]
 pub struct ViewArgs {
-    /// The dataset to browse (a directory of experiment=NAME/n=N/part-ID.parquet).
-    /// Without it the page still plays pasted boards and watches --coordinator.
-    dataset: Option<PathBuf>,
+    /// The dataset to browse (a directory of experiment=NAME/n=N/part-ID.parquet, or an
+    /// object store URL, copied once at start). Without it the page still plays pasted
+    /// boards and watches --coordinator.
+    #[arg(value_name = "DIR|URL")]
+    dataset: Option<String>,
     /// Address to listen on, IP:PORT; port 0 picks a free one (the URL printed says
     /// which). Any address other than loopback needs a token: the one in --token-file,
     /// or a random one printed in the URL.
@@ -113,7 +116,9 @@ fn status_source(options: ConnectOptions) -> StatusSource {
 }
 
 pub fn view(args: ViewArgs) -> Result<ExitCode> {
-    if let Some(dir) = &args.dataset
+    // Kept until the server stops: a URL's copy is removed with it.
+    let dataset = args.dataset.as_deref().map(DatasetArg::open).transpose()?;
+    if let Some(dir) = dataset.as_ref().map(DatasetArg::dir)
         && !dir.is_dir()
     {
         bail!(
@@ -165,7 +170,7 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
         None => None,
     };
     let options = Options {
-        dataset: args.dataset.clone(),
+        dataset: dataset.as_ref().map(|d| d.dir().to_owned()),
         coordinator,
         token: token.clone(),
         hint_budget: args.hint_budget,

@@ -368,3 +368,21 @@ pub fn worker(dir: &Path, name: &str, port: u16, flags: &[&str]) -> Proc {
     args.extend_from_slice(flags);
     spawn_hammer(dir, name, &args)
 }
+
+/// The `weed` binary: `HAMMER_WEED`, else beside the tests' Python, else on PATH.
+pub fn weed_program() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("HAMMER_WEED") {
+        return Some(PathBuf::from(path));
+    }
+    let beside_python = std::env::var_os("HAMMER_PYTHON")
+        .map(PathBuf::from)
+        .and_then(|p| p.parent().map(|d| d.join("weed")))
+        .filter(|p| p.is_file());
+    beside_python.or_else(|| {
+        std::env::var_os("PATH").and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|d| d.join("weed"))
+                .find(|p| p.is_file())
+        })
+    })
+}
