@@ -1,12 +1,13 @@
 """Read a hammer dataset from an S3-compatible store and compare it with a local copy.
 
-Usage: python s3_readers.py s3://BUCKET/PREFIX LOCAL_DIR
+Usage: python s3_readers.py s3://BUCKET/PREFIX LOCAL_DIR [--delta]
 
 The endpoint and credentials come from AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID and
 AWS_SECRET_ACCESS_KEY, as for any S3 client. pyarrow (`S3FileSystem`) and polars (an
 `s3://` path with storage options) each read the store's copy; each must give the same
 rows as pyarrow's read of the local copy, timing columns aside. Prints one JSON line per
-reader, and exits 1 when any reader fails or differs.
+reader, and exits 1 when any reader fails or differs. With `--delta`, the prefix's Delta
+log is read too, as a versioned table: by `deltalake` (delta-rs) and `polars.read_delta`.
 
 DuckDB is not among them: its `httpfs` extension cannot be downloaded here, and PyPI's
 `duckdb-extension-httpfs` ships it only for DuckDB 1.x, older than the DuckDB the other
@@ -68,12 +69,38 @@ def read_polars(url, endpoint):
     return frame.to_arrow()
 
 
+def delta_options(endpoint):
+    return {
+        "AWS_ENDPOINT_URL": endpoint,
+        "AWS_ACCESS_KEY_ID": os.environ["AWS_ACCESS_KEY_ID"],
+        "AWS_SECRET_ACCESS_KEY": os.environ["AWS_SECRET_ACCESS_KEY"],
+        "AWS_REGION": os.environ.get("AWS_REGION", "us-east-1"),
+        "AWS_ALLOW_HTTP": "true",
+        "AWS_S3_ALLOW_UNSAFE_RENAME": "true",
+    }
+
+
+def read_deltalake(url, endpoint):
+    from deltalake import DeltaTable
+
+    return DeltaTable(url, storage_options=delta_options(endpoint)).to_pyarrow_table()
+
+
+def read_polars_delta(url, endpoint):
+    import polars as pl
+
+    return pl.read_delta(url, storage_options=delta_options(endpoint)).to_arrow()
+
+
 def main(argv):
     url, local = argv[1], argv[2]
     endpoint = os.environ["AWS_ENDPOINT_URL"]
     want_columns, want = key_rows(read_local(local))
     failed = False
-    for name, read in (("pyarrow", read_pyarrow), ("polars", read_polars)):
+    readers = [("pyarrow", read_pyarrow), ("polars", read_polars)]
+    if "--delta" in argv[3:]:
+        readers += [("deltalake", read_deltalake), ("polars-delta", read_polars_delta)]
+    for name, read in readers:
         try:
             columns, rows = key_rows(read(url, endpoint))
             same = columns == want_columns and rows == want

@@ -9,7 +9,8 @@
 //!   rows of a local run of the same sweep.
 //! - `hammer coordinator --out s3://…` has its workers put the parts, but for one started
 //!   with `--no-store`; workers and the coordinator killed with SIGKILL midway, the sweep
-//!   completes with every part once and the rows of a local run.
+//!   completes with every part once and the rows of a local run, also as its Delta log
+//!   (`--delta`) shows them to `deltalake` and `polars.read_delta`.
 //! - `hammer analyze`, `hammer learn` and `hammer view` read the dataset from the store and give what
 //!   they give from the local copy.
 //! - A fresh state over the finished prefix commits the parts it finds and runs nothing;
@@ -208,7 +209,7 @@ fn datasets_live_in_an_s3_compatible_store() {
         &[],
     );
     assert!(output.status.success(), "{}", stderr(&output));
-    python_readers_agree(&url, &local);
+    python_readers_agree(&url, &local, false);
 
     workers_write_the_parts(sweep, dir, &local, &rt);
 
@@ -354,6 +355,7 @@ fn workers_write_the_parts(sweep: &str, dir: &Path, local: &Path, rt: &tokio::ru
         "5",
         "--heartbeat-secs",
         "1",
+        "--delta",
     ]);
     let env = s3_env();
     let coordinator = |name: &str| {
@@ -394,7 +396,7 @@ fn workers_write_the_parts(sweep: &str, dir: &Path, local: &Path, rt: &tokio::ru
     assert!(!text.contains("puts the parts of its units"), "{text}");
     let text = second.log_text();
     assert!(!text.contains("ERROR"), "{text}");
-    python_readers_agree(&url, local);
+    python_readers_agree(&url, local, true);
 }
 
 /// Capped 6x6 games, some left unknown, into the store; then a sweep that continues the
@@ -454,21 +456,30 @@ fn continuation_reads_the_store(dir: &Path) {
 }
 
 /// pyarrow and polars read the dataset at `url` in the store, and get the rows of the
-/// local copy, timing columns aside (when the tests' Python is there).
-fn python_readers_agree(url: &str, local: &Path) {
+/// local copy, timing columns aside (when the tests' Python is there); with `delta`, so
+/// do `deltalake` and `polars.read_delta` through its Delta log.
+fn python_readers_agree(url: &str, local: &Path, delta: bool) {
     let Some(python) = support::python() else {
         return;
     };
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/s3_readers.py");
     let mut command = Command::new(python);
     command.arg(script).arg(url).arg(local);
+    if delta {
+        command.arg("--delta");
+    }
     for (k, v) in s3_env() {
         command.env(k, v);
     }
     let output = command.output().expect("run python");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}\n{}", stderr(&output));
-    assert_eq!(stdout.matches("\"same\": true").count(), 2, "{stdout}");
+    let readers = if delta { 4 } else { 2 };
+    assert_eq!(
+        stdout.matches("\"same\": true").count(),
+        readers,
+        "{stdout}"
+    );
 }
 
 /// Sixteen concurrent create-only puts of one name: exactly one creates it, and the

@@ -11,6 +11,7 @@
 //!   that already arrived is dropped, however many workers send it.
 
 mod core;
+mod delta;
 mod metrics;
 mod parts;
 mod service;
@@ -135,6 +136,9 @@ pub struct CoordinatorConfig {
     /// themselves; `None`: workers send their results and the coordinator writes the
     /// parts (`hammer run`, a dataset on the coordinator's own disk).
     pub workers_write: Option<String>,
+    /// Keep a Delta Lake log (`_delta_log/`) over the parts, so that Delta readers see
+    /// the dataset as a versioned table.
+    pub delta_log: bool,
     /// The state directory (journal); the same one resumes the sweep.
     pub state: PathBuf,
     /// The address to serve workers on (port 0 picks a free one).
@@ -157,6 +161,7 @@ impl CoordinatorConfig {
             sweep,
             out,
             workers_write: None,
+            delta_log: false,
             state,
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             token: None,
@@ -202,6 +207,8 @@ pub struct Coordinator {
     metrics: Arc<metrics::Metrics>,
     metrics_server: Option<JoinHandle<()>>,
     health: tonic_health::server::HealthReporter,
+    /// The Delta log's writer and its periodic task, when the log is kept.
+    delta: Option<(Arc<delta::DeltaWriter>, JoinHandle<()>)>,
 }
 
 impl Coordinator {
@@ -212,6 +219,7 @@ impl Coordinator {
             sweep,
             out,
             workers_write,
+            delta_log,
             state,
             listen,
             token,
@@ -236,6 +244,10 @@ impl Coordinator {
         // Before any unit is leased: a store that cannot take a part fails here.
         out.check_writable().await?;
         parts::adopt(&out, &sweep, &mut state_dir, &mut committed).await?;
+        let delta = match delta_log {
+            true => Some(delta::DeltaWriter::start(&out, &sweep, &committed).await?),
+            false => None,
+        };
         let core = core::Core::new(sweep.clone(), timing, &committed);
         let resumed_units = committed.len() as u32;
         if resumed_units > 0 {
@@ -250,13 +262,18 @@ impl Coordinator {
         });
         let metrics = core.metrics.clone();
         let core = Arc::new(Mutex::new(core));
-        let (writer, writer_tx) = start_writers(
-            out.clone(),
-            state_dir,
-            core.clone(),
-            sweep.clone(),
-            events_tx,
-        )?;
+        let (writer, writer_tx) = start_writers(writer::Writing {
+            out: out.clone(),
+            state: state_dir,
+            core: core.clone(),
+            sweep: sweep.clone(),
+            events: events_tx,
+            delta: delta.clone(),
+        })?;
+        let delta = delta.map(|d| {
+            let task = d.spawn();
+            (d, task)
+        });
 
         let (drain, drain_rx) = watch::channel(false);
         let service = service::Service {
@@ -319,6 +336,7 @@ impl Coordinator {
             metrics,
             metrics_server: None,
             health: health_reporter,
+            delta,
         })
     }
 
@@ -457,6 +475,14 @@ impl Coordinator {
             .into_iter()
             .collect::<Result<Vec<()>, _>>()
             .map(|_| ());
+        // The last version of the log adds what the writers committed since the one
+        // before; a failure here is caught up at the next start.
+        if let Some((delta, task)) = self.delta.take() {
+            task.abort();
+            if let Err(e) = delta.flush().await {
+                warn!(error = %error_chain(&e), "cannot write the Delta log's last version");
+            }
+        }
         info!(
             seconds = self.started.elapsed().as_secs_f64(),
             "coordinator stopped"
@@ -468,6 +494,9 @@ impl Coordinator {
 impl Drop for Coordinator {
     fn drop(&mut self) {
         self.expiry.abort();
+        if let Some((_, task)) = &self.delta {
+            task.abort();
+        }
         if let Some(server) = &self.metrics_server {
             server.abort();
         }
@@ -533,16 +562,11 @@ type WriterThread = std::thread::JoinHandle<Result<(), CoordinatorError>>;
 
 /// Starts the dataset writers (between 2 and 8 threads, by the machine's cores).
 fn start_writers(
-    out: Store,
-    state: StateDir,
-    core: Arc<Mutex<core::Core>>,
-    sweep: Arc<Sweep>,
-    events: watch::Sender<Events>,
+    writing: writer::Writing,
 ) -> Result<(Vec<WriterThread>, mpsc::Sender<WriteJob>), CoordinatorError> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
     let (jobs, jobs_rx) = mpsc::channel(threads);
-    let writers = writer::spawn(threads, out, state, core, sweep, jobs_rx, events)
-        .map_err(CoordinatorError::Thread)?;
+    let writers = writer::spawn(threads, writing, jobs_rx).map_err(CoordinatorError::Thread)?;
     Ok((writers, jobs))
 }
 

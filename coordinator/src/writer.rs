@@ -15,9 +15,23 @@ use tokio::runtime::Handle;
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, error};
 
+use hammer_parts::delta::LoggedPart;
+
 use crate::core::{Core, Part, Stored, WriteJob};
+use crate::delta::DeltaWriter;
 use crate::state::{CommitEntry, StateDir};
 use crate::{CoordinatorError, Events, lock};
+
+/// What the writer threads write with.
+pub(crate) struct Writing {
+    pub out: Store,
+    pub state: StateDir,
+    pub core: Arc<Mutex<Core>>,
+    pub sweep: Arc<Sweep>,
+    pub events: watch::Sender<Events>,
+    /// The Delta log that each committed part is queued for, when it is kept.
+    pub delta: Option<Arc<DeltaWriter>>,
+}
 
 /// Starts `threads` writer threads sharing one queue and one journal.
 ///
@@ -26,46 +40,54 @@ use crate::{CoordinatorError, Events, lock};
 /// side takes in. Journal lines may land in any order: each names its unit.
 pub(crate) fn spawn(
     threads: usize,
-    out: Store,
-    state: StateDir,
-    core: Arc<Mutex<Core>>,
-    sweep: Arc<Sweep>,
+    writing: Writing,
     jobs: mpsc::Receiver<WriteJob>,
-    events: watch::Sender<Events>,
 ) -> std::io::Result<Vec<std::thread::JoinHandle<Result<(), CoordinatorError>>>> {
-    let state = Arc::new(Mutex::new(state));
-    let jobs = Arc::new(Mutex::new(jobs));
-    let events = Arc::new(events);
-    // The store's client is async; the writer threads drive its futures on the
-    // coordinator's runtime.
-    let runtime = Handle::current();
+    let shared = Arc::new(Shared {
+        // The store's client is async; the writer threads drive its futures on the
+        // coordinator's runtime.
+        runtime: Handle::current(),
+        out: writing.out,
+        state: Mutex::new(writing.state),
+        core: writing.core,
+        sweep: writing.sweep,
+        jobs: Mutex::new(jobs),
+        events: writing.events,
+        delta: writing.delta,
+    });
     (0..threads.max(1))
         .map(|i| {
-            let (runtime, out, state, core, sweep, jobs, events) = (
-                runtime.clone(),
-                out.clone(),
-                state.clone(),
-                core.clone(),
-                sweep.clone(),
-                jobs.clone(),
-                events.clone(),
-            );
+            let shared = shared.clone();
             std::thread::Builder::new()
                 .name(format!("hammer-writer-{i}"))
-                .spawn(move || writer_loop(&runtime, &out, &state, &core, &sweep, &jobs, &events))
+                .spawn(move || writer_loop(&shared))
         })
         .collect()
 }
 
-fn writer_loop(
-    runtime: &Handle,
-    out: &Store,
-    state: &Mutex<StateDir>,
-    core: &Mutex<Core>,
-    sweep: &Sweep,
-    jobs: &Mutex<mpsc::Receiver<WriteJob>>,
-    events: &watch::Sender<Events>,
-) -> Result<(), CoordinatorError> {
+/// What every writer thread holds.
+struct Shared {
+    runtime: Handle,
+    out: Store,
+    state: Mutex<StateDir>,
+    core: Arc<Mutex<Core>>,
+    sweep: Arc<Sweep>,
+    jobs: Mutex<mpsc::Receiver<WriteJob>>,
+    events: watch::Sender<Events>,
+    delta: Option<Arc<DeltaWriter>>,
+}
+
+fn writer_loop(shared: &Shared) -> Result<(), CoordinatorError> {
+    let Shared {
+        runtime,
+        out,
+        state,
+        core,
+        sweep,
+        jobs,
+        events,
+        delta,
+    } = shared;
     loop {
         // One thread waits on the queue at a time; the others wait for the lock.
         let Some(job) = lock(jobs).blocking_recv() else {
@@ -79,7 +101,10 @@ fn writer_loop(
         let games = job.unit.games();
         let started = std::time::Instant::now();
         match commit(runtime, out, state, sweep, job) {
-            Ok(entry) => {
+            Ok((entry, part)) => {
+                if let Some(delta) = delta {
+                    delta.queue(part);
+                }
                 let complete = {
                     let mut core = lock(core);
                     core.metrics.unit_written(started.elapsed());
@@ -99,16 +124,19 @@ fn writer_loop(
     }
 }
 
+/// Writes (or takes) the unit's part and journals it; returns the journal line and the
+/// part, for the Delta log.
 fn commit(
     runtime: &Handle,
     out: &Store,
     state: &Mutex<StateDir>,
     sweep: &Sweep,
     job: WriteJob,
-) -> Result<CommitEntry, CoordinatorError> {
+) -> Result<(CommitEntry, LoggedPart), CoordinatorError> {
     let started = std::time::Instant::now();
-    let entry = match job.part {
-        Part::Written(entry) => entry,
+    let key = hammer_parts::key_of(sweep, &job.unit)?;
+    let (entry, size) = match job.part {
+        Part::Written(entry, size) => (entry, size),
         Part::Rows(mut results) => {
             // The slots hold the results in game order, which is the file's order.
             let games = results.iter_mut().map(|stored| {
@@ -120,7 +148,7 @@ fn commit(
                 )
             });
             let part = hammer_parts::encode(sweep, &job.unit, games)?;
-            runtime.block_on(hammer_parts::put(out, sweep, part))?.0
+            runtime.block_on(hammer_parts::put(out, sweep, part))?
         }
     };
     let written = started.elapsed();
@@ -132,7 +160,7 @@ fn commit(
         journal_ms = (started.elapsed() - written).as_secs_f64() * 1e3,
         "committed"
     );
-    Ok(entry)
+    Ok((entry, LoggedPart { key, size }))
 }
 
 #[cfg(test)]

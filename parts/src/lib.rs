@@ -11,6 +11,8 @@
 //! recognised and committed from its footer alone, and a part of another sweep under the
 //! same name is refused rather than taken for this one's.
 
+pub mod delta;
+
 use std::collections::HashMap;
 
 use bytes::Bytes;
@@ -63,6 +65,9 @@ pub enum PartError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The dataset's Delta log holds a version that is not JSON lines.
+    #[error("the Delta log's {0}")]
+    DeltaLog(String),
     /// A unit's part name is taken by a part that is not this sweep's.
     #[error(
         "{location} is taken by a part with {found}, not a part of this sweep (digest \

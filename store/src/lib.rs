@@ -314,8 +314,8 @@ impl Store {
 
     /// The keys of every object below `dir` (a `/`-separated name below the location),
     /// relative to the location, sorted. A directory that does not exist has none.
-    /// Hidden names (a component starting with `.` or `_`) are left out, as hive readers
-    /// leave them out.
+    /// Hidden names below `dir` (a component starting with `.` or `_`) are left out, as
+    /// hive readers leave them out.
     pub async fn list(&self, dir: &str) -> Result<Vec<String>, StoreError> {
         let mut keys = match &self.kind {
             Kind::Local(root) => local::list(root, dir)?,
@@ -335,8 +335,12 @@ impl Store {
                     .collect()
             }
         };
+        // Hidden below `dir` only, so that a hidden directory itself can be listed.
+        let inside = dir.trim_matches('/');
         keys.retain(|key| {
-            !key.split('/')
+            !key.strip_prefix(inside)
+                .unwrap_or(key)
+                .split('/')
                 .any(|c| c.starts_with('.') || c.starts_with('_'))
         });
         keys.sort();

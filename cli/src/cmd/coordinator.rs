@@ -55,6 +55,10 @@ pub struct CoordinatorArgs {
     /// whenever it exits, such as a Kubernetes Deployment.
     #[arg(long)]
     stay_after_complete: bool,
+    /// Also keep a Delta Lake log (OUT/_delta_log/) over the parts, for Spark,
+    /// deltalake, polars.read_delta and DuckDB's delta_scan.
+    #[arg(long)]
+    delta: bool,
 }
 
 pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
@@ -70,6 +74,7 @@ pub fn coordinator(args: CoordinatorArgs) -> Result<ExitCode> {
         sweep,
         out: out.clone(),
         workers_write,
+        delta_log: args.delta,
         state,
         listen: args.listen,
         token,

@@ -36,15 +36,21 @@ pub struct RunArgs {
     /// Serve Prometheus metrics over HTTP at http://ADDR:PORT/metrics while running.
     #[arg(long, value_name = "ADDR:PORT")]
     metrics: Option<SocketAddr>,
+    /// Also keep a Delta Lake log (OUT/_delta_log/) over the parts, for Spark,
+    /// deltalake, polars.read_delta and DuckDB's delta_scan.
+    #[arg(long)]
+    delta: bool,
     #[command(flatten)]
     memory: MemoryArgs,
 }
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let sweep = load_sweep(&args.sweep)?;
-    let pool = pool(args.threads, &args.memory)?;
+    let pool = Arc::new(pool(args.threads, &args.memory)?);
     let (out, state) = out_and_state(&args.out, args.state)?;
-    let outcome = run_sweep(sweep, out.clone(), state, pool, args.metrics)?;
+    let mut config = CoordinatorConfig::loopback(sweep, out.clone(), state);
+    config.delta_log = args.delta;
+    let outcome = runtime()?.block_on(run_local(config, pool, true, args.metrics))?;
     tell_outcome(&outcome, &out);
     Ok(ExitCode::SUCCESS)
 }

@@ -33,12 +33,13 @@ impl Core {
             if slot.state == SlotState::Open {
                 accepted = (games - slot.received) as u32;
                 slot.received = games;
-                written = Some(CommitEntry {
+                let entry = CommitEntry {
                     unit_id: part.unit_id,
                     games: part.games,
                     solvable: part.solvable,
                     expansions: part.expansions,
-                });
+                };
+                written = Some((entry, part.bytes));
             } else {
                 duplicates = games as u32;
             }
@@ -74,7 +75,7 @@ impl Core {
             slot.state = SlotState::Writing;
             let results = std::mem::take(&mut slot.results);
             let part = match written {
-                Some(entry) => Part::Written(entry),
+                Some((entry, bytes)) => Part::Written(entry, bytes),
                 None => Part::Rows(results.into_iter().flatten().collect()),
             };
             job = Some(WriteJob {

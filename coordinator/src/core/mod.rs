@@ -60,8 +60,9 @@ pub(crate) struct WriteJob {
 pub(crate) enum Part {
     /// Every game's result, in game order: the writer encodes and puts the part.
     Rows(Vec<Stored>),
-    /// A worker put the part itself; the writer journals what it holds.
-    Written(CommitEntry),
+    /// A worker put the part itself; the writer journals what it holds (and its size in
+    /// bytes, for the Delta log).
+    Written(CommitEntry, u64),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
