@@ -30,8 +30,16 @@ if readelf -l "$context/hammer" | grep -q 'program interpreter'; then
     exit 1
 fi
 "$context/hammer" --version >/dev/null
-mkdir -p "$context/data" "$context/rootfs/tmp"
+mkdir -p "$context/data" "$context/rootfs/tmp" "$context/rootfs/etc/ssl/certs"
 chmod 1777 "$context/rootfs/tmp"
+# The CA certificates of an object store's HTTPS endpoint: the TLS client of the store
+# (rustls with the platform's roots) finds none in an empty image and refuses to start.
+ca="${HAMMER_CA_BUNDLE:-/etc/ssl/certs/ca-certificates.crt}"
+if [[ ! -f "$ca" ]]; then
+    echo "build-image.sh: no CA bundle at $ca (install ca-certificates, or set HAMMER_CA_BUNDLE)" >&2
+    exit 1
+fi
+cp "$ca" "$context/rootfs/etc/ssl/certs/ca-certificates.crt"
 docker build --quiet -f deploy/Dockerfile.prebuilt -t "$tag" "$context" >/dev/null
 size="$(docker image inspect -f '{{.Size}}' "$tag")"
 echo "built $tag from $target_dir/$triple/$profile/hammer ($size bytes)"

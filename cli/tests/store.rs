@@ -379,6 +379,22 @@ fn workers_write_the_parts(sweep: &str, dir: &Path, local: &Path, rt: &tokio::ru
         }
     };
     let mut first = coordinator("coordinator-w1");
+    // A worker that cannot write to the store stops at registration and says why.
+    let endpoint = format!("http://{listen}");
+    let locked_out = hammer_s3(
+        &[
+            "worker",
+            "--coordinator",
+            &endpoint,
+            "--give-up-after-secs",
+            "30",
+        ],
+        &[("AWS_SECRET_ACCESS_KEY", "wrong")],
+    );
+    fails_with(
+        &locked_out,
+        &["asks workers to write the dataset at", "--no-store"],
+    );
     let mut writer = worker("writer-a", &[]);
     let rows_sender = worker("rows-b", &["--no-store"]);
     parts_at_least(6, &|| first.log_text());

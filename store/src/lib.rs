@@ -100,9 +100,9 @@ enum Kind {
     Local(PathBuf),
     Object {
         store: Arc<dyn ObjectStore>,
-        /// The same store with few retries, for the probe at start: a wrong endpoint
-        /// should fail in seconds there, not after the minutes of retries that carry a
-        /// running sweep over a store's short outage.
+        /// The same store with retries for 10 s only, for the probe at start: a wrong
+        /// endpoint should fail in seconds there, not after the minutes of retries that
+        /// carry a running sweep over a store's short outage.
         probe: Arc<dyn ObjectStore>,
         prefix: ObjectPath,
     },
@@ -203,9 +203,11 @@ impl Store {
             })
         };
         let store = open(RetryConfig::default())?;
+        // Up to 10 s of retries: a store started beside the coordinator (a Compose
+        // service) has that long to come up, and a wrong endpoint fails in 10 s.
         let probe = open(RetryConfig {
             backoff: BackoffConfig::default(),
-            max_retries: 2,
+            max_retries: 10,
             retry_timeout: Duration::from_secs(10),
         })?;
         let prefix = ObjectPath::from_url_path(url.path()).map_err(|e| bad(e.to_string()))?;
