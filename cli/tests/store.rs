@@ -8,7 +8,8 @@
 //!   with SIGKILL, and run again completes; pyarrow and polars read from the store the
 //!   rows of a local run of the same sweep.
 //! - `hammer coordinator --out s3://…` has its workers put the parts, but for one started
-//!   with `--no-store`; workers and the coordinator killed with SIGKILL midway, the sweep
+//!   with `--no-store`; a worker and the coordinator killed with SIGKILL and the store
+//!   stopped for 30 s midway, the sweep
 //!   completes with every part once and the rows of a local run, also as its Delta log
 //!   (`--delta`) shows them to `deltalake` and `polars.read_delta`.
 //! - `hammer analyze`, `hammer learn` and `hammer view` read the dataset from the store and give what
@@ -211,7 +212,7 @@ fn datasets_live_in_an_s3_compatible_store() {
     assert!(output.status.success(), "{}", stderr(&output));
     python_readers_agree(&url, &local, false);
 
-    workers_write_the_parts(sweep, dir, &local, &rt);
+    workers_write_the_parts(sweep, dir, &local, &rt, &weed);
 
     // The commands that read a dataset read it from the store as from the disk.
     let analyze = |dataset: &str| {
@@ -332,10 +333,16 @@ fn bad_locations_fail_at_start(sweep: &str, state: &str) {
 
 /// `hammer coordinator --out s3://…`: workers put the parts themselves, but for one
 /// started with `--no-store`, whose units the coordinator writes. A worker killed with
-/// SIGKILL, and the coordinator killed with SIGKILL while workers put parts and started
-/// again: the sweep completes with every part once, and the store's copy has the rows of
-/// the local run.
-fn workers_write_the_parts(sweep: &str, dir: &Path, local: &Path, rt: &tokio::runtime::Runtime) {
+/// SIGKILL, the store stopped for 30 s, and the coordinator killed with SIGKILL while
+/// workers put parts and started again: the sweep completes with every part once, and
+/// the store's copy has the rows of the local run.
+fn workers_write_the_parts(
+    sweep: &str,
+    dir: &Path,
+    local: &Path,
+    rt: &tokio::runtime::Runtime,
+    weed: &Proc,
+) {
     let url = format!("s3://{BUCKET}/runs/workers");
     let state = dir.join("workers-state");
     let listen = format!("127.0.0.1:{}", support::free_port());
@@ -400,7 +407,14 @@ fn workers_write_the_parts(sweep: &str, dir: &Path, local: &Path, rt: &tokio::ru
     parts_at_least(6, &|| first.log_text());
     writer.kill9();
     let writer_again = worker("writer-c", &[]);
-    parts_at_least(14, &|| first.log_text());
+    parts_at_least(10, &|| first.log_text());
+    // The store stops answering for 30 s while the workers put parts: they wait and
+    // retry, and keep their leases meanwhile.
+    signal(weed, "-STOP");
+    std::thread::sleep(Duration::from_secs(30));
+    signal(weed, "-CONT");
+    let before = rt.block_on(store.list("")).expect("list").len();
+    parts_at_least(before + 3, &|| first.log_text());
     first.kill9();
     let mut second = coordinator("coordinator-w2");
     second.wait_ok(Duration::from_secs(300));

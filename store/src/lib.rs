@@ -340,12 +340,27 @@ impl Store {
         // Hidden below `dir` only, so that a hidden directory itself can be listed.
         let inside = dir.trim_matches('/');
         keys.retain(|key| {
-            !key.strip_prefix(inside)
-                .unwrap_or(key)
-                .split('/')
-                .any(|c| c.starts_with('.') || c.starts_with('_'))
+            !key.is_empty()
+                && !key
+                    .strip_prefix(inside)
+                    .unwrap_or(key)
+                    .split('/')
+                    .any(|c| c.starts_with('.') || c.starts_with('_'))
         });
         keys.sort();
+        // A "folder" that some tools put into a bucket (an empty object named like the
+        // directory, as pyarrow's copy_files and web consoles make) is not an object of
+        // the dataset: a key is dropped when another key lies below it.
+        let folders: Vec<bool> = keys
+            .windows(2)
+            .map(|w| {
+                w[1].strip_prefix(w[0].as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+            })
+            .chain([false])
+            .collect();
+        let mut folders = folders.into_iter();
+        keys.retain(|_| !folders.next().unwrap_or(false));
         Ok(keys)
     }
 
