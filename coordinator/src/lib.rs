@@ -98,8 +98,8 @@ pub enum CoordinatorError {
     #[error("cannot start a thread: {0}")]
     Thread(std::io::Error),
     /// A unit could not be committed, so the coordinator stops; the message says why.
-    #[error("the gRPC server failed: {0}")]
-    Server(String),
+    #[error("the coordinator stopped: {0}")]
+    CommitFailed(String),
     /// A task or thread of the coordinator ended unexpectedly.
     #[error("internal error: {0}")]
     Internal(String),
@@ -399,7 +399,7 @@ impl Coordinator {
             .map(|e| e.fatal.clone());
         match result {
             Ok(None) => Ok(()),
-            Ok(Some(fatal)) => Err(CoordinatorError::Server(fatal)),
+            Ok(Some(fatal)) => Err(CoordinatorError::CommitFailed(fatal)),
             Err(_) => Err(CoordinatorError::Internal(
                 "the writer thread is gone".into(),
             )),
