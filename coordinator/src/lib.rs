@@ -234,20 +234,7 @@ impl Coordinator {
         let knowledge_bases = shipped_knowledge_bases(&sweep)?;
         let sweep = Arc::new(sweep);
         let (mut state_dir, mut committed) = StateDir::open(&state, &sweep)?;
-        if let Some(dir) = out.local_dir() {
-            // No writer is active: the state lock is ours and the writer has not started.
-            let removed = hammer_dataset::remove_stale_temp_files(dir)?;
-            if removed > 0 {
-                info!(removed, dir = %dir.display(), "removed stale temporary files left by a crash");
-            }
-        }
-        // Before any unit is leased: a store that cannot take a part fails here.
-        out.check_writable().await?;
-        parts::adopt(&out, &sweep, &mut state_dir, &mut committed).await?;
-        let delta = match delta_log {
-            true => Some(delta::DeltaWriter::start(&out, &sweep, &committed).await?),
-            false => None,
-        };
+        let delta = open_dataset(&out, &sweep, &mut state_dir, &mut committed, delta_log).await?;
         let core = core::Core::new(sweep.clone(), timing, &committed);
         let resumed_units = committed.len() as u32;
         if resumed_units > 0 {
@@ -504,6 +491,33 @@ impl Drop for Coordinator {
             server.abort();
         }
     }
+}
+
+/// Readies the dataset before any unit is leased: removes a crash's temporary files from
+/// a local directory, proves the store writable, commits the parts the journal lacks, and
+/// opens the Delta log when it is kept.
+async fn open_dataset(
+    out: &Store,
+    sweep: &Sweep,
+    state_dir: &mut StateDir,
+    committed: &mut Vec<state::CommitEntry>,
+    delta_log: bool,
+) -> Result<Option<Arc<delta::DeltaWriter>>, CoordinatorError> {
+    if let Some(dir) = out.local_dir() {
+        // No writer is active: the state lock is ours and the writer has not started.
+        let removed = hammer_dataset::remove_stale_temp_files(dir)?;
+        if removed > 0 {
+            info!(removed, dir = %dir.display(), "removed stale temporary files left by a crash");
+        }
+    }
+    out.check_writable().await?;
+    parts::adopt(out, sweep, state_dir, committed).await?;
+    if !delta_log {
+        return Ok(None);
+    }
+    Ok(Some(
+        delta::DeltaWriter::start(out, sweep, committed).await?,
+    ))
 }
 
 /// The knowledge bases the sweep's learned orders name, as a registration answer ships

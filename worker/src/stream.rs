@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use hammer_proto::error_chain;
-use hammer_proto::v1::{HeartbeatRequest, LeaseProgress, ResultBatch, UnitState, UnitWritten};
+use hammer_proto::v1::{
+    BatchAck, HeartbeatRequest, LeaseProgress, ResultBatch, UnitState, UnitWritten,
+};
 use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tokio::sync::{mpsc, watch};
@@ -41,6 +43,16 @@ pub(crate) async fn work(
     let (experiment, config) = sweep
         .config_of(&current.unit)
         .ok_or_else(|| WorkerError::BadLease(format!("unknown unit {}", current.unit_id)))?;
+    let header = ResultBatch {
+        worker_id: worker_id.to_owned(),
+        lease_id: lease_id.to_owned(),
+        experiment: experiment.name.clone(),
+        config: config.id.clone(),
+        n: current.unit.n,
+        params: current.params.clone(),
+        results: Vec::new(),
+        written: None,
+    };
     let (tx, rx) = mpsc::channel::<ResultBatch>(4);
     let mut acks = client.submit(ReceiverStream::new(rx)).await?.into_inner();
     let mut heartbeat_client = client.clone();
@@ -93,29 +105,12 @@ pub(crate) async fn work(
                     ClientError::Rpc(tonic::Status::unavailable("the coordinator closed the result stream"))
                 })?;
                 in_flight = in_flight.saturating_sub(1);
-                let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
-                if matches!(state, UnitState::Complete | UnitState::Committed) {
-                    let ours = current.mode.solved() && current.results.len() == games;
-                    debug!(unit = %current.unit_id, ours, "unit complete");
+                if let Some(ours) = unit_done(&ack, current, games) {
                     return Ok(ours);
                 }
             }
             msg = current.rx.recv(), if !current.mode.solved() => {
-                match msg {
-                    Some(SolverMsg::Row(row)) => {
-                        current.results.push(row);
-                        // Take what else is ready without going through select again.
-                        while current.results.len() - sent < options.batch_rows {
-                            match current.rx.try_recv() {
-                                Ok(SolverMsg::Row(row)) => current.results.push(row),
-                                Ok(SolverMsg::Done(result)) => { finish_solving(current, result, games)?; break; }
-                                Err(_) => break,
-                            }
-                        }
-                    }
-                    Some(SolverMsg::Done(result)) => finish_solving(current, result, games)?,
-                    None => finish_solving(current, Ok(()), games)?,
-                }
+                take_rows(current, msg, options.batch_rows + sent, games)?;
             }
             written = async { put.as_mut().expect("guarded").await }, if put.is_some() => {
                 put = None;
@@ -126,14 +121,8 @@ pub(crate) async fn work(
                     ClientError::Rpc(tonic::Status::unavailable("the result stream closed"))
                 })?;
                 permit.send(ResultBatch {
-                    worker_id: worker_id.to_owned(),
-                    lease_id: lease_id.to_owned(),
-                    experiment: experiment.name.clone(),
-                    config: config.id.clone(),
-                    n: current.unit.n,
-                    params: current.params.clone(),
-                    results: Vec::new(),
                     written: current.written.clone(),
+                    ..header.clone()
                 });
                 told = true;
                 in_flight += 1;
@@ -144,14 +133,8 @@ pub(crate) async fn work(
                 })?;
                 let end = (sent + options.batch_rows).min(current.results.len());
                 permit.send(ResultBatch {
-                    worker_id: worker_id.to_owned(),
-                    lease_id: lease_id.to_owned(),
-                    experiment: experiment.name.clone(),
-                    config: config.id.clone(),
-                    n: current.unit.n,
-                    params: current.params.clone(),
                     results: current.results[sent..end].to_vec(),
-                    written: None,
+                    ..header.clone()
                 });
                 sent = end;
                 in_flight += 1;
@@ -165,6 +148,43 @@ pub(crate) async fn work(
                 }
             }
         }
+    }
+}
+
+/// Whether `ack` says the unit is in the dataset, and if so, whether by this worker's
+/// rows or part (`Some(true)`) or another's (`Some(false)`).
+fn unit_done(ack: &BatchAck, current: &Current, games: usize) -> Option<bool> {
+    let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
+    if !matches!(state, UnitState::Complete | UnitState::Committed) {
+        return None;
+    }
+    let ours = current.mode.solved() && current.results.len() == games;
+    debug!(unit = %current.unit_id, ours, "unit complete");
+    Some(ours)
+}
+
+/// Keeps the solver's message `msg`, and what else is ready up to `limit` results
+/// without going through the select again.
+fn take_rows(
+    current: &mut Current,
+    msg: Option<SolverMsg>,
+    limit: usize,
+    games: usize,
+) -> Result<(), WorkerError> {
+    match msg {
+        Some(SolverMsg::Row(row)) => {
+            current.results.push(row);
+            while current.results.len() < limit {
+                match current.rx.try_recv() {
+                    Ok(SolverMsg::Row(row)) => current.results.push(row),
+                    Ok(SolverMsg::Done(result)) => return finish_solving(current, result, games),
+                    Err(_) => break,
+                }
+            }
+            Ok(())
+        }
+        Some(SolverMsg::Done(result)) => finish_solving(current, result, games),
+        None => finish_solving(current, Ok(()), games),
     }
 }
 
