@@ -94,9 +94,16 @@ fn kubernetes_runs_the_processes_compose_runs() {
 
         // The same command line, but for what a Deployment needs.
         let c_args = interpolated(strings(at(service, &["command"]), "command"));
+        // `$(NAME)` is what Kubernetes expands from the container's env.
         let mut k_args: Vec<String> = strings(at(container, &["args"]), "args")
             .into_iter()
             .filter(|a| a != "--stay-after-complete")
+            .map(
+                |a| match a.strip_prefix("$(").and_then(|a| a.strip_suffix(')')) {
+                    Some(name) => env_value(container, name),
+                    None => a,
+                },
+            )
             .collect();
         if let Some(i) = k_args.iter().position(|a| a == "--peer-advertise") {
             k_args.drain(i..i + 2);
