@@ -515,26 +515,33 @@ fn forged_results_and_old_protocols_are_refused() {
         // Every game of the unit, plus one just past its end.
         let mut results: Vec<GameResult> = (unit.start..unit.end).map(good).collect();
         results.push(good(unit.end));
-        let batch = ResultBatch {
+        let header = ResultBatch {
             worker_id: reg.worker_id.clone(),
             lease_id: lease.lease_id.clone(),
             experiment: experiment.name.clone(),
             config: config.id.clone(),
             n: unit.n,
             params: format!("n={}", unit.n),
-            results,
+            results: Vec::new(),
             written: None,
         };
-        let (tx, rx) = tokio::sync::mpsc::channel(1);
-        tx.send(batch).await.unwrap();
-        drop(tx);
-        let mut acks = client
-            .submit(tokio_stream::wrappers::ReceiverStream::new(rx))
-            .await
-            .unwrap()
-            .into_inner();
-        let refused = acks
-            .message()
+        // One batch on a Submit stream of its own; its answer.
+        let mut submit_one = async |batch: ResultBatch| {
+            let (tx, rx) = tokio::sync::mpsc::channel(1);
+            tx.send(batch).await.unwrap();
+            drop(tx);
+            let mut acks = client
+                .submit(tokio_stream::wrappers::ReceiverStream::new(rx))
+                .await
+                .unwrap()
+                .into_inner();
+            acks.message().await
+        };
+        let batch = ResultBatch {
+            results,
+            ..header.clone()
+        };
+        let refused = submit_one(batch)
             .await
             .expect_err("the forged batch is refused");
         assert_eq!(refused.code(), tonic::Code::InvalidArgument);
@@ -547,13 +554,6 @@ fn forged_results_and_old_protocols_are_refused() {
         );
         // A worker that says it put the unit's part, when the dataset has no such part.
         let claim = ResultBatch {
-            worker_id: reg.worker_id.clone(),
-            lease_id: lease.lease_id.clone(),
-            experiment: experiment.name.clone(),
-            config: config.id.clone(),
-            n: unit.n,
-            params: format!("n={}", unit.n),
-            results: Vec::new(),
             written: Some(UnitWritten {
                 unit_id: unit.unit_id.clone(),
                 games: unit.end - unit.start,
@@ -561,16 +561,9 @@ fn forged_results_and_old_protocols_are_refused() {
                 expansions: 0,
                 bytes: 4096,
             }),
+            ..header
         };
-        let (tx, rx) = tokio::sync::mpsc::channel(1);
-        tx.send(claim).await.unwrap();
-        drop(tx);
-        let mut acks = client
-            .submit(tokio_stream::wrappers::ReceiverStream::new(rx))
-            .await
-            .unwrap()
-            .into_inner();
-        let refused = acks.message().await.expect_err("the claim is refused");
+        let refused = submit_one(claim).await.expect_err("the claim is refused");
         assert_eq!(refused.code(), tonic::Code::FailedPrecondition);
         assert!(
             refused.message().contains("no such part"),

@@ -395,6 +395,23 @@ fn program_or_skip() -> Option<Vec<&'static str>> {
     }
 }
 
+/// `hammer run` of the sweep `text` on the host, into a temporary directory (removed
+/// with the guard returned beside the dataset's path): the rows a cluster must match.
+fn reference_run(binary: &Path, text: &str) -> (tempfile::TempDir, PathBuf) {
+    let reference = tempfile::tempdir().expect("temp dir");
+    let sweep_path = reference.path().join("sweep.toml");
+    std::fs::write(&sweep_path, text).expect("write sweep");
+    let out = reference.path().join("out");
+    support::ok(
+        &Command::new(binary)
+            .args(["run", &path_text(&sweep_path), "--out", &path_text(&out)])
+            .env_remove("HAMMER_TOKEN")
+            .output()
+            .expect("hammer run"),
+    );
+    (reference, out)
+}
+
 /// Waits for the coordinator container to exit, and checks that it exited 0.
 fn wait_coordinator(project: &Project, coordinator: &str, limit: Duration) {
     wait_for("the coordinator to finish", limit, project, || {
@@ -518,17 +535,7 @@ fn compose_survives_a_killed_worker_a_partition_a_coordinator_restart_and_scalin
 
     // Every key once, one part per unit, and the rows of `hammer run`.
     let rows = support::normalized(support::read_checked(&results, &sweep));
-    let reference = tempfile::tempdir().expect("temp dir");
-    let sweep_path = reference.path().join("sweep.toml");
-    std::fs::write(&sweep_path, SWEEP).expect("write sweep");
-    let out = reference.path().join("out");
-    support::ok(
-        &Command::new(binary)
-            .args(["run", &path_text(&sweep_path), "--out", &path_text(&out)])
-            .env_remove("HAMMER_TOKEN")
-            .output()
-            .expect("hammer run"),
-    );
+    let (_reference, out) = reference_run(binary, SWEEP);
     assert_eq!(
         files(&results),
         files(&out),
@@ -618,17 +625,7 @@ fn compose_workers_write_the_dataset_into_an_s3_store() {
             serde_json::from_str(&support::ok(&output)).expect("analyze JSON");
         ["figures", "rows", "games", "parts", "experiments"].map(|key| json[key].clone())
     };
-    let reference = tempfile::tempdir().expect("temp dir");
-    let sweep_path = reference.path().join("sweep.toml");
-    std::fs::write(&sweep_path, STORE_SWEEP).expect("write sweep");
-    let local = reference.path().join("out");
-    support::ok(
-        &Command::new(binary)
-            .args(["run", &path_text(&sweep_path), "--out", &path_text(&local)])
-            .env_remove("HAMMER_TOKEN")
-            .output()
-            .expect("hammer run"),
-    );
+    let (_reference, local) = reference_run(binary, STORE_SWEEP);
     let stored = analyze("s3://hammer/results");
     assert_eq!(stored[3], serde_json::json!(24), "one part per unit");
     assert_eq!(stored, analyze(&path_text(&local)));

@@ -180,13 +180,7 @@ async fn put_part(
     let games = (unit.start..unit.end).map(|i| (game(template, i), worker, "synthetic"));
     let part = hammer_parts::encode(sweep, unit, games)?;
     let (summary, bytes) = hammer_parts::put(store, sweep, part).await?;
-    Ok(UnitWritten {
-        unit_id: summary.unit_id,
-        games: summary.games,
-        solvable: summary.solvable,
-        expansions: summary.expansions,
-        bytes,
-    })
+    Ok(summary.written(bytes))
 }
 
 /// A realistic 6x6 result: full-length board, start and solution strings, so that the

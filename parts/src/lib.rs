@@ -17,7 +17,7 @@ use std::collections::HashMap;
 
 use bytes::Bytes;
 use hammer_dataset::{encode_part_refs, part_key, part_metadata};
-use hammer_proto::v1::GameResult;
+use hammer_proto::v1::{GameResult, UnitWritten};
 use hammer_store::{Created, Store, StoreError};
 use hammer_sweep::{Sweep, Unit, UnitRows, cells_from_wire};
 
@@ -40,6 +40,31 @@ pub struct Summary {
     pub solvable: u64,
     /// Expansions of all the games together.
     pub expansions: u64,
+}
+
+impl Summary {
+    /// The summary as a worker reports a part it put, with the part's size in bytes.
+    pub fn written(self, bytes: u64) -> UnitWritten {
+        UnitWritten {
+            unit_id: self.unit_id,
+            games: self.games,
+            solvable: self.solvable,
+            expansions: self.expansions,
+            bytes,
+        }
+    }
+}
+
+impl From<UnitWritten> for Summary {
+    /// What a worker reports of a part it put, its size aside.
+    fn from(written: UnitWritten) -> Summary {
+        Summary {
+            unit_id: written.unit_id,
+            games: written.games,
+            solvable: written.solvable,
+            expansions: written.expansions,
+        }
+    }
 }
 
 /// A part ready to put: its key below the dataset's location, its bytes and summary.

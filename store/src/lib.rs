@@ -347,20 +347,15 @@ impl Store {
                     .split('/')
                     .any(|c| c.starts_with('.') || c.starts_with('_'))
         });
-        keys.sort();
         // A "folder" that some tools put into a bucket (an empty object named like the
         // directory, as pyarrow's copy_files and web consoles make) is not an object of
-        // the dataset: a key is dropped when another key lies below it.
-        let folders: Vec<bool> = keys
-            .windows(2)
-            .map(|w| {
-                w[1].strip_prefix(w[0].as_str())
-                    .is_some_and(|r| r.starts_with('/'))
-            })
-            .chain([false])
+        // the dataset: a key is dropped when it is the directory of another key.
+        let folders: std::collections::HashSet<String> = keys
+            .iter()
+            .flat_map(|key| key.match_indices('/').map(|(i, _)| key[..i].to_owned()))
             .collect();
-        let mut folders = folders.into_iter();
-        keys.retain(|_| !folders.next().unwrap_or(false));
+        keys.retain(|key| !folders.contains(key));
+        keys.sort();
         Ok(keys)
     }
 

@@ -150,10 +150,11 @@ pub(crate) fn read(
                     "a dataset is named in sweep text that was not loaded from a file; load the sweep with its path so that the dataset can be read",
                 ));
             };
-            // A URL names the same dataset from any folder.
-            let is_url = dir
-                .split_once("://")
-                .is_some_and(|(scheme, _)| scheme.bytes().all(|b| b.is_ascii_alphanumeric()));
+            // A URL names the same dataset from any folder. The rule is
+            // `hammer_store::is_url`'s, which this crate does not depend on.
+            let is_url = dir.split_once("://").is_some_and(|(scheme, _)| {
+                !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphanumeric())
+            });
             let continuation = Continuation {
                 dataset: if is_url {
                     PathBuf::from(&dir)

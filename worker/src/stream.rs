@@ -214,13 +214,7 @@ fn spawn_put(
         .map_err(WorkerError::Task)??;
         let (summary, bytes) = hammer_parts::put(&store, &sweep, part).await?;
         debug!(unit = %summary.unit_id, bytes, "part put into the dataset");
-        Ok(UnitWritten {
-            unit_id: summary.unit_id,
-            games: summary.games,
-            solvable: summary.solvable,
-            expansions: summary.expansions,
-            bytes,
-        })
+        Ok(summary.written(bytes))
     })
 }
 

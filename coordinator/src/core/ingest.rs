@@ -33,13 +33,8 @@ impl Core {
             if slot.state == SlotState::Open {
                 accepted = (games - slot.received) as u32;
                 slot.received = games;
-                let entry = CommitEntry {
-                    unit_id: part.unit_id,
-                    games: part.games,
-                    solvable: part.solvable,
-                    expansions: part.expansions,
-                };
-                written = Some((entry, part.bytes));
+                let bytes = part.bytes;
+                written = Some((CommitEntry::from(part), bytes));
             } else {
                 duplicates = games as u32;
             }
