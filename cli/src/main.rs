@@ -52,6 +52,16 @@ enum Command {
     Run(cmd::run::RunArgs),
     /// Show the progress of a coordinator's sweep.
     Status(cmd::status::StatusArgs),
+    /// Submit a sweep to a standing coordinator's queue, and return (or --wait).
+    Submit(cmd::queue::SubmitArgs),
+    /// List a standing coordinator's sweeps: state, progress, ETA, dataset, why they wait.
+    Sweeps(cmd::queue::SweepsArgs),
+    /// Stop a sweep: no new unit is leased, the leased ones finish.
+    Stop(cmd::queue::NameArgs),
+    /// Cancel a sweep: no new unit is leased, and its leases are revoked now.
+    Cancel(cmd::queue::NameArgs),
+    /// Wait until a sweep is complete (exit 0), or stopped or cancelled (exit 1).
+    Wait(cmd::queue::NameArgs),
     /// Measure coordinator ingest with many synthetic workers on loopback.
     BenchIngest(cmd::bench_ingest::IngestArgs),
     /// Measure the overhead of `hammer run` against solving the same games directly.
@@ -94,6 +104,11 @@ fn main() -> ExitCode {
         Command::Worker(args) => cmd::worker::worker(args),
         Command::Run(args) => cmd::run::run(args),
         Command::Status(args) => cmd::status::status(args),
+        Command::Submit(args) => cmd::queue::submit(args),
+        Command::Sweeps(args) => cmd::queue::sweeps(args),
+        Command::Stop(args) => cmd::queue::stop(args),
+        Command::Cancel(args) => cmd::queue::cancel(args),
+        Command::Wait(args) => cmd::queue::wait(args),
         Command::BenchIngest(args) => cmd::bench_ingest::ingest(args),
         Command::BenchRun(args) => cmd::bench_run::run_overhead(args),
         Command::Analyze(args) => cmd::analyze::run(args),

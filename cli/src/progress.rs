@@ -91,7 +91,7 @@ pub fn progress_line(status: &StatusResponse) -> String {
 
 /// A rate of games in the unit that shows it with two or three digits: a sweep of
 /// 8x8 games makes a few games a minute, a 5x5 sweep thousands a second.
-fn format_rate(per_second: f64) -> String {
+pub fn format_rate(per_second: f64) -> String {
     if per_second >= 100.0 || per_second == 0.0 {
         format!("{per_second:.0} games/s")
     } else if per_second >= 1.0 {
@@ -103,7 +103,7 @@ fn format_rate(per_second: f64) -> String {
     }
 }
 
-fn format_duration(d: Duration) -> String {
+pub fn format_duration(d: Duration) -> String {
     let s = d.as_secs();
     if s >= 3600 {
         format!("{}h{:02}m", s / 3600, s / 60 % 60)

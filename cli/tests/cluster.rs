@@ -136,7 +136,13 @@ impl Cluster {
         };
         runtime().block_on(async {
             let mut client = options.connect().await.ok()?;
-            Some(client.status(StatusRequest {}).await.ok()?.into_inner())
+            Some(
+                client
+                    .status(StatusRequest::default())
+                    .await
+                    .ok()?
+                    .into_inner(),
+            )
         })
     }
 
@@ -490,8 +496,7 @@ fn forged_results_and_old_protocols_are_refused() {
         let lease = match client
             .lease(LeaseRequest {
                 worker_id: reg.worker_id.clone(),
-                resume_unit_id: String::new(),
-                gang_failed: false,
+                ..LeaseRequest::default()
             })
             .await
             .unwrap()
@@ -570,7 +575,11 @@ fn forged_results_and_old_protocols_are_refused() {
             "{}",
             refused.message()
         );
-        let status = client.status(StatusRequest {}).await.unwrap().into_inner();
+        let status = client
+            .status(StatusRequest::default())
+            .await
+            .unwrap()
+            .into_inner();
         assert_eq!(
             status.games_pending, 0,
             "nothing of the forged batch is kept"

@@ -1,5 +1,6 @@
-//! The hammer coordinator: serves one sweep to workers over gRPC (`hammer.v1`) and writes
-//! every result exactly once to the hive-partitioned Parquet dataset.
+//! The hammer coordinator: serves one sweep, or a standing queue of submitted sweeps, to
+//! workers over gRPC (`hammer.v1`) and writes every result exactly once to each sweep's
+//! hive-partitioned Parquet dataset.
 //!
 //! The exactly-once argument, in short (see `docs/distributed.md`):
 //!
@@ -14,7 +15,9 @@ mod core;
 mod delta;
 mod metrics;
 mod parts;
+mod queue;
 mod service;
+mod standing;
 mod state;
 mod writer;
 
@@ -36,7 +39,8 @@ use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tracing::{info, warn};
 
 pub use crate::core::Timing;
-use crate::core::WriteJob;
+use crate::queue::{Admin, Opening, Place, Queue};
+use crate::standing::Standing;
 pub use crate::state::{StateDir, StateError, StateSummary};
 
 /// Takes the core's lock, ignoring poisoning: the core's invariants are restored by every
@@ -125,53 +129,86 @@ pub struct TlsFiles {
     pub key: PathBuf,
 }
 
+/// The tokens a coordinator checks, by role. With none, every call is allowed (loopback
+/// only); one token given for both roles is the shared token of both.
+#[derive(Clone, Debug, Default)]
+pub struct Tokens {
+    /// Lets a caller register, lease, send results and heartbeats.
+    pub worker: Option<String>,
+    /// Lets a caller submit, list, stop and cancel sweeps and read their status.
+    pub user: Option<String>,
+}
+
+impl Tokens {
+    /// One token for both roles (or none).
+    pub fn shared(token: Option<String>) -> Tokens {
+        Tokens {
+            worker: token.clone(),
+            user: token,
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.worker.is_some() || self.user.is_some()
+    }
+}
+
 /// Everything a coordinator needs.
 #[derive(Clone, Debug)]
 pub struct CoordinatorConfig {
-    /// The sweep to serve.
-    pub sweep: Sweep,
-    /// Where the dataset goes: a local directory or an object store prefix.
+    /// The sweep to serve, exiting when it is complete; `None`: a standing coordinator,
+    /// which serves the sweeps submitted to it until it is stopped.
+    pub sweep: Option<Sweep>,
+    /// Where the dataset goes: a local directory or an object store prefix. A standing
+    /// coordinator puts each sweep's dataset in `out/NAME`.
     pub out: Store,
-    /// The URL of `out` that workers open to put the parts of the units they solve
-    /// themselves; `None`: workers send their results and the coordinator writes the
+    /// Workers put the parts of the units they solve into the dataset themselves (`out`
+    /// is a URL they open); else they send their results and the coordinator writes the
     /// parts (`hammer run`, a dataset on the coordinator's own disk).
-    pub workers_write: Option<String>,
+    pub workers_write: bool,
     /// Keep a Delta Lake log (`_delta_log/`) over the parts, so that Delta readers see
     /// the dataset as a versioned table.
     pub delta_log: bool,
-    /// The state directory (journal); the same one resumes the sweep.
+    /// The state directory (journal); the same one resumes the sweep, or the queue.
     pub state: PathBuf,
     /// The address to serve workers on (port 0 picks a free one).
     pub listen: SocketAddr,
-    /// The shared token every call must carry; required off loopback.
-    pub token: Option<String>,
+    /// The tokens calls must carry; required off loopback.
+    pub tokens: Tokens,
     /// Serve TLS with these files.
     pub tls: Option<TlsFiles>,
     /// Lease and heartbeat timing.
     pub timing: Timing,
     /// The `hammer_version` reported to workers.
     pub hammer_version: String,
+    /// Fair share forgets half of a sweep's usage in this time.
+    pub half_life: Duration,
 }
 
 impl CoordinatorConfig {
-    /// A coordinator for this machine alone: listens on a free loopback port, without
-    /// token or TLS, with the default lease timing (`hammer run`, the benchmarks).
+    /// A coordinator of `sweep` for this machine alone: listens on a free loopback port,
+    /// without token or TLS, with the default lease timing (`hammer run`, the benchmarks).
     pub fn loopback(sweep: Sweep, out: Store, state: PathBuf) -> CoordinatorConfig {
         CoordinatorConfig {
-            sweep,
+            sweep: Some(sweep),
             out,
-            workers_write: None,
+            workers_write: false,
             delta_log: false,
             state,
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-            token: None,
+            tokens: Tokens::default(),
             tls: None,
             timing: Timing::default(),
             // The workspace shares one version, so this is the worker's HAMMER_VERSION.
             hammer_version: env!("CARGO_PKG_VERSION").to_owned(),
+            half_life: DEFAULT_HALF_LIFE,
         }
     }
 }
+
+/// Fair share's default half-life: an hour, so that a day's sweeps share by what they
+/// used lately, not last week.
+pub const DEFAULT_HALF_LIFE: Duration = Duration::from_secs(3600);
 
 /// What the writer thread reports.
 #[derive(Clone, Debug, Default)]
@@ -195,8 +232,11 @@ impl Events {
 pub struct Coordinator {
     addr: SocketAddr,
     tls: bool,
-    core: Arc<Mutex<core::Core>>,
-    events: watch::Receiver<Events>,
+    queue: Arc<Mutex<Queue>>,
+    /// The one sweep's events, for a coordinator of one sweep.
+    events: Option<watch::Receiver<Events>>,
+    /// The first failed commit of any sweep.
+    fatal: watch::Receiver<Option<String>>,
     drain: watch::Sender<bool>,
     server_stop: Option<oneshot::Sender<()>>,
     server: Option<JoinHandle<Result<(), tonic::transport::Error>>>,
@@ -207,13 +247,13 @@ pub struct Coordinator {
     metrics: Arc<metrics::Metrics>,
     metrics_server: Option<JoinHandle<()>>,
     health: tonic_health::server::HealthReporter,
-    /// The Delta log's writer and its periodic task, when the log is kept.
-    delta: Option<(Arc<delta::DeltaWriter>, JoinHandle<()>)>,
+    /// A standing coordinator's lock on its state root.
+    _lock: Option<std::fs::File>,
 }
 
 impl Coordinator {
-    /// Opens the state directory (refusing another sweep's), cleans stale temporary files
-    /// from the dataset, binds the address and starts serving.
+    /// Opens the state (refusing another sweep's), readies the dataset, binds the address
+    /// and starts serving: the one sweep, or the queue kept in the state directory.
     pub async fn start(config: CoordinatorConfig) -> Result<Coordinator, CoordinatorError> {
         let CoordinatorConfig {
             sweep,
@@ -222,59 +262,94 @@ impl Coordinator {
             delta_log,
             state,
             listen,
-            token,
+            tokens,
             tls,
             timing,
             hammer_version,
+            half_life,
         } = config;
-        if token.is_none() && !listen.ip().is_loopback() {
+        if !tokens.any() && !listen.ip().is_loopback() {
             return Err(CoordinatorError::TokenRequired { addr: listen });
         }
-        // Checked before anything is opened or written.
-        let knowledge_bases = shipped_knowledge_bases(&sweep)?;
-        let sweep = Arc::new(sweep);
-        let (mut state_dir, mut committed) = StateDir::open(&state, &sweep)?;
-        let delta = open_dataset(&out, &sweep, &mut state_dir, &mut committed, delta_log).await?;
-        let core = core::Core::new(sweep.clone(), timing, &committed);
-        let resumed_units = committed.len() as u32;
+        let metrics: Arc<metrics::Metrics> = Arc::default();
+        let mut queue = Queue::new(sweep.is_none(), half_life);
+        let (standing, root_lock, events) = match sweep {
+            Some(sweep) => {
+                let opening = Opening {
+                    sweep,
+                    workers_write: workers_write.then(|| out.to_string()),
+                    out,
+                    state: &state,
+                    lock_state: true,
+                    delta_log,
+                    timing,
+                    metrics: metrics.clone(),
+                };
+                let place = Place {
+                    seq: 1,
+                    priority: 0,
+                    weight: 1.0,
+                    admin: Admin::Active,
+                };
+                let entry = queue::open(opening, place).await?;
+                let events = entry.writing.events.subscribe();
+                queue.push(entry);
+                (None, None, Some(events))
+            }
+            None => {
+                let standing = Arc::new(Standing {
+                    root: out.to_string(),
+                    state,
+                    workers_write,
+                    delta_log,
+                    timing,
+                    metrics: metrics.clone(),
+                });
+                let lock = standing.lock()?;
+                if let Some(dir) = out.local_dir() {
+                    std::fs::create_dir_all(dir).map_err(|source| StateError::Io {
+                        path: dir.to_owned(),
+                        action: "cannot create the datasets' root",
+                        source,
+                    })?;
+                }
+                standing.restore(&mut queue).await?;
+                (Some(standing), Some(lock), None)
+            }
+        };
+        let resumed_units: u32 = queue
+            .entries()
+            .iter()
+            .map(|e| lock_core(e).status().units_committed)
+            .sum();
         if resumed_units > 0 {
             info!(
                 committed = resumed_units,
                 "resuming: units already committed stay committed"
             );
         }
-        let (events_tx, events) = watch::channel(Events {
-            complete: core.is_complete(),
-            ..Events::default()
-        });
-        let metrics = core.metrics.clone();
-        let core = Arc::new(Mutex::new(core));
-        let (writer, writer_tx) = start_writers(writer::Writing {
-            out: out.clone(),
-            state: state_dir,
-            core: core.clone(),
-            sweep: sweep.clone(),
-            events: events_tx,
-            delta: delta.clone(),
-        })?;
-        let delta = delta.map(|d| {
-            let task = d.spawn();
-            (d, task)
-        });
+        let queue = Arc::new(Mutex::new(queue));
+        let (fatal_tx, fatal) = watch::channel(None);
+        let (writers, writer_tx) = start_writers(fatal_tx)?;
 
         let (drain, drain_rx) = watch::channel(false);
         let service = service::Service {
-            core: core.clone(),
+            queue: queue.clone(),
             writer: writer_tx,
             drain: drain_rx,
             hammer_version,
             metrics: metrics.clone(),
-            knowledge_bases: Arc::new(knowledge_bases),
-            out,
-            workers_write,
+            standing,
+            submitting: Arc::default(),
+            changed: Arc::new(watch::channel(0).0),
+        };
+        let bearer = |t: &Option<String>| {
+            t.as_ref()
+                .map(|t| Arc::from(format!("Bearer {t}").into_bytes()))
         };
         let auth = service::Auth {
-            expected: token.map(|t| Arc::from(format!("Bearer {t}").into_bytes())),
+            worker: bearer(&tokens.worker),
+            user: bearer(&tokens.user),
         };
         let coordinator = CoordinatorServer::new(service)
             .max_decoding_message_size(hammer_proto::MAX_MESSAGE_BYTES)
@@ -306,24 +381,25 @@ impl Coordinator {
             let _ = stop_rx.await;
         }));
 
-        let expiry = spawn_expiry(core.clone());
-        info!(%addr, tls = tls_on, sweep = %sweep.name, units = sweep.units().len(), "coordinator listening");
+        let expiry = spawn_expiry(queue.clone());
+        info!(%addr, tls = tls_on, sweeps = lock(&queue).entries().len(), "coordinator listening");
         Ok(Coordinator {
             addr,
             tls: tls_on,
-            core,
+            queue,
             events,
+            fatal,
             drain,
             server_stop: Some(server_stop),
             server: Some(server),
             expiry,
-            writers: writer,
+            writers,
             started: Instant::now(),
             resumed_units,
             metrics,
             metrics_server: None,
             health: health_reporter,
-            delta,
+            _lock: root_lock,
         })
     }
 
@@ -343,7 +419,7 @@ impl Coordinator {
         }
         self.metrics_server = Some(tokio::spawn(metrics::serve(
             listener,
-            self.core.clone(),
+            self.queue.clone(),
             self.metrics.clone(),
             self.started,
         )));
@@ -362,9 +438,15 @@ impl Coordinator {
         format!("{scheme}://{}", self.addr)
     }
 
-    /// The sweep's progress now, as `hammer status` shows it.
+    /// The progress of the one sweep (of a standing coordinator: of its first sweep, or
+    /// an empty status), as `hammer status` shows it.
     pub fn status(&self) -> StatusResponse {
-        lock(&self.core).status()
+        lock(&self.queue).status("").unwrap_or_default()
+    }
+
+    /// Every sweep of the queue, in submission order, as `hammer sweeps` shows them.
+    pub fn sweeps(&self) -> Vec<hammer_proto::v1::SweepInfo> {
+        lock(&self.queue).list()
     }
 
     /// Units found committed in the journal at start.
@@ -372,24 +454,31 @@ impl Coordinator {
         self.resumed_units
     }
 
-    /// Whether every unit is committed.
+    /// Whether every unit of the one sweep is committed (never, for a standing
+    /// coordinator).
     pub fn is_complete(&self) -> bool {
-        self.events.borrow().complete
+        self.events.as_ref().is_some_and(|e| e.borrow().complete)
     }
 
-    /// Resolves when every unit is committed (Ok) or the writer failed (Err).
+    /// Resolves when every unit of the one sweep is committed (Ok), or a commit failed
+    /// (Err); a standing coordinator's resolves only with a failure.
     pub async fn wait_complete(&self) -> Result<(), CoordinatorError> {
-        let mut events = self.events.clone();
-        let result = events
-            .wait_for(|e| e.complete || e.fatal.is_some())
-            .await
-            .map(|e| e.fatal.clone());
-        match result {
-            Ok(None) => Ok(()),
-            Ok(Some(fatal)) => Err(CoordinatorError::CommitFailed(fatal)),
-            Err(_) => Err(CoordinatorError::Internal(
-                "the writer thread is gone".into(),
-            )),
+        let mut fatal = self.fatal.clone();
+        let failed = async move {
+            match fatal.wait_for(Option::is_some).await {
+                Ok(message) => CoordinatorError::CommitFailed(message.clone().unwrap_or_default()),
+                Err(_) => CoordinatorError::Internal("the writer threads are gone".into()),
+            }
+        };
+        let Some(events) = &self.events else {
+            return Err(failed.await);
+        };
+        let mut events = events.clone();
+        tokio::select! {
+            done = events.wait_for(|e| e.complete) => done
+                .map(|_| ())
+                .map_err(|_| CoordinatorError::Internal("the sweep's events are gone".into())),
+            error = failed => Err(error),
         }
     }
 
@@ -398,8 +487,14 @@ impl Coordinator {
     /// that is gone.
     pub async fn wait_workers_told(&self, linger: Duration) {
         let deadline = Instant::now() + linger;
-        let recent = lock(&self.core).timing.heartbeat * 3;
-        while Instant::now() < deadline && !lock(&self.core).workers_informed(recent) {
+        let recent = {
+            let queue = lock(&self.queue);
+            queue
+                .entries()
+                .first()
+                .map_or(Duration::ZERO, |e| lock_core(e).timing.heartbeat * 3)
+        };
+        while Instant::now() < deadline && !lock(&self.queue).workers_informed(recent) {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -408,7 +503,7 @@ impl Coordinator {
     /// units are written and journaled, then the server stops.
     /// Returns the final status.
     pub async fn shutdown(mut self) -> Result<StatusResponse, CoordinatorError> {
-        lock(&self.core).draining = true;
+        lock(&self.queue).drain();
         // Readiness probes and load balancers stop sending new work here at once.
         self.health
             .set_service_status(
@@ -462,10 +557,19 @@ impl Coordinator {
             .into_iter()
             .collect::<Result<Vec<()>, _>>()
             .map(|_| ());
-        // The last version of the log adds what the writers committed since the one
+        // The last version of each log adds what the writers committed since the one
         // before; a failure here is caught up at the next start.
-        if let Some((delta, task)) = self.delta.take() {
-            task.abort();
+        let deltas: Vec<_> = lock(&self.queue)
+            .entries()
+            .iter()
+            .filter_map(|e| {
+                if let Some(task) = &e.delta_task {
+                    task.abort();
+                }
+                e.writing.delta.clone()
+            })
+            .collect();
+        for delta in deltas {
             if let Err(e) = delta.flush().await {
                 warn!(error = %error_chain(&e), "cannot write the Delta log's last version");
             }
@@ -474,15 +578,17 @@ impl Coordinator {
             seconds = self.started.elapsed().as_secs_f64(),
             "coordinator stopped"
         );
-        result.map(|()| lock(&self.core).status())
+        result.map(|()| self.status())
     }
 }
 
 impl Drop for Coordinator {
     fn drop(&mut self) {
         self.expiry.abort();
-        if let Some((_, task)) = &self.delta {
-            task.abort();
+        for entry in lock(&self.queue).entries() {
+            if let Some(task) = &entry.delta_task {
+                task.abort();
+            }
         }
         if let Some(server) = &self.metrics_server {
             server.abort();
@@ -496,7 +602,7 @@ impl Drop for Coordinator {
 /// Readies the dataset before any unit is leased: removes a crash's temporary files from
 /// a local directory, proves the store writable, commits the parts the journal lacks, and
 /// opens the Delta log when it is kept.
-async fn open_dataset(
+pub(crate) async fn open_dataset(
     out: &Store,
     sweep: &Sweep,
     state_dir: &mut StateDir,
@@ -518,29 +624,6 @@ async fn open_dataset(
     Ok(Some(
         delta::DeltaWriter::start(out, sweep, committed).await?,
     ))
-}
-
-/// The knowledge bases the sweep's learned orders name, as a registration answer ships
-/// them; refused when they would not fit one message.
-fn shipped_knowledge_bases(
-    sweep: &Sweep,
-) -> Result<Vec<hammer_proto::v1::KnowledgeBase>, CoordinatorError> {
-    let knowledge_bases: Vec<hammer_proto::v1::KnowledgeBase> = sweep
-        .knowledge_bases()
-        .into_iter()
-        .map(|(path, digest, data)| hammer_proto::v1::KnowledgeBase {
-            path,
-            digest: format!("{digest:032x}"),
-            data,
-        })
-        .collect();
-    // A registration answer carries them all, with room for the rest of it.
-    let bytes: usize = knowledge_bases.iter().map(|k| k.data.len()).sum();
-    let limit = hammer_proto::MAX_MESSAGE_BYTES - (1 << 20);
-    if bytes > limit {
-        return Err(CoordinatorError::KnowledgeBasesTooLarge { bytes, limit });
-    }
-    Ok(knowledge_bases)
 }
 
 /// The gRPC server's settings, with TLS when `tls` names the files.
@@ -574,13 +657,14 @@ fn server_builder(tls: Option<&TlsFiles>) -> Result<Server, CoordinatorError> {
 /// A dataset writer's thread: it ends with the first error it met, if any.
 type WriterThread = std::thread::JoinHandle<Result<(), CoordinatorError>>;
 
-/// Starts the dataset writers (between 2 and 8 threads, by the machine's cores).
+/// Starts the dataset writers (between 2 and 8 threads, by the machine's cores), shared
+/// by every sweep.
 fn start_writers(
-    writing: writer::Writing,
-) -> Result<(Vec<WriterThread>, mpsc::Sender<WriteJob>), CoordinatorError> {
+    fatal: watch::Sender<Option<String>>,
+) -> Result<(Vec<WriterThread>, mpsc::Sender<writer::Job>), CoordinatorError> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
     let (jobs, jobs_rx) = mpsc::channel(threads);
-    let writers = writer::spawn(threads, writing, jobs_rx).map_err(CoordinatorError::Thread)?;
+    let writers = writer::spawn(threads, jobs_rx, fatal).map_err(CoordinatorError::Thread)?;
     Ok((writers, jobs))
 }
 
@@ -599,13 +683,19 @@ async fn bind(
     Ok((listener, addr))
 }
 
-/// Expires lapsed leases twice a second until the coordinator stops.
-fn spawn_expiry(core: Arc<Mutex<core::Core>>) -> JoinHandle<()> {
+/// Expires lapsed leases and charges fair-share usage twice a second until the
+/// coordinator stops.
+fn spawn_expiry(queue: Arc<Mutex<Queue>>) -> JoinHandle<()> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_millis(500));
         loop {
             tick.tick().await;
-            lock(&core).expire(Instant::now());
+            lock(&queue).tick(Instant::now());
         }
     })
+}
+
+/// The core of a queue's entry, locked.
+fn lock_core(entry: &queue::Entry) -> MutexGuard<'_, core::Core> {
+    lock(&entry.core)
 }

@@ -20,8 +20,8 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, warn};
 
-use crate::core::Core;
 use crate::lock;
+use crate::queue::Queue;
 
 /// Upper bounds (seconds) of the write-latency histogram: a unit's part file (Arrow
 /// conversion, zstd, three fsyncs) and its journal line take milliseconds on local disks
@@ -283,7 +283,7 @@ fn escape(value: &str) -> String {
 /// Answers `GET /metrics` on `listener` until the task is aborted.
 pub(crate) async fn serve(
     listener: TcpListener,
-    core: Arc<Mutex<Core>>,
+    queue: Arc<Mutex<Queue>>,
     metrics: Arc<Metrics>,
     started: Instant,
 ) {
@@ -297,11 +297,11 @@ pub(crate) async fn serve(
                 continue;
             }
         };
-        let (core, metrics) = (core.clone(), metrics.clone());
+        let (queue, metrics) = (queue.clone(), metrics.clone());
         tokio::spawn(async move {
             let answer = tokio::time::timeout(
                 Duration::from_secs(10),
-                answer(stream, &core, &metrics, started),
+                answer(stream, &queue, &metrics, started),
             )
             .await;
             match answer {
@@ -317,7 +317,7 @@ pub(crate) async fn serve(
 /// per scrape anyway, and this keeps the server free of keep-alive state.
 async fn answer(
     mut stream: TcpStream,
-    core: &Mutex<Core>,
+    queue: &Mutex<Queue>,
     metrics: &Metrics,
     started: Instant,
 ) -> std::io::Result<()> {
@@ -358,7 +358,7 @@ async fn answer(
         .await;
     }
     let snapshot = Snapshot {
-        status: lock(core).status(),
+        status: lock(queue).metrics_status(),
         uptime: started.elapsed(),
     };
     let body = render(&snapshot, metrics);

@@ -6,8 +6,10 @@ use std::time::Duration;
 
 use hammer_proto::v1::coordinator_server::Coordinator;
 use hammer_proto::v1::{
-    BatchAck, HeartbeatRequest, HeartbeatResponse, KnowledgeBase, LeaseRequest, LeaseResponse,
-    RegisterRequest, RegisterResponse, ResultBatch, StatusRequest, StatusResponse, lease_response,
+    BatchAck, GetSweepRequest, HeartbeatRequest, HeartbeatResponse, LeaseRequest, LeaseResponse,
+    ListSweepsRequest, ListSweepsResponse, RegisterRequest, RegisterResponse, ResultBatch,
+    StatusRequest, StatusResponse, SubmitSweepRequest, SweepInfo, SweepName, SweepSpec,
+    lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, TOKEN_METADATA_KEY};
 use tokio::sync::{mpsc, watch};
@@ -18,22 +20,25 @@ use tracing::{debug, info, warn};
 
 use hammer_store::Store;
 
-use crate::core::{Core, CoreError, LeaseOutcome, WriteJob};
+use crate::core::{Core, CoreError};
 use crate::lock;
 use crate::metrics::Metrics;
+use crate::queue::{Admitted, LONG_POLL, Queue};
+use crate::standing::Standing;
+use crate::writer::Job;
 
 pub(crate) struct Service {
-    pub core: Arc<Mutex<Core>>,
-    pub writer: mpsc::Sender<WriteJob>,
+    pub queue: Arc<Mutex<Queue>>,
+    pub writer: mpsc::Sender<Job>,
     pub drain: watch::Receiver<bool>,
     pub hammer_version: String,
     pub metrics: Arc<Metrics>,
-    /// The sweep's knowledge bases, sent with every registration.
-    pub knowledge_bases: Arc<Vec<KnowledgeBase>>,
-    /// The dataset, where a part a worker says it put is looked up.
-    pub out: Store,
-    /// The dataset's URL as workers open it, when they put parts themselves.
-    pub workers_write: Option<String>,
+    /// How a standing coordinator opens the sweeps submitted to it.
+    pub standing: Option<Arc<Standing>>,
+    /// One submission at a time: a new sweep is opened outside the queue's lock.
+    pub submitting: Arc<tokio::sync::Mutex<()>>,
+    /// Bumped when a sweep is submitted or resumed, to wake idle workers' lease calls.
+    pub changed: Arc<watch::Sender<u64>>,
 }
 
 #[tonic::async_trait]
@@ -42,6 +47,7 @@ impl Coordinator for Service {
         &self,
         request: Request<RegisterRequest>,
     ) -> Result<Response<RegisterResponse>, Status> {
+        require(&request, Role::Worker, "Register")?;
         let peer = request.remote_addr();
         let request = request.into_inner();
         if request.protocol_version != PROTOCOL_VERSION {
@@ -57,51 +63,63 @@ impl Coordinator for Service {
                 request.protocol_version
             )));
         }
-        let mut core = lock(&self.core);
-        if core.draining {
+        let mut queue = lock(&self.queue);
+        if queue.draining {
             return Err(Status::unavailable("the coordinator is shutting down"));
         }
-        let worker_id = core.register(
+        let worker_id = queue.register(
             &request.name,
             &request.hammer_version,
             &request.instance,
             &request.peer_addr,
         );
+        let timing = queue
+            .entries()
+            .first()
+            .map(|e| lock(&e.core).timing.clone())
+            .or_else(|| self.standing.as_ref().map(|s| s.timing.clone()))
+            .unwrap_or_default();
         info!(worker = %worker_id, ?peer, threads = request.threads, version = %request.hammer_version, "worker registered");
         Ok(Response::new(RegisterResponse {
             protocol_version: PROTOCOL_VERSION,
             worker_id,
-            sweep_text: core.sweep.text.clone(),
-            sweep_digest: core.sweep.digest.clone(),
-            lease_ms: core.timing.lease_ttl.as_millis() as u64,
-            heartbeat_ms: core.timing.heartbeat.as_millis() as u64,
+            lease_ms: timing.lease_ttl.as_millis() as u64,
+            heartbeat_ms: timing.heartbeat.as_millis() as u64,
             hammer_version: self.hammer_version.clone(),
-            knowledge_bases: self.knowledge_bases.as_ref().clone(),
-            dataset_url: self.workers_write.clone().unwrap_or_default(),
         }))
+    }
+
+    async fn get_sweep(
+        &self,
+        request: Request<GetSweepRequest>,
+    ) -> Result<Response<SweepSpec>, Status> {
+        require(&request, Role::Worker, "GetSweep")?;
+        let spec = lock(&self.queue).spec(&request.get_ref().digest)?;
+        Ok(Response::new(spec.as_ref().clone()))
     }
 
     async fn lease(
         &self,
         request: Request<LeaseRequest>,
     ) -> Result<Response<LeaseResponse>, Status> {
+        require(&request, Role::Worker, "Lease")?;
         let request = request.into_inner();
-        let outcome = lock(&self.core).lease(
-            &request.worker_id,
-            &request.resume_unit_id,
-            request.gang_failed,
-        )?;
-        let outcome = match outcome {
-            LeaseOutcome::Lease(lease) => {
-                debug!(worker = %request.worker_id, lease = %lease.lease_id, unit = ?lease.unit.as_ref().map(|u| &u.unit_id), "leased");
-                lease_response::Outcome::Lease(lease)
+        let mut changed = self.changed.subscribe();
+        let (mut answer, idle) = lock(&self.queue).lease(&request)?;
+        if idle && self.standing.is_some() {
+            // Long poll: an idle worker hears of a submission at once.
+            let mut drain = self.drain.clone();
+            tokio::select! {
+                _ = changed.changed() => {}
+                _ = tokio::time::sleep(LONG_POLL) => return Ok(Response::new(answer)),
+                _ = drain.changed() => return Ok(Response::new(answer)),
             }
-            LeaseOutcome::Wait(ms) => lease_response::Outcome::WaitMs(ms),
-            LeaseOutcome::Complete => lease_response::Outcome::Complete(true),
-        };
-        Ok(Response::new(LeaseResponse {
-            outcome: Some(outcome),
-        }))
+            answer = lock(&self.queue).lease(&request)?.0;
+        }
+        if let Some(lease_response::Outcome::Lease(lease)) = &answer.outcome {
+            debug!(worker = %request.worker_id, lease = %lease.lease_id, unit = ?lease.unit.as_ref().map(|u| &u.unit_id), "leased");
+        }
+        Ok(Response::new(answer))
     }
 
     type SubmitStream = Pin<Box<dyn Stream<Item = Result<BatchAck, Status>> + Send + 'static>>;
@@ -110,16 +128,16 @@ impl Coordinator for Service {
         &self,
         request: Request<Streaming<ResultBatch>>,
     ) -> Result<Response<Self::SubmitStream>, Status> {
+        require(&request, Role::Worker, "Submit")?;
         let peer = request.remote_addr();
         let mut inbound = request.into_inner();
         // Small on purpose: a worker may have only a few unacknowledged batches, so a
         // slow writer slows the workers instead of filling memory.
         let (acks, rx) = mpsc::channel(4);
-        let core = self.core.clone();
+        let queue = self.queue.clone();
         let writer = self.writer.clone();
         let mut drain = self.drain.clone();
         let metrics = self.metrics.clone();
-        let out = self.out.clone();
         tokio::spawn(async move {
             loop {
                 let next = if *drain.borrow() {
@@ -144,15 +162,11 @@ impl Coordinator for Service {
                     }
                 };
                 let worker = batch.worker_id.clone();
-                let outcome = match check_part(&core, &out, &batch).await {
-                    Ok(()) => lock(&core).ingest(batch).map_err(Status::from),
-                    Err(status) => Err(status),
-                };
-                match outcome {
+                match take_batch(&queue, batch).await {
                     Ok((ack, job)) => {
                         metrics.results_received(ack.accepted, ack.duplicates);
                         if let Some(job) = job {
-                            info!(unit = %job.unit_id, games = job.unit.games(), "unit complete");
+                            info!(unit = %job.unit.unit_id, games = job.unit.unit.games(), sweep = %job.sweep.sweep.name, "unit complete");
                             if writer.send(job).await.is_err() {
                                 break;
                             }
@@ -180,21 +194,102 @@ impl Coordinator for Service {
         &self,
         request: Request<HeartbeatRequest>,
     ) -> Result<Response<HeartbeatResponse>, Status> {
-        let request = request.into_inner();
-        let answer = lock(&self.core).heartbeat(
-            &request.worker_id,
-            &request.lease_ids,
-            &request.progress,
-        )?;
+        require(&request, Role::Worker, "Heartbeat")?;
+        let answer = lock(&self.queue).heartbeat(request.get_ref())?;
         Ok(Response::new(answer))
     }
 
     async fn status(
         &self,
-        _request: Request<StatusRequest>,
+        request: Request<StatusRequest>,
     ) -> Result<Response<StatusResponse>, Status> {
-        Ok(Response::new(lock(&self.core).status()))
+        require(&request, Role::User, "Status")?;
+        Ok(Response::new(
+            lock(&self.queue).status(&request.get_ref().sweep)?,
+        ))
     }
+
+    async fn submit_sweep(
+        &self,
+        request: Request<SubmitSweepRequest>,
+    ) -> Result<Response<SweepInfo>, Status> {
+        require(&request, Role::User, "SubmitSweep")?;
+        let _one = self.submitting.lock().await;
+        let admitted = lock(&self.queue).admit(request.get_ref())?;
+        let info = match admitted {
+            Admitted::Known(info) => info,
+            Admitted::New(sweep, place) => {
+                let Some(standing) = &self.standing else {
+                    return Err(CoreError::OneSweepOnly.into());
+                };
+                let name = sweep.name.clone();
+                let entry = standing.open(*sweep, place).await.map_err(|e| {
+                    Status::unavailable(format!(
+                        "cannot open sweep {name}: {}",
+                        hammer_proto::error_chain(&e)
+                    ))
+                })?;
+                info!(sweep = %name, seq = place.seq, priority = place.priority, weight = place.weight, "sweep submitted");
+                let mut queue = lock(&self.queue);
+                queue.push(entry);
+                queue.info(queue.entries().len() - 1, false)
+            }
+        };
+        self.changed.send_modify(|n| *n += 1);
+        Ok(Response::new(info))
+    }
+
+    async fn list_sweeps(
+        &self,
+        request: Request<ListSweepsRequest>,
+    ) -> Result<Response<ListSweepsResponse>, Status> {
+        require(&request, Role::User, "ListSweeps")?;
+        let sweeps = lock(&self.queue).list();
+        Ok(Response::new(ListSweepsResponse { sweeps }))
+    }
+
+    async fn stop_sweep(&self, request: Request<SweepName>) -> Result<Response<SweepInfo>, Status> {
+        require(&request, Role::User, "StopSweep")?;
+        Ok(Response::new(
+            lock(&self.queue).stop(&request.get_ref().name)?,
+        ))
+    }
+
+    async fn cancel_sweep(
+        &self,
+        request: Request<SweepName>,
+    ) -> Result<Response<SweepInfo>, Status> {
+        require(&request, Role::User, "CancelSweep")?;
+        let (index, writing) = lock(&self.queue).cancel(&request.get_ref().name)?;
+        // Waits for the commits under way; none starts after it.
+        tokio::task::spawn_blocking(move || {
+            *writing.cancelled.write().unwrap_or_else(|e| e.into_inner()) = true;
+        })
+        .await
+        .map_err(|e| Status::internal(e.to_string()))?;
+        Ok(Response::new(lock(&self.queue).info(index, false)))
+    }
+}
+
+/// One result batch: routed to its sweep, checked, taken by the sweep's core; a complete
+/// unit comes back as a job for the writers.
+async fn take_batch(
+    queue: &Mutex<Queue>,
+    mut batch: ResultBatch,
+) -> Result<(BatchAck, Option<Job>), Status> {
+    let routed = lock(queue).route(&batch.worker_id, &batch.lease_id)?;
+    if routed.cancelled {
+        return Err(CoreError::SweepCancelled(routed.writing.sweep.name.clone()).into());
+    }
+    let wire = std::mem::replace(&mut batch.lease_id, routed.lease.clone());
+    check_part(&routed.core, &routed.writing.out, &batch).await?;
+    let (mut ack, job) = lock(&routed.core).ingest(batch)?;
+    ack.lease_id = wire;
+    let job = job.map(|unit| Job {
+        sweep: routed.writing.clone(),
+        unit,
+    });
+    Ok((ack, job))
 }
 
 /// A batch that says its worker put the unit's part: the part must be in the store, of
@@ -228,31 +323,82 @@ async fn check_part(core: &Mutex<Core>, out: &Store, batch: &ResultBatch) -> Res
     }
 }
 
-/// Checks the shared token on every call of the coordinator service.
+/// What a token may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// Lease units and send results.
+    Worker,
+    /// Submit, stop and cancel sweeps, and read their status.
+    User,
+    /// Both: no tokens, or one shared token.
+    Both,
+}
+
+impl Role {
+    fn name(self) -> &'static str {
+        match self {
+            Role::Worker => "worker",
+            Role::User => "user",
+            Role::Both => "shared",
+        }
+    }
+}
+
+/// Refuses a call whose token lacks `needed`; `call` names the call in the message.
+fn require<T>(request: &Request<T>, needed: Role, call: &str) -> Result<(), Status> {
+    let has = request
+        .extensions()
+        .get::<Role>()
+        .copied()
+        .unwrap_or(Role::Both);
+    if has == Role::Both || has == needed {
+        return Ok(());
+    }
+    warn!(peer = ?request.remote_addr(), call, "refused a call of the other role");
+    Err(Status::permission_denied(format!(
+        "{call} needs the {} role, and this token has the {} role",
+        needed.name(),
+        has.name()
+    )))
+}
+
+/// Checks the token on every call of the coordinator service, and marks the request with
+/// the token's role.
 #[derive(Clone)]
 pub(crate) struct Auth {
-    /// `Bearer TOKEN`, or None when no token is configured.
-    pub expected: Option<Arc<[u8]>>,
+    /// `Bearer TOKEN` of each role that has a token; both empty: no token is needed.
+    pub worker: Option<Arc<[u8]>>,
+    pub user: Option<Arc<[u8]>>,
 }
 
 impl tonic::service::Interceptor for Auth {
-    fn call(&mut self, request: Request<()>) -> Result<Request<()>, Status> {
-        let Some(expected) = &self.expected else {
+    fn call(&mut self, mut request: Request<()>) -> Result<Request<()>, Status> {
+        if self.worker.is_none() && self.user.is_none() {
+            request.extensions_mut().insert(Role::Both);
             return Ok(request);
-        };
-        match request.metadata().get(TOKEN_METADATA_KEY) {
-            None => {
-                warn!(peer = ?request.remote_addr(), "refused a request without a token");
-                Err(Status::unauthenticated(
-                    "this coordinator requires a shared token and none was sent",
-                ))
-            }
-            Some(value) if constant_time_eq(value.as_bytes(), expected) => Ok(request),
-            Some(_) => {
-                warn!(peer = ?request.remote_addr(), "refused a request with a wrong token");
-                Err(Status::unauthenticated("wrong token"))
-            }
         }
+        let Some(value) = request.metadata().get(TOKEN_METADATA_KEY) else {
+            warn!(peer = ?request.remote_addr(), "refused a request without a token");
+            return Err(Status::unauthenticated(
+                "this coordinator requires a token and none was sent",
+            ));
+        };
+        let matches = |expected: &Option<Arc<[u8]>>| {
+            expected
+                .as_ref()
+                .is_some_and(|e| constant_time_eq(value.as_bytes(), e))
+        };
+        let role = match (matches(&self.worker), matches(&self.user)) {
+            (true, true) => Role::Both,
+            (true, false) => Role::Worker,
+            (false, true) => Role::User,
+            (false, false) => {
+                warn!(peer = ?request.remote_addr(), "refused a request with a wrong token");
+                return Err(Status::unauthenticated("wrong token"));
+            }
+        };
+        request.extensions_mut().insert(role);
+        Ok(request)
     }
 }
 
@@ -271,8 +417,15 @@ impl From<CoreError> for Status {
     fn from(error: CoreError) -> Status {
         let message = error.to_string();
         match error {
-            CoreError::UnknownWorker(_) | CoreError::UnknownLease(_) => Status::not_found(message),
+            CoreError::UnknownWorker(_)
+            | CoreError::UnknownLease(_)
+            | CoreError::UnknownSweep { .. }
+            | CoreError::SweepCancelled(_) => Status::not_found(message),
             CoreError::ShuttingDown => Status::unavailable(message),
+            CoreError::NameNeeded(_) | CoreError::BadSweep(_) => Status::invalid_argument(message),
+            CoreError::OneSweepOnly => Status::failed_precondition(message),
+            CoreError::SweepExists { .. } => Status::already_exists(message),
+            CoreError::Persist(_) => Status::internal(message),
             CoreError::MalformedLease(_)
             | CoreError::OutsideLease { .. }
             | CoreError::ResultRefused { .. }

@@ -101,11 +101,11 @@ fn io_error<'a>(path: &'a Path, action: &'static str) -> impl FnOnce(io::Error) 
     }
 }
 
-/// An open state directory, locked for this process.
+/// An open state directory, locked for this process (or under a standing
+/// coordinator's lock, which covers the state directories of all its sweeps).
 pub struct StateDir {
     path: PathBuf,
-    journal: File,
-    _lock: File,
+    _lock: Option<File>,
 }
 
 fn check(body: &str) -> String {
@@ -171,6 +171,41 @@ fn parse_meta(path: &Path, meta: &str) -> Result<(String, String), StateError> {
     Ok((field("digest"), field("name")))
 }
 
+/// Creates directory `path` if needed and takes its lock file, so that two coordinators
+/// never share it; the lock holds while the returned file is open.
+pub(crate) fn lock_dir(path: &Path) -> Result<File, StateError> {
+    create_dir(path)?;
+    let lock_path = path.join(LOCK);
+    let lock = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(io_error(&lock_path, "cannot open lock file"))?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(fs::TryLockError::WouldBlock) => Err(StateError::Locked {
+            path: path.to_owned(),
+        }),
+        Err(fs::TryLockError::Error(source)) => Err(StateError::Io {
+            path: lock_path,
+            action: "cannot lock",
+            source,
+        }),
+    }
+}
+
+/// Creates directory `path` durably, if it is missing.
+fn create_dir(path: &Path) -> Result<(), StateError> {
+    if !path.is_dir() {
+        fs::create_dir_all(path).map_err(io_error(path, "cannot create state directory"))?;
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            sync_dir(parent)?;
+        }
+    }
+    Ok(())
+}
+
 /// Makes a new directory entry durable.
 fn sync_dir(path: &Path) -> Result<(), StateError> {
     File::open(path)
@@ -179,7 +214,7 @@ fn sync_dir(path: &Path) -> Result<(), StateError> {
 }
 
 /// Writes `name` in `dir` atomically: temp file, fsync, rename, directory fsync.
-fn write_atomic(dir: &Path, name: &str, contents: &str) -> Result<(), StateError> {
+pub(crate) fn write_atomic(dir: &Path, name: &str, contents: &str) -> Result<(), StateError> {
     let temp = dir.join(format!(".{name}.tmp"));
     let path = dir.join(name);
     let mut file = File::create(&temp).map_err(io_error(&temp, "cannot create"))?;
@@ -193,38 +228,19 @@ fn write_atomic(dir: &Path, name: &str, contents: &str) -> Result<(), StateError
 impl StateDir {
     /// Opens (creating if needed) the state directory for `sweep` and returns the
     /// committed units found in its journal.
+    /// `locked`: take the directory's own lock (a coordinator of one sweep); a standing
+    /// coordinator holds one lock for all its sweeps' directories ([`lock_dir`]).
     pub(crate) fn open(
         path: &Path,
         sweep: &Sweep,
+        locked: bool,
     ) -> Result<(StateDir, Vec<CommitEntry>), StateError> {
-        if !path.is_dir() {
-            fs::create_dir_all(path).map_err(io_error(path, "cannot create state directory"))?;
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                sync_dir(parent)?;
-            }
-        }
-        let lock_path = path.join(LOCK);
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(io_error(&lock_path, "cannot open lock file"))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => {
-                return Err(StateError::Locked {
-                    path: path.to_owned(),
-                });
-            }
-            Err(fs::TryLockError::Error(source)) => {
-                return Err(StateError::Io {
-                    path: lock_path,
-                    action: "cannot lock",
-                    source,
-                });
-            }
-        }
+        let lock = if locked {
+            Some(lock_dir(path)?)
+        } else {
+            create_dir(path)?;
+            None
+        };
 
         let meta_path = path.join(META);
         let journal_path = path.join(JOURNAL);
@@ -268,6 +284,7 @@ impl StateDir {
         }
 
         let (entries, valid_len, existed) = read_journal(&journal_path, sweep)?;
+        // Opened for each append: a standing coordinator keeps no file open per sweep.
         let mut journal = OpenOptions::new()
             .create(true)
             .append(true)
@@ -298,7 +315,6 @@ impl StateDir {
         Ok((
             StateDir {
                 path: path.to_owned(),
-                journal,
                 _lock: lock,
             },
             entries,
@@ -314,9 +330,13 @@ impl StateDir {
     /// durable, so a unit in the journal always has its part on disk.
     pub(crate) fn append(&mut self, entry: &CommitEntry) -> Result<(), StateError> {
         let path = self.path.join(JOURNAL);
-        self.journal
-            .write_all(commit_line(entry).as_bytes())
-            .and_then(|()| self.journal.sync_data())
+        OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .and_then(|mut journal| {
+                journal.write_all(commit_line(entry).as_bytes())?;
+                journal.sync_data()
+            })
             .map_err(io_error(&path, "cannot append to the journal"))
     }
 }

@@ -7,7 +7,7 @@
 //! (`parts::adopt`), and a unit that runs again anyway finds its name taken and keeps the
 //! part in place, whose rows are the same. No key is ever written twice.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use hammer_store::Store;
 use hammer_sweep::Sweep;
@@ -22,38 +22,44 @@ use crate::delta::DeltaWriter;
 use crate::state::{CommitEntry, StateDir};
 use crate::{CoordinatorError, Events, lock};
 
-/// What the writer threads write with.
-pub(crate) struct Writing {
+/// What the writer threads write one sweep's parts with.
+pub(crate) struct SweepWriting {
     pub out: Store,
-    pub state: StateDir,
+    pub state: Mutex<StateDir>,
     pub core: Arc<Mutex<Core>>,
     pub sweep: Arc<Sweep>,
     pub events: watch::Sender<Events>,
     /// The Delta log that each committed part is queued for, when it is kept.
     pub delta: Option<Arc<DeltaWriter>>,
+    /// Set when the sweep is cancelled. Commits hold it for reading, so a cancel, which
+    /// takes it for writing, returns only after the commits under way, and no unit is
+    /// committed after it.
+    pub cancelled: RwLock<bool>,
 }
 
-/// Starts `threads` writer threads sharing one queue and one journal.
+/// A complete unit for the writer threads, with the sweep it belongs to.
+pub(crate) struct Job {
+    pub sweep: Arc<SweepWriting>,
+    pub unit: WriteJob,
+}
+
+/// Starts `threads` writer threads sharing one queue of jobs of any sweep. A failed
+/// commit is reported on `fatal`: the coordinator stops, and a restart resumes.
 ///
 /// Several threads, because encoding a part (Arrow conversion, zstd) and its three fsyncs
 /// take tens of milliseconds, and one thread would cap ingest well below what the gRPC
 /// side takes in. Journal lines may land in any order: each names its unit.
 pub(crate) fn spawn(
     threads: usize,
-    writing: Writing,
-    jobs: mpsc::Receiver<WriteJob>,
+    jobs: mpsc::Receiver<Job>,
+    fatal: watch::Sender<Option<String>>,
 ) -> std::io::Result<Vec<std::thread::JoinHandle<Result<(), CoordinatorError>>>> {
     let shared = Arc::new(Shared {
         // The store's client is async; the writer threads drive its futures on the
         // coordinator's runtime.
         runtime: Handle::current(),
-        out: writing.out,
-        state: Mutex::new(writing.state),
-        core: writing.core,
-        sweep: writing.sweep,
         jobs: Mutex::new(jobs),
-        events: writing.events,
-        delta: writing.delta,
+        fatal,
     });
     (0..threads.max(1))
         .map(|i| {
@@ -68,56 +74,50 @@ pub(crate) fn spawn(
 /// What every writer thread holds.
 struct Shared {
     runtime: Handle,
-    out: Store,
-    state: Mutex<StateDir>,
-    core: Arc<Mutex<Core>>,
-    sweep: Arc<Sweep>,
-    jobs: Mutex<mpsc::Receiver<WriteJob>>,
-    events: watch::Sender<Events>,
-    delta: Option<Arc<DeltaWriter>>,
+    jobs: Mutex<mpsc::Receiver<Job>>,
+    fatal: watch::Sender<Option<String>>,
 }
 
 fn writer_loop(shared: &Shared) -> Result<(), CoordinatorError> {
-    let Shared {
-        runtime,
-        out,
-        state,
-        core,
-        sweep,
-        jobs,
-        events,
-        delta,
-    } = shared;
     loop {
         // One thread waits on the queue at a time; the others wait for the lock.
-        let Some(job) = lock(jobs).blocking_recv() else {
+        let Some(Job { sweep, unit: job }) = lock(&shared.jobs).blocking_recv() else {
             return Ok(());
         };
-        if events.borrow().fatal.is_some() {
+        if shared.fatal.borrow().is_some() {
             // Another writer failed: stop writing, the coordinator is going down.
             return Ok(());
         }
         let slot = job.slot;
         let games = job.unit.games();
         let started = std::time::Instant::now();
-        match commit(runtime, out, state, sweep, job) {
+        let cancelled = sweep.cancelled.read().unwrap_or_else(|e| e.into_inner());
+        if *cancelled {
+            debug!(unit = %job.unit_id, sweep = %sweep.sweep.name, "sweep cancelled; the unit is not written");
+            lock(&sweep.core).write_failed(slot, games);
+            continue;
+        }
+        match commit(&shared.runtime, &sweep, job) {
             Ok((entry, part)) => {
-                if let Some(delta) = delta {
+                if let Some(delta) = &sweep.delta {
                     delta.queue(part);
                 }
                 let complete = {
-                    let mut core = lock(core);
+                    let mut core = lock(&sweep.core);
                     core.metrics.unit_written(started.elapsed());
                     core.mark_committed(slot, &entry);
                     core.is_complete()
                 };
-                events.send_modify(|e| e.committed(complete));
+                sweep.events.send_modify(|e| e.committed(complete));
             }
             Err(e) => {
-                error!(error = %e, "cannot commit a unit; stopping");
-                lock(core).write_failed(slot, games);
+                error!(error = %e, sweep = %sweep.sweep.name, "cannot commit a unit; stopping");
+                lock(&sweep.core).write_failed(slot, games);
                 let message = hammer_proto::error_chain(&e);
-                events.send_modify(|ev| ev.fatal = Some(message));
+                sweep
+                    .events
+                    .send_modify(|ev| ev.fatal = Some(message.clone()));
+                shared.fatal.send_replace(Some(message));
                 return Err(e);
             }
         }
@@ -128,11 +128,10 @@ fn writer_loop(shared: &Shared) -> Result<(), CoordinatorError> {
 /// part, for the Delta log.
 fn commit(
     runtime: &Handle,
-    out: &Store,
-    state: &Mutex<StateDir>,
-    sweep: &Sweep,
+    writing: &SweepWriting,
     job: WriteJob,
 ) -> Result<(CommitEntry, LoggedPart), CoordinatorError> {
+    let (out, state, sweep) = (&writing.out, &writing.state, &*writing.sweep);
     let started = std::time::Instant::now();
     let key = hammer_parts::key_of(sweep, &job.unit)?;
     let (entry, size) = match job.part {

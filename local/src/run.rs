@@ -110,8 +110,8 @@ pub async fn run_local(
     // loops at least, each a gang member of its own on a loopback port.
     let gang = config
         .sweep
-        .experiments
         .iter()
+        .flat_map(|s| &s.experiments)
         .filter_map(|e| e.gang)
         .max()
         .unwrap_or(0) as usize;

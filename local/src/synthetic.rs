@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
-    GameResult, LeaseRequest, RegisterRequest, ResultBatch, UnitState, UnitWritten, lease_response,
+    GameResult, GetSweepRequest, LeaseRequest, RegisterRequest, ResultBatch, UnitState,
+    UnitWritten, lease_response,
 };
 use hammer_store::{Store, StoreError};
 use hammer_sweep::{Sweep, SweepError, Unit};
@@ -60,18 +61,14 @@ pub async fn synthetic_worker(
         .await
         .map_err(ClientError::from)?
         .into_inner();
-    let sweep = Sweep::parse(&reg.sweep_text, "<bench>")?;
-    let store = match reg.dataset_url.as_str() {
-        "" => None,
-        url => Some(Store::open(url)?),
-    };
+    // The sweep and its dataset, fetched with the first lease (a benchmark serves one).
+    let mut held: Option<(Sweep, Option<Store>)> = None;
     let template = template();
     loop {
         let answer = client
             .lease(LeaseRequest {
                 worker_id: reg.worker_id.clone(),
-                resume_unit_id: String::new(),
-                gang_failed: false,
+                ..LeaseRequest::default()
             })
             .await
             .map_err(ClientError::from)?
@@ -84,6 +81,24 @@ pub async fn synthetic_worker(
             }
             Some(lease_response::Outcome::Complete(_)) => return Ok(()),
             None => return Err(SyntheticError::Protocol("empty lease answer")),
+        };
+        if held.is_none() {
+            let spec = client
+                .get_sweep(GetSweepRequest {
+                    worker_id: reg.worker_id.clone(),
+                    digest: lease.sweep_digest.clone(),
+                })
+                .await
+                .map_err(ClientError::from)?
+                .into_inner();
+            let store = match spec.dataset_url.as_str() {
+                "" => None,
+                url => Some(Store::open(url)?),
+            };
+            held = Some((Sweep::parse(&spec.text, "<bench>")?, store));
+        }
+        let Some((sweep, store)) = &held else {
+            continue;
         };
         let unit_wire = lease
             .unit
@@ -104,8 +119,8 @@ pub async fn synthetic_worker(
             results: Vec::new(),
             written: None,
         };
-        if let Some(store) = &store {
-            let written = put_part(store, &sweep, &unit, &template, &reg.worker_id).await?;
+        if let Some(store) = store {
+            let written = put_part(store, sweep, &unit, &template, &reg.worker_id).await?;
             let batch = ResultBatch {
                 written: Some(written),
                 ..header

@@ -19,7 +19,7 @@ pub mod v1 {
 /// Semantic version of the protocol within package `hammer.v1`, exchanged at
 /// registration. Bump it whenever a change keeps the wire format but changes meaning, so
 /// that a mixed cluster fails loudly at registration instead of writing wrong data.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The largest gRPC message a coordinator and a worker accept. A worker's registration
 /// answer carries the sweep's knowledge bases (learned orders), and one learned at a

@@ -6,11 +6,12 @@
 //! (`resume_unit_id`), resending everything it has. The coordinator de-duplicates by key,
 //! so resending is always safe.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
 use hammer_proto::v1::{
-    GameResult, GangLease, Lease, LeaseRequest, RegisterRequest, RegisterResponse,
+    GameResult, GangLease, GetSweepRequest, Lease, LeaseRequest, RegisterRequest, SweepSpec,
     Unit as WireUnit, UnitWritten, lease_response,
 };
 use hammer_proto::{PROTOCOL_VERSION, error_chain};
@@ -323,12 +324,23 @@ impl Current {
     }
 }
 
+/// A sweep this worker has leased units of: its parsed text, and the dataset it puts
+/// parts into when the coordinator asks for that.
+#[derive(Clone)]
+struct Held {
+    sweep: Arc<Sweep>,
+    store: Option<Store>,
+}
+
 /// A worker: owns the solver pool and the unit in progress.
 pub(crate) struct Worker {
     options: WorkerOptions,
     pool: Arc<SolverPool>,
     shutdown: watch::Receiver<bool>,
-    sweep: Option<Arc<Sweep>>,
+    /// The sweeps met in leases, by digest, until the coordinator says they ended.
+    sweeps: HashMap<String, Held>,
+    /// Dataset URLs already proven writable.
+    writable: HashSet<String>,
     current: Option<Current>,
     worker_id: String,
     /// Sent with every registration, so that the coordinator gives this process the
@@ -337,9 +349,6 @@ pub(crate) struct Worker {
     report: WorkerReport,
     /// The gang of the last lease broke; said with the next lease request.
     gang_failed: bool,
-    /// The dataset this worker puts the parts of its units into, when the coordinator
-    /// asks for that (and `--no-store` does not refuse it).
-    store: Option<Store>,
 }
 
 impl Worker {
@@ -353,13 +362,13 @@ impl Worker {
             options,
             pool,
             shutdown,
-            sweep: None,
+            sweeps: HashMap::new(),
+            writable: HashSet::new(),
             current: None,
             worker_id: String::new(),
             instance: instance_id(),
             report: WorkerReport::default(),
             gang_failed: false,
-            store: None,
         }
     }
 
@@ -404,27 +413,29 @@ impl Worker {
         unreachable_since: &mut Option<Instant>,
     ) -> Result<(), WorkerError> {
         let mut client = self.options.connect.connect().await?;
-        let (sweep, heartbeat) = self.register(&mut client).await?;
+        let heartbeat = self.register(&mut client).await?;
         *unreachable_since = None;
         loop {
             if *self.shutdown.borrow() {
                 return Err(WorkerError::Stopped);
             }
-            let resume_unit_id = self
-                .current
-                .as_ref()
-                .filter(|c| !c.mode.in_gang())
-                .map(|c| c.unit_id.clone())
-                .unwrap_or_default();
+            let resume = self.current.as_ref().filter(|c| !c.mode.in_gang());
             let answer = client
                 .lease(LeaseRequest {
                     worker_id: self.worker_id.clone(),
-                    resume_unit_id,
+                    resume_unit_id: resume.map(|c| c.unit_id.clone()).unwrap_or_default(),
+                    resume_sweep: resume.map(|c| c.digest.clone()).unwrap_or_default(),
                     gang_failed: self.gang_failed,
+                    held_sweeps: self.sweeps.keys().cloned().collect(),
                 })
                 .await?
                 .into_inner();
             self.gang_failed = false;
+            for ended in &answer.ended_sweeps {
+                if self.sweeps.remove(ended).is_some() {
+                    debug!(sweep = %ended, "the sweep ended; dropping it");
+                }
+            }
             match answer.outcome {
                 Some(lease_response::Outcome::Complete(_)) => {
                     info!(
@@ -446,19 +457,17 @@ impl Worker {
                     }
                 }
                 Some(lease_response::Outcome::Lease(lease)) => {
-                    self.work_on(&mut client, &sweep, lease, heartbeat).await?;
+                    let held = self.sweep_of(&mut client, &lease.sweep_digest).await?;
+                    self.work_on(&mut client, &held, lease, heartbeat).await?;
                 }
                 None => return Err(WorkerError::BadLease("empty answer".into())),
             }
         }
     }
 
-    /// Registers with the coordinator on a new connection; returns the sweep and the
-    /// heartbeat interval it asks for.
-    async fn register(
-        &mut self,
-        client: &mut Client,
-    ) -> Result<(Arc<Sweep>, Duration), WorkerError> {
+    /// Registers with the coordinator on a new connection; returns the heartbeat interval
+    /// it asks for.
+    async fn register(&mut self, client: &mut Client) -> Result<Duration, WorkerError> {
         let reg = client
             .register(RegisterRequest {
                 protocol_version: PROTOCOL_VERSION,
@@ -481,20 +490,12 @@ impl Worker {
                 coordinator: reg.protocol_version,
             });
         }
-        let sweep = self.sweep_of(&reg)?;
-        self.open_store(&reg.dataset_url).await?;
         if self.worker_id != reg.worker_id {
-            info!(worker = %reg.worker_id, sweep = %sweep.name, threads = self.pool.threads(), "registered");
+            info!(worker = %reg.worker_id, threads = self.pool.threads(), "registered");
         }
         self.worker_id = reg.worker_id.clone();
         self.report.worker_id = reg.worker_id.clone();
-        if let Some(current) = self.current.take_if(|c| c.digest != sweep.digest) {
-            current.abandon().await;
-        }
-        Ok((
-            sweep,
-            Duration::from_millis(reg.heartbeat_ms.clamp(50, 60_000)),
-        ))
+        Ok(Duration::from_millis(reg.heartbeat_ms.clamp(50, 60_000)))
     }
 
     /// Works on a leased unit until the coordinator has it or no longer needs it: keeps
@@ -502,20 +503,20 @@ impl Worker {
     async fn work_on(
         &mut self,
         client: &mut Client,
-        sweep: &Arc<Sweep>,
+        held: &Held,
         lease: Lease,
         heartbeat: Duration,
     ) -> Result<(), WorkerError> {
+        let sweep = &held.sweep;
         let wire = lease
             .unit
             .ok_or_else(|| WorkerError::BadLease("lease without a unit".into()))?;
         let unit = leased_unit(sweep, &wire)?;
         // A gang's game is searched anew by every gang it is leased to.
         let gang = lease.gang.is_some();
-        if let Some(current) = self
-            .current
-            .take_if(|c| c.unit_id != wire.unit_id || c.mode.in_gang() || gang)
-        {
+        if let Some(current) = self.current.take_if(|c| {
+            c.unit_id != wire.unit_id || c.digest != sweep.digest || c.mode.in_gang() || gang
+        }) {
             debug!(unit = %current.unit_id, "unit given to another worker, dropping it");
             current.abandon().await;
         }
@@ -531,7 +532,7 @@ impl Worker {
             &self.options,
             &mut self.shutdown,
             &self.worker_id,
-            self.store.as_ref(),
+            held.store.as_ref(),
             sweep,
             self.current.as_mut().ok_or(WorkerError::Stopped)?,
             &lease.lease_id,
@@ -549,48 +550,58 @@ impl Worker {
         Ok(())
     }
 
-    /// Opens the dataset the coordinator asks this worker to write, and checks that a
-    /// part can be put there, once per URL: a worker that cannot write it stops before it
-    /// leases anything.
-    async fn open_store(&mut self, url: &str) -> Result<(), WorkerError> {
+    /// The sweep of digest `digest`, fetched from the coordinator the first time a lease
+    /// names it, with its knowledge bases installed and its dataset opened.
+    async fn sweep_of(&mut self, client: &mut Client, digest: &str) -> Result<Held, WorkerError> {
+        if let Some(held) = self.sweeps.get(digest) {
+            return Ok(held.clone());
+        }
+        let spec = client
+            .get_sweep(GetSweepRequest {
+                worker_id: self.worker_id.clone(),
+                digest: digest.to_owned(),
+            })
+            .await?
+            .into_inner();
+        let sweep = self.parse_sweep(&spec)?;
+        let store = self.open_store(&spec.dataset_url).await?;
+        info!(sweep = %sweep.name, digest = %sweep.digest, dataset = ?store.as_ref().map(|s| s.to_string()), "sweep received");
+        let held = Held { sweep, store };
+        self.sweeps.insert(digest.to_owned(), held.clone());
+        Ok(held)
+    }
+
+    /// Opens the dataset the coordinator asks this worker to write, and checks once per
+    /// URL that a part can be put there: a worker that cannot write it stops before it
+    /// solves anything of the sweep.
+    async fn open_store(&mut self, url: &str) -> Result<Option<Store>, WorkerError> {
         if url.is_empty() || self.options.no_store {
-            self.store = None;
-            return Ok(());
+            return Ok(None);
         }
         let unreachable = |source| WorkerError::StoreUnreachable {
             url: url.to_owned(),
             source,
         };
         let store = Store::open(url).map_err(unreachable)?;
-        if self
-            .store
-            .as_ref()
-            .is_some_and(|s| s.to_string() == store.to_string())
-        {
-            return Ok(());
+        if !self.writable.contains(url) {
+            store.check_writable().await.map_err(unreachable)?;
+            info!(dataset = %store, "this worker puts the parts of its units into the dataset");
+            self.writable.insert(url.to_owned());
         }
-        store.check_writable().await.map_err(unreachable)?;
-        info!(dataset = %store, "this worker puts the parts of its units into the dataset");
-        self.store = Some(store);
-        Ok(())
+        Ok(Some(store))
     }
 
-    fn sweep_of(&mut self, reg: &RegisterResponse) -> Result<Arc<Sweep>, WorkerError> {
-        if let Some(sweep) = self.sweep.as_ref().filter(|s| s.digest == reg.sweep_digest) {
-            return Ok(sweep.clone());
-        }
-        install_knowledge_bases(&reg.knowledge_bases)?;
-        let origin = format!("<sweep sent by {}>", self.options.connect.url);
-        let sweep = Sweep::parse(&reg.sweep_text, &origin)?;
-        if sweep.digest != reg.sweep_digest {
+    fn parse_sweep(&self, spec: &SweepSpec) -> Result<Arc<Sweep>, WorkerError> {
+        install_knowledge_bases(&spec.knowledge_bases)?;
+        let origin = format!("<sweep {} sent by {}>", spec.name, self.options.connect.url);
+        let sweep = Sweep::parse(&spec.text, &origin)?;
+        if sweep.digest != spec.digest {
             return Err(WorkerError::Digest {
                 computed: sweep.digest,
-                announced: reg.sweep_digest.clone(),
+                announced: spec.digest.clone(),
             });
         }
-        let sweep = Arc::new(sweep);
-        self.sweep = Some(sweep.clone());
-        Ok(sweep)
+        Ok(Arc::new(sweep))
     }
 
     /// Starts solving `unit` on the pool in the background.

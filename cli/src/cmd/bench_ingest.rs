@@ -71,7 +71,7 @@ pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
         out.join(".hammer-state"),
     );
     if args.workers_write {
-        config.workers_write = Some(format!("file://{}", out.display()));
+        config.workers_write = true;
     }
     // Two runtimes, so that the CPU time of the synthetic clients (which a real cluster
     // spends on other machines) can be told apart from the coordinator's: their threads

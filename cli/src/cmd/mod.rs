@@ -14,6 +14,7 @@ pub mod families;
 pub mod health;
 pub mod learn;
 pub mod moves;
+pub mod queue;
 pub mod replay;
 pub mod run;
 pub mod solve;

@@ -5,14 +5,16 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use hammer_proto::v1::StatusRequest;
 
 use crate::args::ConnectArgs;
+use crate::cmd::queue::sweep_status;
 use crate::progress::{Progress, progress_line, summary};
 use crate::runtime::{runtime, stop_signal};
 
 #[derive(Args)]
 pub struct StatusArgs {
+    /// The sweep's name; needed when the coordinator serves several.
+    name: Option<String>,
     #[command(flatten)]
     connect: ConnectArgs,
     /// Keep showing progress until the sweep completes.
@@ -24,7 +26,8 @@ pub fn status(args: StatusArgs) -> Result<ExitCode> {
     let options = args.connect.options()?;
     runtime()?.block_on(async move {
         let mut client = options.connect().await?;
-        let mut status = client.status(StatusRequest {}).await?.into_inner();
+        let name = args.name.unwrap_or_default();
+        let mut status = sweep_status(&mut client, &name).await?;
         if args.watch {
             let mut progress = Progress::new(status.games_total);
             while !status.complete {
@@ -33,7 +36,7 @@ pub fn status(args: StatusArgs) -> Result<ExitCode> {
                     _ = tokio::time::sleep(Duration::from_millis(500)) => {}
                     _ = stop_signal() => break,
                 }
-                status = client.status(StatusRequest {}).await?.into_inner();
+                status = sweep_status(&mut client, &name).await?;
             }
             progress.finish();
         }

@@ -104,7 +104,7 @@ fn status_source(options: ConnectOptions) -> StatusSource {
             let Some(c) = guard.as_mut() else {
                 return Err("no connection".to_owned());
             };
-            match c.status(StatusRequest {}).await {
+            match c.status(StatusRequest::default()).await {
                 Ok(r) => Ok(r.into_inner()),
                 Err(status) => {
                     *guard = None;

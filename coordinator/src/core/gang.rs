@@ -33,7 +33,7 @@ pub(super) struct Gangs {
     games: HashMap<u32, GangSlot>,
     /// Workers on a gang's waiting list, or members of a formed gang that have not
     /// fetched their lease yet, by the slot of the game.
-    seats: HashMap<String, u32>,
+    pub seats: HashMap<String, u32>,
 }
 
 impl Gangs {

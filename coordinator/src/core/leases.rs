@@ -60,33 +60,88 @@ impl Leases {
 }
 
 impl Core {
-    /// The next lease for `worker`. `resume` names the unit it was working on before a
-    /// reconnect; `gang_failed` says the gang of its last lease broke.
+    /// The next lease for `worker` from this sweep alone (a coordinator of one sweep).
+    /// `resume` names the unit it was working on before a reconnect; `gang_failed` says
+    /// the gang of its last lease broke. The queue of a standing coordinator calls the
+    /// steps one by one, across its sweeps.
+    #[cfg(test)]
     pub fn lease(
         &mut self,
         worker: &str,
         resume: &str,
         gang_failed: bool,
     ) -> Result<LeaseOutcome, CoreError> {
+        self.begin_lease(worker, gang_failed)?;
+        if self.is_complete() {
+            return Ok(LeaseOutcome::Complete);
+        }
+        let outcome = self
+            .resumed(worker, resume)
+            .or_else(|| self.fresh(worker))
+            .or_else(|| self.speculative(worker))
+            .unwrap_or(LeaseOutcome::Wait(200));
+        Ok(outcome)
+    }
+
+    /// The first step of a lease request: the worker is known and seen, lapsed leases
+    /// end, and the worker's own leases end (it asks because it finished or dropped its
+    /// unit).
+    pub fn begin_lease(&mut self, worker: &str, gang_failed: bool) -> Result<(), CoreError> {
         if self.draining {
             return Err(CoreError::ShuttingDown);
         }
         self.worker_mut(worker)?;
         self.expire(Instant::now());
         self.release_all(worker, gang_failed);
-        if self.is_complete() {
-            if let Some(w) = self.workers.get_mut(worker) {
-                w.told_complete = true;
-            }
-            return Ok(LeaseOutcome::Complete);
+        if self.is_complete()
+            && let Some(w) = self.workers.get_mut(worker)
+        {
+            w.told_complete = true;
         }
-        let outcome = self
-            .resumed(worker, resume)
-            .or_else(|| self.gang_lease(worker))
-            .or_else(|| self.alone(worker))
-            .or_else(|| self.speculative(worker))
-            .unwrap_or(LeaseOutcome::Wait(200));
-        Ok(outcome)
+        Ok(())
+    }
+
+    /// A new unit for `worker`: its seat in a gang, or the first open unit it searches
+    /// alone. `None` when the sweep has none.
+    pub fn fresh(&mut self, worker: &str) -> Option<LeaseOutcome> {
+        self.gang_lease(worker).or_else(|| self.alone(worker))
+    }
+
+    /// Whether a formed gang of this sweep holds a seat for `worker`.
+    pub fn has_seat(&self, worker: &str) -> bool {
+        self.gangs.seats.contains_key(worker)
+    }
+
+    /// Takes `worker` off any gang's waiting list, before it is offered work elsewhere.
+    pub fn forget_waiting(&mut self, worker: &str) {
+        self.leave_waiting(worker, None);
+    }
+
+    /// Revokes every lease (a cancelled sweep): heartbeats tell the workers to drop
+    /// them, and their results are refused.
+    pub fn revoke_all(&mut self) {
+        let active: Vec<u64> = self
+            .leases
+            .by_id
+            .iter()
+            .filter(|(_, l)| l.active)
+            .map(|(&id, _)| id)
+            .collect();
+        for id in active {
+            if let Some(rec) = self.leases.get_mut(&id) {
+                rec.revoked = true;
+            }
+            self.deactivate(id);
+        }
+        let waiting: Vec<String> = self.gangs.seats.keys().cloned().collect();
+        for worker in waiting {
+            self.leave_waiting(&worker, None);
+        }
+    }
+
+    /// Leases held now.
+    pub fn active_leases(&self) -> usize {
+        self.leases.by_id.values().filter(|l| l.active).count()
     }
 
     /// A worker asks for work when it has finished or dropped its unit: its leases end,
@@ -107,7 +162,7 @@ impl Core {
 
     /// The unit `worker` held before a reconnect, if it is still open. A gang's game is
     /// never resumed alone: its gang forms again.
-    fn resumed(&mut self, worker: &str, resume: &str) -> Option<LeaseOutcome> {
+    pub fn resumed(&mut self, worker: &str, resume: &str) -> Option<LeaseOutcome> {
         let slot = *self.by_id.get(resume)?;
         if self.slots[slot as usize].state != SlotState::Open || self.gangs.has(slot) {
             return None;
@@ -128,7 +183,7 @@ impl Core {
     }
 
     /// A second copy of a straggler, for an idle worker.
-    fn speculative(&mut self, worker: &str) -> Option<LeaseOutcome> {
+    pub fn speculative(&mut self, worker: &str) -> Option<LeaseOutcome> {
         let slot = self.straggler(worker)?;
         tracing::info!(unit = %self.slots[slot as usize].id, worker, "straggler: leasing a speculative copy");
         Some(LeaseOutcome::Lease(self.grant(slot, worker, true).1))
@@ -174,6 +229,8 @@ impl Core {
             }),
             speculative,
             gang: None,
+            sweep_digest: self.sweep.digest.clone(),
+            sweep_name: self.sweep.name.clone(),
         };
         (id, lease)
     }

@@ -25,7 +25,7 @@ mod gang;
 mod ingest;
 mod leases;
 mod status;
-mod workers;
+pub(crate) mod workers;
 
 use gang::Gangs;
 use leases::{LeaseRec, Leases};
@@ -113,6 +113,7 @@ impl Default for Timing {
 pub(crate) enum LeaseOutcome {
     Lease(Lease),
     Wait(u64),
+    #[cfg(test)]
     Complete,
 }
 
@@ -191,8 +192,35 @@ impl Core {
     }
 
     /// See [`Workers::register`].
+    #[cfg(test)]
     pub fn register(&mut self, name: &str, version: &str, instance: &str, peer: &str) -> String {
         self.workers.register(name, version, instance, peer)
+    }
+
+    /// Makes a worker that registered with the queue known to this sweep.
+    pub fn ensure_worker(&mut self, id: &str, version: &str, peer: &str) {
+        self.workers.ensure(id, version, peer);
+    }
+
+    /// Whether no unit is leased or being written: a stopped sweep is then at rest.
+    pub fn at_rest(&self) -> bool {
+        self.leased.is_empty()
+            && !self
+                .slots
+                .iter()
+                .any(|slot| slot.state == SlotState::Writing)
+    }
+
+    /// The median seconds a committed unit took from its first lease, if any was timed.
+    pub fn median_unit_seconds(&self) -> Option<f64> {
+        let mut seconds = self.tally.unit_seconds.clone();
+        seconds.sort_by(f64::total_cmp);
+        seconds.get(seconds.len() / 2).copied()
+    }
+
+    /// Whether an open unit waits without a lease.
+    pub fn has_available(&self) -> bool {
+        !self.available.is_empty()
     }
 
     fn worker_mut(&mut self, worker: &str) -> Result<&mut WorkerRec, CoreError> {

@@ -151,6 +151,7 @@ impl Core {
             refused: self.tally.refused,
             duplicates: self.tally.duplicates,
             worker_list: self.worker_list(),
+            ..StatusResponse::default()
         }
     }
 

@@ -7,7 +7,7 @@ use std::time::Instant;
 use super::WorkerInfo;
 
 /// One worker, as the coordinator knows it.
-pub(super) struct WorkerRec {
+pub(crate) struct WorkerRec {
     pub info: Arc<WorkerInfo>,
     pub last_seen: Instant,
     pub told_complete: bool,
@@ -18,7 +18,7 @@ pub(super) struct WorkerRec {
 }
 
 /// Every worker registered, by id.
-pub(super) struct Workers {
+pub(crate) struct Workers {
     by_id: HashMap<String, WorkerRec>,
     /// Numbers the ids of workers that send no instance.
     next: u64,
@@ -38,7 +38,7 @@ impl Workers {
     /// derived from its name and instance, so a process that reconnects, to this
     /// coordinator or to a restarted one, keeps its id and its rows name it
     /// consistently. Without one (older workers), every registration gets a new id.
-    pub(super) fn register(
+    pub(crate) fn register(
         &mut self,
         name: &str,
         version: &str,
@@ -93,6 +93,33 @@ impl Workers {
             }
         }
         id
+    }
+
+    /// Adds worker `id`, registered elsewhere (with a standing coordinator's queue), or
+    /// updates its version and peer address.
+    pub(super) fn ensure(&mut self, id: &str, version: &str, peer: &str) {
+        let rec = self
+            .by_id
+            .entry(id.to_owned())
+            .or_insert_with(|| WorkerRec {
+                info: Arc::new(WorkerInfo {
+                    id: id.to_owned(),
+                    version: version.to_owned(),
+                }),
+                last_seen: Instant::now(),
+                told_complete: false,
+                peer: peer.to_owned(),
+                active: Vec::new(),
+            });
+        if rec.peer != peer {
+            rec.peer = peer.to_owned();
+        }
+        if rec.info.version != version {
+            rec.info = Arc::new(WorkerInfo {
+                id: id.to_owned(),
+                version: version.to_owned(),
+            });
+        }
     }
 
     pub fn get(&self, id: &str) -> Option<&WorkerRec> {

@@ -1,0 +1,123 @@
+//! A standing coordinator's sweeps on disk: where a submitted sweep's dataset and state
+//! go, and the queue read back at start.
+//!
+//! - The dataset of sweep NAME is `ROOT/NAME/` (a directory, or a prefix of the store).
+//! - Its state is `STATE/sweeps/NAME/`: the journal and the files of one sweep's state
+//!   directory, plus `queue.meta` (its place in the queue, `queue/entry.rs`).
+//! - `STATE/lock` is held while the coordinator runs; it covers every sweep's directory.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use hammer_store::Store;
+use hammer_sweep::Sweep;
+use tracing::{info, warn};
+
+use crate::CoordinatorError;
+use crate::core::Timing;
+use crate::metrics::Metrics;
+use crate::queue::{self, Entry, Opening, Place, Queue};
+use crate::state::{StateError, lock_dir};
+
+/// Where a standing coordinator keeps its sweeps, and how it opens them.
+pub(crate) struct Standing {
+    /// The root of the datasets, as given (a directory or a URL).
+    pub root: String,
+    /// The root of the sweeps' state directories.
+    pub state: PathBuf,
+    /// Workers put the parts (the root is a URL).
+    pub workers_write: bool,
+    pub delta_log: bool,
+    pub timing: Timing,
+    pub metrics: Arc<Metrics>,
+}
+
+impl Standing {
+    /// Takes the state root's lock for the life of the coordinator.
+    pub(crate) fn lock(&self) -> Result<File, StateError> {
+        lock_dir(&self.state)
+    }
+
+    fn sweeps_dir(&self) -> PathBuf {
+        self.state.join("sweeps")
+    }
+
+    /// Opens `sweep` at `place`: its dataset below the root, its state below the state
+    /// root, its place saved.
+    pub(crate) async fn open(&self, sweep: Sweep, place: Place) -> Result<Entry, CoordinatorError> {
+        let location = format!("{}/{}", self.root.trim_end_matches('/'), sweep.name);
+        let out = Store::open(&location)?;
+        let dir = self.sweeps_dir().join(&sweep.name);
+        let workers_write = self.workers_write.then(|| out.to_string());
+        let opening = Opening {
+            sweep,
+            out,
+            workers_write,
+            state: &dir,
+            lock_state: false,
+            delta_log: self.delta_log,
+            timing: self.timing.clone(),
+            metrics: self.metrics.clone(),
+        };
+        let mut entry = queue::open(opening, place).await?;
+        entry.dir = Some(dir);
+        entry.save()?;
+        Ok(entry)
+    }
+
+    /// Reads the queue back: every sweep with a saved place, in submission order,
+    /// renumbered from 1 (lease ids of before the restart are unknown anyway). A
+    /// directory without `queue.meta` is a submission that never returned: skipped.
+    pub(crate) async fn restore(&self, queue: &mut Queue) -> Result<(), CoordinatorError> {
+        let mut found: Vec<(Place, PathBuf)> = Vec::new();
+        let dir = self.sweeps_dir();
+        let listing = match std::fs::read_dir(&dir) {
+            Ok(listing) => listing,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(source) => {
+                return Err(StateError::Io {
+                    path: dir,
+                    action: "cannot list",
+                    source,
+                }
+                .into());
+            }
+        };
+        for item in listing.flatten() {
+            let path = item.path();
+            if !path.join("queue.meta").exists() {
+                warn!(dir = %path.display(), "a sweep's directory without queue.meta (a submission cut short); skipped");
+                continue;
+            }
+            found.push((Place::load(&path)?, path));
+        }
+        found.sort_by_key(|(place, _)| place.seq);
+        for (mut place, path) in found {
+            let sweep = read_sweep(&path)?;
+            place.seq = queue.next_seq();
+            let entry = self.open(sweep, place).await?;
+            info!(sweep = %entry.sweep.name, seq = place.seq, "sweep restored from the queue");
+            queue.push(entry);
+        }
+        Ok(())
+    }
+}
+
+/// The sweep text a state directory keeps.
+fn read_sweep(dir: &Path) -> Result<Sweep, CoordinatorError> {
+    let path = dir.join("sweep.toml");
+    let text = std::fs::read_to_string(&path).map_err(|source| StateError::Io {
+        path: path.clone(),
+        action: "cannot read",
+        source,
+    })?;
+    Sweep::parse(&text, &path.display().to_string()).map_err(|e| {
+        StateError::Corrupt {
+            path,
+            line: 0,
+            reason: format!("the sweep kept here does not parse: {e}"),
+        }
+        .into()
+    })
+}
