@@ -64,7 +64,7 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
             info.dataset
         );
         if args.wait {
-            return wait_for(&mut client, &info.name).await;
+            return wait_for(&mut client, &info.name, true).await;
         }
         Ok(ExitCode::SUCCESS)
     })
@@ -186,13 +186,13 @@ pub fn wait(args: NameArgs) -> Result<ExitCode> {
     let options = args.connect.options()?;
     runtime()?.block_on(async move {
         let mut client = options.connect().await?;
-        wait_for(&mut client, &args.name).await
+        wait_for(&mut client, &args.name, true).await
     })
 }
 
 /// Shows a sweep's progress until it is complete, stopped or cancelled, then prints its
-/// summary as `hammer run` does.
-async fn wait_for(client: &mut Client, name: &str) -> Result<ExitCode> {
+/// summary as `hammer run` does (with `print_summary`).
+async fn wait_for(client: &mut Client, name: &str, print_summary: bool) -> Result<ExitCode> {
     let mut status = sweep_status(client, name).await?;
     let mut progress = Progress::new(status.games_total);
     loop {
@@ -225,7 +225,9 @@ async fn wait_for(client: &mut Client, name: &str) -> Result<ExitCode> {
         "sweep {name} complete: {} games in {}",
         status.games_committed, status.dataset
     );
-    print!("{}", summary(&status));
+    if print_summary {
+        print!("{}", summary(&status));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -244,4 +246,38 @@ pub async fn sweep_status(client: &mut Client, name: &str) -> Result<StatusRespo
 /// A refused call as an error that says what the coordinator said.
 fn rpc(status: tonic::Status) -> anyhow::Error {
     anyhow::anyhow!(hammer_worker::describe_status(&status))
+}
+
+/// Submits the sweep file at `path` to the standing coordinator at `url` (token from
+/// HAMMER_TOKEN), waits until it is complete, and returns where its dataset is.
+pub fn run_on_cluster(path: &std::path::Path, url: &str) -> Result<String> {
+    let sweep = load_sweep(path)?;
+    let options = hammer_worker::ConnectOptions {
+        url: url.to_owned(),
+        token: std::env::var("HAMMER_TOKEN")
+            .ok()
+            .filter(|t| !t.trim().is_empty()),
+        ..hammer_worker::ConnectOptions::default()
+    };
+    runtime()?.block_on(async move {
+        let mut client = options.connect().await?;
+        let info = client
+            .submit_sweep(SubmitSweepRequest {
+                text: sweep.text.clone(),
+                origin: path.display().to_string(),
+                priority: 0,
+                weight: 1.0,
+            })
+            .await
+            .map_err(rpc)?
+            .into_inner();
+        eprintln!(
+            "submitted {} to {url}; its dataset: {}",
+            info.name, info.dataset
+        );
+        if wait_for(&mut client, &info.name, false).await? != ExitCode::SUCCESS {
+            bail!("sweep {} did not complete on {url}", info.name);
+        }
+        Ok(info.dataset)
+    })
 }

@@ -73,6 +73,12 @@ pub struct TuneArgs {
     /// Solver threads for --validate; default: one per core.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// With --validate: submit the validation sweep to this standing coordinator, wait
+    /// for it, and read its dataset where the coordinator wrote it (a shared directory or
+    /// an object store URL), instead of running it on this machine. The token is
+    /// HAMMER_TOKEN's (a user token).
+    #[arg(long, value_name = "URL", requires = "validate")]
+    pub coordinator: Option<String>,
 }
 
 fn families(names: &[String]) -> Result<Vec<ScheduleFamily>> {
@@ -147,7 +153,11 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
         let sweep_path = args.out.join("validate.toml");
         write_atomic(&sweep_path, &validation_sweep(&tuning, &args)?)?;
         eprintln!("validation sweep: {}", sweep_path.display());
-        if args.validate {
+        if let Some(url) = args.validate.then_some(()).and(args.coordinator.as_ref()) {
+            let dataset = crate::cmd::queue::run_on_cluster(&sweep_path, url)?;
+            let dataset = DatasetArg::open(&dataset)?;
+            Some(compare(&tuning, dataset.dir())?)
+        } else if args.validate {
             let data_dir = run_to_end(&sweep_path, &args.out, "validation", args.threads)?;
             Some(compare(&tuning, &data_dir)?)
         } else {

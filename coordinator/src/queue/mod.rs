@@ -401,3 +401,6 @@ impl Queue {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

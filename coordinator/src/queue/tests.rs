@@ -1,0 +1,122 @@
+//! The scheduling rule of `share.rs` on real cores: priority, weighted fair share, and no
+//! starvation among equals.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hammer_proto::v1::{LeaseRequest, lease_response};
+use hammer_store::Store;
+use hammer_sweep::Sweep;
+
+use super::{Admin, Opening, Place, Queue, open};
+use crate::core::Timing;
+
+fn sweep(name: &str) -> Sweep {
+    let text = format!(
+        "name = \"{name}\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [4]\ngames = 400\nunit_games = 10\n"
+    );
+    Sweep::parse(&text, name).expect("sweep parses")
+}
+
+/// A standing queue of sweeps `(name, priority, weight)` in a temporary directory.
+async fn queue(dir: &std::path::Path, sweeps: &[(&str, i32, f64)]) -> Queue {
+    let mut queue = Queue::new(true, Duration::from_secs(3600));
+    for &(name, priority, weight) in sweeps {
+        let state = dir.join("state").join(name);
+        let opening = Opening {
+            sweep: sweep(name),
+            out: Store::local(dir.join(name)),
+            workers_write: None,
+            state: &state,
+            lock_state: true,
+            delta_log: false,
+            // The test's clock runs ahead of the real one: no lease lapses on it.
+            timing: Timing {
+                lease_ttl: Duration::from_secs(86_400),
+                ..Timing::default()
+            },
+            metrics: Arc::default(),
+        };
+        let place = Place {
+            seq: queue.next_seq(),
+            priority,
+            weight,
+            admin: Admin::Active,
+        };
+        queue.push(open(opening, place).await.expect("sweep opens"));
+    }
+    queue
+}
+
+/// The name of the sweep whose unit `worker` gets next.
+fn lease_for(queue: &mut Queue, worker: &str) -> String {
+    let request = LeaseRequest {
+        worker_id: worker.to_owned(),
+        ..LeaseRequest::default()
+    };
+    match queue.lease(&request).expect("lease").0.outcome {
+        Some(lease_response::Outcome::Lease(lease)) => lease.sweep_name,
+        other => panic!("expected a lease, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_unit_goes_to_the_highest_priority_first() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut queue = queue(dir.path(), &[("low", 0, 1.0), ("high", 5, 1.0)]).await;
+    let worker = queue.register("w", "0", "1", "");
+    for _ in 0..10 {
+        assert_eq!(lease_for(&mut queue, &worker), "high");
+    }
+    // Stopped, the high sweep leases nothing: the low one backfills.
+    queue.stop("high").expect("stop");
+    assert_eq!(lease_for(&mut queue, &worker), "low");
+}
+
+/// Four workers take turns asking for work while a clock advances; each lease held is
+/// charged until its worker asks again. Returns each sweep's share of the lease-seconds.
+async fn shares(weights: &[(&str, f64)], rounds: usize) -> Vec<(String, f64)> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sweeps: Vec<(&str, i32, f64)> = weights.iter().map(|&(n, w)| (n, 0, w)).collect();
+    let mut queue = queue(dir.path(), &sweeps).await;
+    let workers: Vec<String> = (0..4)
+        .map(|i| queue.register("w", "0", &format!("{i}"), ""))
+        .collect();
+    let start = Instant::now();
+    queue.last_tick = start;
+    let step = Duration::from_millis(250);
+    let mut held: Vec<Option<String>> = vec![None; workers.len()];
+    let mut seconds: std::collections::BTreeMap<String, f64> = Default::default();
+    for round in 0..rounds {
+        let turn = round % workers.len();
+        held[turn] = Some(lease_for(&mut queue, &workers[turn]));
+        queue.tick(start + step * (round as u32 + 1));
+        for name in held.iter().flatten() {
+            *seconds.entry(name.clone()).or_default() += step.as_secs_f64();
+        }
+    }
+    let total: f64 = seconds.values().sum();
+    seconds
+        .into_iter()
+        .map(|(name, s)| (name, s / total))
+        .collect()
+}
+
+#[tokio::test]
+async fn equal_priorities_share_by_weight() {
+    let shares = shares(&[("one", 1.0), ("three", 3.0)], 800).await;
+    let share = |name: &str| shares.iter().find(|(n, _)| n == name).map_or(0.0, |s| s.1);
+    assert!((share("one") - 0.25).abs() < 0.05, "{shares:?}");
+    assert!((share("three") - 0.75).abs() < 0.05, "{shares:?}");
+}
+
+#[tokio::test]
+async fn a_small_weight_is_not_starved() {
+    // Submitted second, with a twentieth of the weight: it still gets its 5%.
+    let shares = shares(&[("big", 19.0), ("small", 1.0)], 1600).await;
+    let small = shares
+        .iter()
+        .find(|(n, _)| n == "small")
+        .map_or(0.0, |s| s.1);
+    assert!((small - 0.05).abs() < 0.03, "{shares:?}");
+}
