@@ -401,7 +401,7 @@ fn a_wrong_or_missing_token_is_refused_on_both_sides() {
     assert!(
         missing
             .log_text()
-            .contains("requires a shared token and none was sent"),
+            .contains("requires a token and none was sent"),
         "{}",
         missing.log_text()
     );

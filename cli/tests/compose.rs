@@ -632,3 +632,89 @@ fn compose_workers_write_the_dataset_into_an_s3_store() {
 }
 
 const STORE_IMAGE: &str = "hammer-store:test";
+
+/// Two sweeps for the standing cluster, submitted from the host.
+const STANDING_SWEEPS: [&str; 2] = [
+    r#"
+name = "standing-one"
+seed = 41
+
+[[experiment]]
+name = "five"
+sizes = [5]
+games = 3000
+unit_games = 250
+"#,
+    r#"
+name = "standing-two"
+seed = 42
+
+[[experiment]]
+name = "six"
+sizes = [6]
+games = 600
+unit_games = 100
+"#,
+];
+
+#[test]
+fn compose_standing_cluster_runs_two_sweeps_submitted_from_outside() {
+    let Some(program) = program_or_skip() else {
+        return;
+    };
+    let _serial = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let binary = image();
+    let mut project = Project::new(program, STANDING_SWEEPS[0], "standing");
+    project
+        .overrides
+        .push(repo().join("deploy/compose/standing.yaml"));
+    project.compose_ok(&["up", "-d", "--no-build", "--scale", "worker=2"]);
+    let url = format!("http://127.0.0.1:{}", project.env_value("HAMMER_GRPC_PORT"));
+    let hammer = |args: &[&str]| {
+        Command::new(binary)
+            .args(args)
+            .args(["--coordinator", &url])
+            .env("HAMMER_TOKEN", "compose-test-token")
+            .output()
+            .expect("hammer runs")
+    };
+    wait_for(
+        "the coordinator to answer",
+        Duration::from_secs(60),
+        &project,
+        || hammer(&["sweeps"]).status.success(),
+    );
+    let files: Vec<PathBuf> = STANDING_SWEEPS
+        .iter()
+        .enumerate()
+        .map(|(i, text)| {
+            let path = project.dir.path().join(format!("submitted-{i}.toml"));
+            std::fs::write(&path, text).expect("write sweep");
+            path
+        })
+        .collect();
+    for file in &files {
+        let out = support::ok(&hammer(&["submit", &path_text(file)]));
+        assert!(out.contains("submitted"), "{out}");
+    }
+    for (text, name) in STANDING_SWEEPS.iter().zip(["standing-one", "standing-two"]) {
+        support::ok(&hammer(&["wait", name]));
+        let sweep = Sweep::parse(text, name).expect("sweep");
+        let rows =
+            support::normalized(support::read_checked(&project.results().join(name), &sweep));
+        let (_reference, local) = reference_run(binary, text);
+        assert_eq!(
+            rows,
+            support::normalized(support::read_checked(&local, &sweep)),
+            "{name}"
+        );
+    }
+    // The coordinator and the workers stay up for the next sweep.
+    let coordinator = project.containers("coordinator").remove(0);
+    assert_eq!(
+        docker(&["inspect", "-f", "{{.State.Status}}", &coordinator]),
+        "running"
+    );
+    let table = support::ok(&hammer(&["sweeps"]));
+    assert_eq!(table.matches("complete").count(), 2, "{table}");
+}
