@@ -272,6 +272,7 @@ impl Coordinator {
             return Err(CoordinatorError::TokenRequired { addr: listen });
         }
         let metrics: Arc<metrics::Metrics> = Arc::default();
+        let service_timing = timing.clone();
         let mut queue = Queue::new(sweep.is_none(), half_life);
         let (standing, root_lock, events) = match sweep {
             Some(sweep) => {
@@ -338,10 +339,11 @@ impl Coordinator {
             writer: writer_tx,
             drain: drain_rx,
             hammer_version,
+            timing: service_timing,
             metrics: metrics.clone(),
             standing,
             submitting: Arc::default(),
-            changed: Arc::new(watch::channel(0).0),
+            changed: watch::channel(0).0,
         };
         let bearer = |t: &Option<String>| {
             t.as_ref()

@@ -20,7 +20,7 @@ use tracing::{debug, info, warn};
 
 use hammer_store::Store;
 
-use crate::core::{Core, CoreError};
+use crate::core::{Core, CoreError, Timing};
 use crate::lock;
 use crate::metrics::Metrics;
 use crate::queue::{Admitted, LONG_POLL, Queue};
@@ -32,13 +32,15 @@ pub(crate) struct Service {
     pub writer: mpsc::Sender<Job>,
     pub drain: watch::Receiver<bool>,
     pub hammer_version: String,
+    /// The lease and heartbeat periods workers are told.
+    pub timing: Timing,
     pub metrics: Arc<Metrics>,
     /// How a standing coordinator opens the sweeps submitted to it.
     pub standing: Option<Arc<Standing>>,
     /// One submission at a time: a new sweep is opened outside the queue's lock.
     pub submitting: Arc<tokio::sync::Mutex<()>>,
     /// Bumped when a sweep is submitted or resumed, to wake idle workers' lease calls.
-    pub changed: Arc<watch::Sender<u64>>,
+    pub changed: watch::Sender<u64>,
 }
 
 #[tonic::async_trait]
@@ -73,12 +75,7 @@ impl Coordinator for Service {
             &request.instance,
             &request.peer_addr,
         );
-        let timing = queue
-            .entries()
-            .first()
-            .map(|e| lock(&e.core).timing.clone())
-            .or_else(|| self.standing.as_ref().map(|s| s.timing.clone()))
-            .unwrap_or_default();
+        let timing = &self.timing;
         info!(worker = %worker_id, ?peer, threads = request.threads, version = %request.hammer_version, "worker registered");
         Ok(Response::new(RegisterResponse {
             protocol_version: PROTOCOL_VERSION,

@@ -254,9 +254,7 @@ pub fn run_on_cluster(path: &std::path::Path, url: &str) -> Result<String> {
     let sweep = load_sweep(path)?;
     let options = hammer_worker::ConnectOptions {
         url: url.to_owned(),
-        token: std::env::var("HAMMER_TOKEN")
-            .ok()
-            .filter(|t| !t.trim().is_empty()),
+        token: crate::args::TokenArgs::from_file(None).token()?,
         ..hammer_worker::ConnectOptions::default()
     };
     runtime()?.block_on(async move {

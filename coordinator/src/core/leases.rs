@@ -238,11 +238,8 @@ impl Core {
     /// The open unit that has been leased the longest, if that is longer than the
     /// straggler threshold and it has no second copy yet.
     fn straggler(&self, worker: &str) -> Option<u32> {
-        let mut durations = self.tally.unit_seconds.clone();
-        durations.sort_by(f64::total_cmp);
-        let median = durations
-            .get(durations.len() / 2)
-            .copied()
+        let median = self
+            .median_unit_seconds()
             .map_or(Duration::ZERO, Duration::from_secs_f64);
         let threshold = self.timing.speculate_after.max(median);
         let stall = threshold.max(self.timing.heartbeat * 3);

@@ -213,9 +213,7 @@ impl Core {
 
     /// The median seconds a committed unit took from its first lease, if any was timed.
     pub fn median_unit_seconds(&self) -> Option<f64> {
-        let mut seconds = self.tally.unit_seconds.clone();
-        seconds.sort_by(f64::total_cmp);
-        seconds.get(seconds.len() / 2).copied()
+        self.tally.median_unit_seconds()
     }
 
     /// Whether an open unit waits without a lease.

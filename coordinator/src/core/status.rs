@@ -32,8 +32,9 @@ pub(super) struct Tally {
     /// (time, results received so far), for the rate.
     samples: VecDeque<(Instant, u64)>,
     pub received_total: u64,
-    /// How long each committed unit took from its first lease.
-    pub unit_seconds: Vec<f64>,
+    /// How long each committed unit took from its first lease, kept sorted so that the
+    /// median, which every lease request reads, costs nothing.
+    unit_seconds: Vec<f64>,
 }
 
 impl Tally {
@@ -56,7 +57,9 @@ impl Tally {
     ) {
         self.games_pending = self.games_pending.saturating_sub(pending);
         if let Some(took) = took {
-            self.unit_seconds.push(took.as_secs_f64());
+            let took = took.as_secs_f64();
+            let at = self.unit_seconds.partition_point(|&s| s < took);
+            self.unit_seconds.insert(at, took);
         }
         self.games_committed += entry.games;
         let series = self
@@ -66,6 +69,11 @@ impl Tally {
         series.committed += entry.games;
         series.solvable += entry.solvable;
         series.expansions += entry.expansions;
+    }
+
+    /// The median seconds a committed unit took from its first lease, if any was timed.
+    pub(super) fn median_unit_seconds(&self) -> Option<f64> {
+        self.unit_seconds.get(self.unit_seconds.len() / 2).copied()
     }
 
     pub(super) fn sample(&mut self, now: Instant) {

@@ -46,7 +46,8 @@ pub(crate) struct Queue {
     entries: Vec<Entry>,
     by_name: HashMap<String, usize>,
     workers: Workers,
-    /// For each worker, the sweeps whose core knows it.
+    /// For each worker, the sweeps where it may hold a lease or a gang's seat: where its
+    /// next lease request must end them.
     touched: HashMap<String, BTreeSet<usize>>,
     pub half_life: Duration,
     last_tick: Instant,
@@ -101,7 +102,8 @@ impl Queue {
         peer: &str,
     ) -> String {
         let id = self.workers.register(name, version, instance, peer);
-        // A worker that registers again (after a reconnect) is told of completion anew.
+        // A worker that registers again brings its version and peer address up to date
+        // in every sweep that knows it.
         for &i in self.touched.get(&id).into_iter().flatten() {
             let mut core = lock(&self.entries[i].core);
             core.ensure_worker(&id, version, peer);
@@ -117,11 +119,15 @@ impl Queue {
             .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?;
         let (version, peer) = (rec.info.version.clone(), rec.peer.clone());
         lock(&self.entries[index].core).ensure_worker(worker, &version, &peer);
+        Ok(())
+    }
+
+    /// Notes that `worker` may hold a lease of sweep `index`.
+    fn touch(&mut self, worker: &str, index: usize) {
         self.touched
             .entry(worker.to_owned())
             .or_default()
             .insert(index);
-        Ok(())
     }
 
     /// The entry of a sweep digest.
@@ -165,8 +171,15 @@ impl Queue {
             core.begin_lease(worker, request.gang_failed)?;
             core.forget_waiting(worker);
         }
+        // Its leases ended; only a formed gang's seat still ties it to a sweep.
+        if let Some(mine) = self.touched.get_mut(worker) {
+            mine.retain(|&i| lock(&self.entries[i].core).has_seat(worker));
+        }
         let picked = self.pick(worker, request, &touched)?;
         let idle = picked.is_none();
+        if let Some((index, _)) = &picked {
+            self.touch(worker, *index);
+        }
         let outcome = match picked {
             Some((index, LeaseOutcome::Lease(mut lease))) => {
                 let entry = &mut self.entries[index];
@@ -251,6 +264,7 @@ impl Queue {
             .split(wire)
             .ok_or_else(|| CoreError::MalformedLease(wire.to_owned()))?;
         self.introduce(worker, index)?;
+        self.touch(worker, index);
         let entry = &self.entries[index];
         Ok(Routed {
             core: entry.core.clone(),
@@ -291,6 +305,7 @@ impl Queue {
         }
         for (index, (ids, progress)) in by_sweep {
             self.introduce(worker, index)?;
+            self.touch(worker, index);
             let seq = self.entries[index].place.seq;
             let part = lock(&self.entries[index].core).heartbeat(worker, &ids, &progress)?;
             let wire = |id: String| format!("{seq}.{id}");

@@ -109,7 +109,7 @@ impl Queue {
             return Ok(());
         }
         entry.place.admin = admin;
-        tracing::info!(sweep = %entry.sweep.name, ?admin, "sweep stopped by a user");
+        tracing::info!(sweep = %entry.sweep.name, ?admin, "a user stopped or cancelled the sweep");
         entry
             .save()
             .map_err(|e| CoreError::Persist(hammer_proto::error_chain(&e)))
