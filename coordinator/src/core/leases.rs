@@ -93,12 +93,18 @@ impl Core {
         self.worker_mut(worker)?;
         self.expire(Instant::now());
         self.release_all(worker, gang_failed);
-        if self.is_complete()
-            && let Some(w) = self.workers.get_mut(worker)
-        {
-            w.told_complete = true;
+        if self.is_complete() {
+            self.mark_told_complete(worker);
         }
         Ok(())
+    }
+
+    /// Marks `worker` as told the sweep is complete.
+    pub fn mark_told_complete(&mut self, worker: &str) {
+        if let Some(w) = self.workers.get_mut(worker) {
+            w.told_complete = true;
+            w.last_seen = Instant::now();
+        }
     }
 
     /// A new unit for `worker`: its seat in a gang, or the first open unit it searches

@@ -192,7 +192,7 @@ impl Queue {
             Some((_, LeaseOutcome::Wait(ms))) => lease_response::Outcome::WaitMs(ms),
             #[cfg(test)]
             Some((_, LeaseOutcome::Complete)) => lease_response::Outcome::Complete(true),
-            None if self.one_complete() => lease_response::Outcome::Complete(true),
+            None if self.tell_complete(worker) => lease_response::Outcome::Complete(true),
             None => lease_response::Outcome::WaitMs(200),
         };
         let answer = LeaseResponse {
@@ -242,7 +242,25 @@ impl Queue {
         Ok(None)
     }
 
-    /// A coordinator of one sweep whose sweep is complete: its workers may exit.
+    /// Whether a one-sweep coordinator's sweep is complete; if so, `worker` is marked as
+    /// told, even when this request did not touch the sweep (its last unit was committed
+    /// after its previous lease request), so the coordinator does not wait for it to exit.
+    fn tell_complete(&self, worker: &str) -> bool {
+        if self.standing {
+            return false;
+        }
+        let Some(entry) = self.entries.first() else {
+            return false;
+        };
+        let mut core = lock(&entry.core);
+        let complete = core.is_complete();
+        if complete {
+            core.mark_told_complete(worker);
+        }
+        complete
+    }
+
+    /// Whether a one-sweep coordinator's sweep is complete.
     fn one_complete(&self) -> bool {
         !self.standing
             && self

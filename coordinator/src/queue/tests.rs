@@ -10,21 +10,33 @@ use hammer_sweep::Sweep;
 
 use super::{Admin, Opening, Place, Queue, open};
 use crate::core::Timing;
+use crate::lock;
+use crate::state::CommitEntry;
 
-fn sweep(name: &str) -> Sweep {
+fn sweep(name: &str, games: u32) -> Sweep {
     let text = format!(
-        "name = \"{name}\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [4]\ngames = 400\nunit_games = 10\n"
+        "name = \"{name}\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [4]\ngames = {games}\nunit_games = 10\n"
     );
     Sweep::parse(&text, name).expect("sweep parses")
 }
 
-/// A standing queue of sweeps `(name, priority, weight)` in a temporary directory.
+/// A standing queue of sweeps `(name, priority, weight)` of 400 games each, in a
+/// temporary directory.
 async fn queue(dir: &std::path::Path, sweeps: &[(&str, i32, f64)]) -> Queue {
-    let mut queue = Queue::new(true, Duration::from_secs(3600));
+    queue_of(dir, true, 400, sweeps).await
+}
+
+async fn queue_of(
+    dir: &std::path::Path,
+    standing: bool,
+    games: u32,
+    sweeps: &[(&str, i32, f64)],
+) -> Queue {
+    let mut queue = Queue::new(standing, Duration::from_secs(3600));
     for &(name, priority, weight) in sweeps {
         let state = dir.join("state").join(name);
         let opening = Opening {
-            sweep: sweep(name),
+            sweep: sweep(name, games),
             out: Store::local(dir.join(name)),
             workers_write: None,
             state: &state,
@@ -71,6 +83,46 @@ async fn a_unit_goes_to_the_highest_priority_first() {
     // Stopped, the high sweep leases nothing: the low one backfills.
     queue.stop("high").expect("stop");
     assert_eq!(lease_for(&mut queue, &worker), "low");
+}
+
+/// A worker whose last request found nothing to do (its unit was still being committed)
+/// is told the sweep is complete on its next request, and counted as told, so a
+/// one-sweep coordinator does not wait for it before exiting.
+#[tokio::test]
+async fn a_worker_idle_when_the_last_unit_commits_is_told_complete() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut queue = queue_of(dir.path(), false, 10, &[("one", 0, 1.0)]).await;
+    let busy = queue.register("busy", "0", "1", "");
+    let idle = queue.register("idle", "0", "2", "");
+    assert_eq!(lease_for(&mut queue, &busy), "one");
+    let request = |worker: &str| LeaseRequest {
+        worker_id: worker.to_owned(),
+        ..LeaseRequest::default()
+    };
+    let (answer, was_idle) = queue.lease(&request(&idle)).expect("lease");
+    assert!(was_idle, "{answer:?}");
+    lock(&queue.entries[0].core).mark_committed(
+        0,
+        &CommitEntry {
+            unit_id: "e000".into(),
+            games: 10,
+            solvable: 0,
+            expansions: 0,
+        },
+    );
+    assert_eq!(queue.status("").expect("status").workers, 2);
+    let complete = |queue: &mut Queue, worker: &str| {
+        let (answer, _) = queue.lease(&request(worker)).expect("lease");
+        assert!(
+            matches!(answer.outcome, Some(lease_response::Outcome::Complete(_))),
+            "{answer:?}"
+        );
+    };
+    complete(&mut queue, &idle);
+    assert_eq!(queue.status("").expect("status").workers, 1);
+    complete(&mut queue, &busy);
+    assert_eq!(queue.status("").expect("status").workers, 0);
+    assert!(queue.workers_informed(Duration::from_secs(60)));
 }
 
 /// Four workers take turns asking for work while a clock advances; each lease held is
