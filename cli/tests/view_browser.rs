@@ -1,155 +1,19 @@
-//! `hammer view` in a real browser: headless Chromium driven through chromedriver
-//! (WebDriver, with the fantoccini client), against the real binary serving a real
-//! dataset and watching a real coordinator. Every board the page shows is checked
-//! against `hammer replay`, and every hint against `hammer solve`. The same pages'
-//! API without a browser is `view_http.rs`.
-//!
-//! Screenshots of each page go to `$HAMMER_ARTIFACTS` (default
-//! `target/test-artifacts/view/`). Without chromium and chromedriver the browser tests
-//! print "skipped", unless `HAMMER_REQUIRE_BROWSER=1`, which makes their absence fail.
+//! `hammer view` in a real browser (see `support/browser.rs`), against the real binary
+//! serving a real dataset. Every board the page shows is checked against `hammer
+//! replay`, and every hint against `hammer solve`. The same pages' API without a browser
+//! is `view_http.rs`; the Live page is `view_live.rs`.
 
 mod support;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{Value, json};
-use support::view::{addr_of, copy_dir, make_dataset, start_view};
-use support::{HAMMER, Proc, free_port, hammer, http, ok, s};
-
-/// Chromium and chromedriver, or `None` after printing "skipped".
-fn browser() -> Option<(PathBuf, PathBuf)> {
-    let find = |env: &str, names: &[&str]| -> Option<PathBuf> {
-        if let Some(p) = std::env::var_os(env) {
-            return Some(PathBuf::from(p));
-        }
-        let path = std::env::var_os("PATH")?;
-        std::env::split_paths(&path)
-            .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-            .find(|p| p.is_file())
-    };
-    let chromium = find("HAMMER_CHROMIUM", &["chromium", "chromium-browser"]);
-    let driver = find("HAMMER_CHROMEDRIVER", &["chromedriver"]);
-    match (chromium, driver) {
-        (Some(c), Some(d)) => Some((c, d)),
-        _ => {
-            assert!(
-                std::env::var("HAMMER_REQUIRE_BROWSER").as_deref() != Ok("1"),
-                "HAMMER_REQUIRE_BROWSER=1 but chromium or chromedriver is missing"
-            );
-            println!(
-                "skipped: chromium and chromedriver are needed (Debian: chromium chromium-driver)"
-            );
-            None
-        }
-    }
-}
-
-fn artifacts() -> PathBuf {
-    let dir = std::env::var_os("HAMMER_ARTIFACTS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let exe = std::env::current_exe().expect("test binary path");
-            // target/debug/deps/view-HASH -> target/test-artifacts/view
-            exe.ancestors()
-                .nth(3)
-                .expect("target directory")
-                .join("test-artifacts")
-                .join("view")
-        });
-    std::fs::create_dir_all(&dir).expect("artifacts directory");
-    dir
-}
-
-struct Driver {
-    _proc: Proc,
-    client: Client,
-}
-
-async fn driver(dir: &Path, chromium: &Path, chromedriver: &Path) -> Driver {
-    let port = free_port();
-    let proc = Proc::spawn(
-        "chromedriver",
-        chromedriver.to_str().unwrap(),
-        &[format!("--port={port}")],
-        &[],
-        dir.join("chromedriver.log"),
-    );
-    let caps: serde_json::Map<String, Value> = serde_json::from_value(json!({
-        "goog:chromeOptions": {
-            "binary": chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,1050", format!("--user-data-dir={}", dir.join("profile").display())],
-        }
-    }))
-    .unwrap();
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        match ClientBuilder::new(connector.clone())
-            .capabilities(caps.clone())
-            .connect(&format!("http://127.0.0.1:{port}"))
-            .await
-        {
-            Ok(client) => {
-                return Driver {
-                    _proc: proc,
-                    client,
-                };
-            }
-            Err(e) => {
-                assert!(
-                    Instant::now() < deadline,
-                    "chromedriver does not start a session: {e}\n{}",
-                    proc.log_text()
-                );
-                tokio::time::sleep(Duration::from_millis(200)).await;
-            }
-        }
-    }
-}
-
-async fn shot(c: &Client, name: &str) {
-    let png = c.screenshot().await.expect("screenshot");
-    std::fs::write(artifacts().join(format!("{name}.png")), png).expect("write screenshot");
-}
-
-/// Waits until `script` (a JavaScript expression) is truthy, returning its value.
-async fn until(c: &Client, what: &str, script: &str) -> Value {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let v = c
-            .execute(
-                &format!("try {{ return ({script}); }} catch (e) {{ return null; }}"),
-                vec![],
-            )
-            .await
-            .expect("script runs");
-        if !(v.is_null() || v == json!(false) || v == json!("") || v == json!(0)) {
-            return v;
-        }
-        if Instant::now() > deadline {
-            let message = c
-                .execute(
-                    "return document.querySelector('#message').textContent",
-                    vec![],
-                )
-                .await
-                .unwrap_or_default();
-            panic!("timed out waiting for {what} ({script}); page message: {message}");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(&format!("return ({script});"), vec![])
-        .await
-        .expect("script runs")
-}
+use support::browser::{browser, click, driver, js, shot, until};
+use support::view::{copy_dir, make_dataset, start_view};
+use support::{HAMMER, hammer, ok};
 
 async fn board_state(c: &Client) -> String {
     js(c, "document.querySelector('#board').dataset.state")
@@ -203,25 +67,6 @@ fn incompatible_pair(state: &str) -> (String, String) {
         }
     }
     panic!("no incompatible pair in {state}");
-}
-
-/// Clicks the element `css` selects. The page redraws parts of itself when an answer
-/// arrives (hints, say), so an element found a moment ago may be gone: find it again.
-async fn click(c: &Client, css: &str) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let result = match c.find(Locator::Css(css)).await {
-            Ok(element) => element.click().await,
-            Err(e) => Err(e),
-        };
-        match result {
-            Ok(()) => return,
-            Err(_) if Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
-            Err(e) => panic!("click {css}: {e}"),
-        }
-    }
 }
 
 /// Clicks a stone by dispatching the event on its SVG group (WebDriver clicks need an
@@ -537,130 +382,5 @@ async fn browse_replay_and_play_in_chromium() {
     let name = part.file_name().unwrap().to_str().unwrap();
     assert!(text.as_str().unwrap().contains(name), "{text}");
     shot(c, "corrupt-dataset").await;
-    d.client.close().await.unwrap();
-}
-
-/// A long game first (one 8x8 game searched for up to 30 s, leased to the first worker
-/// that asks), then many short ones that make progress for the second worker.
-const LIVE_SWEEP: &str = r#"
-name = "livetest"
-seed = 5
-
-[[experiment]]
-name = "long"
-sizes = [8]
-games = 1
-orders = ["standard"]
-schedules = ["exact"]
-max_seconds = 30
-
-[[experiment]]
-name = "frontier"
-sizes = [6]
-games = 1500
-unit_games = 20
-"#;
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn live_page_follows_a_running_coordinator() {
-    let Some((chromium, chromedriver)) = browser() else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let sweep = dir.path().join("live.toml");
-    std::fs::write(&sweep, LIVE_SWEEP).unwrap();
-    let listen = format!("127.0.0.1:{}", free_port());
-    let coordinator_url = format!("http://{listen}");
-    let mut coordinator = Proc::spawn(
-        "coordinator",
-        HAMMER,
-        &s(&[
-            "coordinator",
-            "--sweep",
-            sweep.to_str().unwrap(),
-            "--out",
-            dir.path().join("out").to_str().unwrap(),
-            "--state",
-            dir.path().join("state").to_str().unwrap(),
-            "--listen",
-            &listen,
-            "--lease-secs",
-            "4",
-            "--heartbeat-secs",
-            "1",
-        ]),
-        &[],
-        dir.path().join("coordinator.log"),
-    );
-    let (_view, url) = start_view(dir.path(), "view", &["--coordinator", &coordinator_url]);
-    let d = driver(dir.path(), &chromium, &chromedriver).await;
-    let c = &d.client;
-    c.goto(&format!("{url}#/live")).await.unwrap();
-    until(
-        c,
-        "the live page",
-        "document.querySelector('#live-committed')",
-    )
-    .await;
-    let _workers: Vec<Proc> = ["first", "second"]
-        .iter()
-        .map(|name| {
-            let log = dir.path().join(format!("worker-{name}.log"));
-            let args = [
-                "worker",
-                "--coordinator",
-                &coordinator_url,
-                "--threads",
-                "1",
-            ];
-            Proc::spawn("worker", HAMMER, &s(&args), &[], log)
-        })
-        .collect();
-    // Progress shows up and grows, without reloading the page.
-    let mut seen = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while seen.len() < 3 {
-        let v = js(c, "Number((document.querySelector('#live-committed') || {dataset: {}}).dataset.value || 0)").await;
-        let v = v.as_i64().unwrap();
-        if v > *seen.last().unwrap_or(&0) {
-            seen.push(v);
-        }
-        assert!(Instant::now() < deadline, "progress did not grow: {seen:?}");
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
-    until(
-        c,
-        "a worker row",
-        "document.querySelectorAll('#live-worker-list tr.worker').length",
-    )
-    .await;
-    // The long game's unit shows the expansions its worker reported while it runs.
-    let script = "(Array.from(document.querySelectorAll('#live-worker-list .unit')) \
-                  .find(u => Number(u.dataset.expansions) > 0) || {}).textContent";
-    let unit = until(c, "a unit with its expansions", script).await;
-    assert!(
-        unit.as_str().unwrap().contains("expansions, grew"),
-        "{unit}"
-    );
-    until(
-        c,
-        "figure 8 intervals",
-        "document.querySelectorAll('#figure8 line.interval').length",
-    )
-    .await;
-    shot(c, "live").await;
-
-    // The coordinator goes away: the page says so, and the viewer keeps serving.
-    coordinator.kill9();
-    let error = until(c, "the lost-coordinator message", "document.querySelector('#live-error') && document.querySelector('#live-error').textContent").await;
-    assert!(
-        error
-            .as_str()
-            .unwrap()
-            .contains("cannot reach the coordinator"),
-        "{error}"
-    );
-    let meta = http("GET", addr_of(&url), "/api/meta").unwrap();
-    assert_eq!(meta.code, 200, "{}", meta.body);
     d.client.close().await.unwrap();
 }

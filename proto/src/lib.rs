@@ -16,6 +16,22 @@ pub mod v1 {
     tonic::include_proto!("hammer.v1");
 }
 
+impl v1::SweepState {
+    /// The state as the commands and pages show it: queued, running, stopping, stopped,
+    /// cancelled or complete.
+    pub fn word(self) -> &'static str {
+        match self {
+            v1::SweepState::Unspecified => "-",
+            v1::SweepState::Queued => "queued",
+            v1::SweepState::Running => "running",
+            v1::SweepState::Stopping => "stopping",
+            v1::SweepState::Stopped => "stopped",
+            v1::SweepState::Cancelled => "cancelled",
+            v1::SweepState::Complete => "complete",
+        }
+    }
+}
+
 /// Semantic version of the protocol within package `hammer.v1`, exchanged at
 /// registration. Bump it whenever a change keeps the wire format but changes meaning, so
 /// that a mixed cluster fails loudly at registration instead of writing wrong data.

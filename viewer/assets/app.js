@@ -55,11 +55,18 @@ function fmtSecs(s) {
 
 // A rate as [value element, unit]: per second, minute or hour, whichever keeps its digits
 // (8x8 sweeps make a few games a minute). The same units as `hammer status`.
+function rateParts(perSecond) {
+  if (perSecond > 0 && perSecond < 1 / 60) return [perSecond * 3600, 'games/h'];
+  if (perSecond > 0 && perSecond < 1) return [perSecond * 60, 'games/min'];
+  return [perSecond, 'games/s'];
+}
 function fmtRate(perSecond) {
-  let [value, unit] = [perSecond, 'games/s'];
-  if (perSecond > 0 && perSecond < 1 / 60) [value, unit] = [perSecond * 3600, 'games/h'];
-  else if (perSecond > 0 && perSecond < 1) [value, unit] = [perSecond * 60, 'games/min'];
+  const [value, unit] = rateParts(perSecond);
   return [el('b', { id: 'live-rate' }, value.toFixed(1)), unit];
+}
+function fmtRateText(perSecond) {
+  const [value, unit] = rateParts(perSecond);
+  return `${value.toFixed(1)} ${unit}`;
 }
 
 function route() {
@@ -99,7 +106,7 @@ async function render() {
     if (!meta || !meta.families) await refreshMeta();
     if (path === '/game') await renderGame(params);
     else if (path === '/play') await renderPlay(params);
-    else if (path === '/live') await renderLive();
+    else if (path === '/live') await renderLive(params);
     else await renderBrowse(params);
   } catch (e) {
     showMessage(e.message);
@@ -548,13 +555,16 @@ async function redo() { if (playState.at < playState.history.length - 1) { playS
 
 let lastLive = null;
 
-async function renderLive() {
+// #/live lists the coordinator's sweeps and follows one: ?sweep=NAME, else the one the
+// server picks (the first running, else the first queued, else the newest).
+async function renderLive(params) {
   const box = el('div', { id: 'live' });
   main().append(box);
+  const sweep = params.get('sweep') || '';
   const tick = async () => {
     if (route().path !== '/live') return;
     let v;
-    try { v = await api('/api/live'); } catch (e) { v = { ok: false, enabled: true, error: e.message }; }
+    try { v = await api('/api/live', sweep ? { sweep } : {}); } catch (e) { v = { ok: false, enabled: true, error: e.message }; }
     drawLive(box, v);
   };
   await tick();
@@ -567,18 +577,55 @@ function drawLive(box, v) {
     showMessage(v.error);
     const err = el('div', { class: 'panel', id: 'live-error' }, v.error, el('p', { class: 'muted' }, 'Still trying every second; the last status below is stale.'));
     box.replaceChildren(err);
-    if (lastLive) { const old = liveBody(lastLive); old.classList.add('stale'); box.append(old); }
+    if (lastLive) { const old = liveView(lastLive); old.classList.add('stale'); box.append(old); }
     return;
   }
   showMessage('');
   lastLive = v;
-  box.replaceChildren(liveBody(v));
+  box.replaceChildren(liveView(v));
+}
+
+function liveView(v) {
+  const view = el('div', {});
+  view.append(liveQueue(v));
+  if (v.follow_error) view.append(el('div', { class: 'panel', id: 'live-follow-error' }, `sweep ${v.following}: ${v.follow_error}`));
+  else if (v.sweep !== undefined) view.append(liveBody(v));
+  return view;
+}
+
+// The queue: one row per sweep, its name a link that follows it.
+function liveQueue(v) {
+  const panel = el('div', { class: 'panel', style: 'margin-bottom:16px' });
+  const how = v.chosen ? '' : ' · following the running sweep; click a name to follow another';
+  panel.append(el('h3', {}, 'Sweeps ', el('span', { class: 'muted' }, `at ${v.coordinator}${v.queue.length > 1 ? how : ''}`)));
+  if (!v.queue.length) {
+    panel.append(el('p', { id: 'live-empty' }, 'The queue is empty: submit a sweep with ', el('code', {}, `hammer submit SWEEP.toml --coordinator ${v.coordinator}`), '.'));
+    return panel;
+  }
+  const head = ['sweep', 'state', 'games', '', 'rate', 'ETA', 'priority', 'weight', 'dataset'];
+  const table = el('table', { id: 'live-queue' }, el('tr', {}, head.map(h => el('th', {}, h))));
+  for (const s of v.queue) {
+    const pct = s.games_total ? 100 * s.games_committed / s.games_total : 0;
+    const link = el('a', { href: '#/live?' + new URLSearchParams({ sweep: s.name }) }, s.name);
+    const rate = s.state === 'running' || s.state === 'stopping' ? fmtRateText(s.games_per_second || 0) : '—';
+    table.append(el('tr', { class: 'sweep' + (s.name === v.following ? ' followed' : ''), 'data-name': s.name, 'data-state': s.state, 'data-committed': s.games_committed },
+      el('td', {}, link), el('td', { class: 'state' }, s.state),
+      el('td', { class: 'num' }, `${fmtInt(s.games_committed)}/${fmtInt(s.games_total)}`),
+      el('td', {}, el('div', { class: 'bar' }, el('div', { style: `width:${pct}%` }))),
+      el('td', { class: 'num' }, rate),
+      el('td', { class: 'num' }, s.state === 'complete' ? 'done' : fmtSecs(s.eta_seconds)),
+      el('td', { class: 'num' }, s.priority), el('td', { class: 'num' }, s.weight),
+      el('td', { class: 'muted' }, s.dataset)));
+    if (s.reason) table.append(el('tr', { class: 'reason' }, el('td', {}), el('td', { colspan: head.length - 1, class: 'muted' }, s.reason)));
+  }
+  panel.append(table);
+  return panel;
 }
 
 function liveBody(v) {
   const pct = v.games_total ? 100 * v.games_committed / v.games_total : 0;
   const body = el('div', {});
-  body.append(el('h2', {}, `${v.sweep} `, el('span', { class: 'muted' }, `at ${v.coordinator} · digest ${v.digest.slice(0, 12)}`)));
+  body.append(el('h2', { id: 'live-sweep', 'data-name': v.sweep }, `${v.sweep} `, el('span', { class: 'muted' }, `${v.state && v.state !== '-' ? v.state + ' · ' : ''}digest ${v.digest.slice(0, 12)}${v.dataset ? ' · ' + v.dataset : ''}`)));
   body.append(el('div', { class: 'stats' },
     el('div', {}, el('b', { id: 'live-committed', 'data-value': v.games_committed }, fmtInt(v.games_committed)), `of ${fmtInt(v.games_total)} games committed`),
     el('div', {}, el('b', {}, pct.toFixed(1) + ' %'), v.complete ? 'complete' : 'done'),

@@ -6,7 +6,8 @@
 //!   own rules (`game.rs`); the page draws Martello boards as SVG.
 //! - Play: legal moves, refused moves with the rules' reason, and the solver's hints
 //!   (`play.rs`).
-//! - Live: a coordinator's status, polled by the page (`live.rs`).
+//! - Live: a coordinator's queue of sweeps and the status of one, polled by the page
+//!   (`live.rs`).
 //!
 //! The front end is plain HTML, CSS and JavaScript in `assets/`, embedded at build time.
 
@@ -23,7 +24,7 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use live::{StatusFuture, StatusSource};
+pub use live::{Answer, Coordinator, CoordinatorSource};
 
 /// The default cap on each hint's search, in expansions: high enough that the hints of
 /// 6x6 start positions are exact, low enough that a whole list comes back while the user
@@ -34,8 +35,8 @@ pub const DEFAULT_HINT_BUDGET: u64 = 2_000_000;
 pub struct Options {
     /// The dataset to browse; the page says when none is given.
     pub dataset: Option<PathBuf>,
-    /// The coordinator to watch: its address as shown, and how to ask it for status.
-    pub coordinator: Option<(String, StatusSource)>,
+    /// The coordinator to watch: its address as shown, and how to ask it.
+    pub coordinator: Option<(String, CoordinatorSource)>,
     /// Required on every request when set (the page's URL carries it once).
     pub token: Option<String>,
     /// Expansions each hint's search may use.

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use crate::data::{Dataset, LOADING};
 use crate::error::ViewError;
 use crate::game::{self, GameKey};
-use crate::live::{self, StatusSource};
+use crate::live::{self, CoordinatorSource};
 use crate::play::{self, Position};
 use crate::query::{self, Filter};
 
@@ -32,7 +32,7 @@ const COOKIE: &str = "hammer_view_token";
 
 pub(crate) struct App {
     pub data: Dataset,
-    pub coordinator: Option<(String, StatusSource)>,
+    pub coordinator: Option<(String, CoordinatorSource)>,
     pub token: Option<String>,
     pub hint_budget: u64,
 }
@@ -288,7 +288,11 @@ async fn instance(Query(pairs): Query<HashMap<String, String>>) -> Result<Json<V
     .await
 }
 
-async fn live(State(app): State<Shared>) -> Json<Value> {
+/// The coordinator's queue and one sweep's status; `?sweep=NAME` picks the sweep.
+async fn live(
+    State(app): State<Shared>,
+    Query(params): Query<HashMap<String, String>>,
+) -> Json<Value> {
     match &app.coordinator {
         None => Json(json!({
             "ok": false,
@@ -296,7 +300,11 @@ async fn live(State(app): State<Shared>) -> Json<Value> {
             "error": "no coordinator: start `hammer view --coordinator URL` to watch a sweep",
         })),
         Some((url, source)) => {
-            let mut value = live::poll(source, url).await;
+            let wanted = params
+                .get("sweep")
+                .map(String::as_str)
+                .filter(|s| !s.is_empty());
+            let mut value = live::poll(source, url, wanted).await;
             value["enabled"] = json!(true);
             Json(value)
         }

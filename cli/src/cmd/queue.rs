@@ -59,7 +59,7 @@ pub fn submit(args: SubmitArgs) -> Result<ExitCode> {
         println!(
             "{} {verb}: {} (digest {}), dataset {}",
             info.name,
-            state_word(info.state()),
+            info.state().word(),
             info.digest,
             info.dataset
         );
@@ -112,7 +112,7 @@ fn table(sweeps: &[SweepInfo]) -> String {
         out.push_str(&format!(
             "{:<20} {:<10} {:>19} {:>12} {:>8} {:>4} {:>6}  {}\n",
             s.name,
-            state_word(s.state()),
+            s.state().word(),
             format!("{}/{}", s.games_committed, s.games_total),
             rate,
             eta,
@@ -125,19 +125,6 @@ fn table(sweeps: &[SweepInfo]) -> String {
         }
     }
     out
-}
-
-/// A sweep's state as the commands print it.
-pub fn state_word(state: SweepState) -> &'static str {
-    match state {
-        SweepState::Unspecified => "-",
-        SweepState::Queued => "queued",
-        SweepState::Running => "running",
-        SweepState::Stopping => "stopping",
-        SweepState::Stopped => "stopped",
-        SweepState::Cancelled => "cancelled",
-        SweepState::Complete => "complete",
-    }
 }
 
 #[derive(Args)]
@@ -173,7 +160,7 @@ fn change(args: NameArgs, cancel: bool) -> Result<ExitCode> {
         println!(
             "{}: {} ({} of {} games committed; submit the same file again to resume)",
             info.name,
-            state_word(info.state()),
+            info.state().word(),
             info.games_committed,
             info.games_total
         );
@@ -202,7 +189,7 @@ async fn wait_for(client: &mut Client, name: &str, print_summary: bool) -> Resul
                 progress.finish();
                 eprintln!(
                     "sweep {name} is {} with {} of {} games committed",
-                    state_word(status.state()),
+                    status.state().word(),
                     status.games_committed,
                     status.games_total
                 );

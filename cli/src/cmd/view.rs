@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use hammer_proto::v1::StatusRequest;
-use hammer_viewer::{DEFAULT_HINT_BUDGET, Options, StatusSource};
+use hammer_proto::v1::{ListSweepsRequest, StatusRequest, StatusResponse, SweepInfo};
+use hammer_viewer::{Answer, Coordinator, CoordinatorSource, DEFAULT_HINT_BUDGET, Options};
 use hammer_worker::{Client, ConnectOptions};
 
 use crate::args::TokenArgs;
@@ -83,14 +83,30 @@ fn random_token() -> Result<String> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// Asks the coordinator for its status, keeping one connection and making a new one
-/// after a failure.
-fn status_source(options: ConnectOptions) -> StatusSource {
-    let client: Arc<tokio::sync::Mutex<Option<Client>>> = Arc::default();
-    let options = Arc::new(options);
-    Arc::new(move || {
-        let client = client.clone();
-        let options = options.clone();
+/// Asks the coordinator for its queue and its sweeps' status, keeping one connection and
+/// making a new one after a failure.
+struct Watched {
+    options: Arc<ConnectOptions>,
+    client: Arc<tokio::sync::Mutex<Option<Client>>>,
+}
+
+impl Watched {
+    fn new(options: ConnectOptions) -> Watched {
+        Watched {
+            options: Arc::new(options),
+            client: Arc::default(),
+        }
+    }
+
+    /// Runs `call` on the connection, connecting first when there is none; a failed call
+    /// drops the connection so that the next one starts afresh.
+    fn with_client<T, F, Fut>(&self, call: F) -> Answer<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(Client) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = Result<T, tonic::Status>> + Send,
+    {
+        let (client, options) = (self.client.clone(), self.options.clone());
         Box::pin(async move {
             let mut guard = client.lock().await;
             if guard.is_none() {
@@ -101,18 +117,42 @@ fn status_source(options: ConnectOptions) -> StatusSource {
                         .map_err(|e| hammer_proto::error_chain(&e))?,
                 );
             }
-            let Some(c) = guard.as_mut() else {
+            let Some(c) = guard.as_ref() else {
                 return Err("no connection".to_owned());
             };
-            match c.status(StatusRequest::default()).await {
-                Ok(r) => Ok(r.into_inner()),
+            match call(c.clone()).await {
+                Ok(answer) => Ok(answer),
                 Err(status) => {
-                    *guard = None;
+                    // An answer that refuses the call leaves the connection sound.
+                    if matches!(
+                        status.code(),
+                        tonic::Code::Unavailable | tonic::Code::Unknown | tonic::Code::Internal
+                    ) {
+                        *guard = None;
+                    }
                     Err(hammer_worker::describe_status(&status))
                 }
             }
         })
-    })
+    }
+}
+
+impl Coordinator for Watched {
+    fn sweeps(&self) -> Answer<Vec<SweepInfo>> {
+        self.with_client(|mut c| async move {
+            Ok(c.list_sweeps(ListSweepsRequest {})
+                .await?
+                .into_inner()
+                .sweeps)
+        })
+    }
+
+    fn status(&self, sweep: &str) -> Answer<StatusResponse> {
+        let sweep = sweep.to_owned();
+        self.with_client(|mut c| async move {
+            Ok(c.status(StatusRequest { sweep }).await?.into_inner())
+        })
+    }
 }
 
 pub fn view(args: ViewArgs) -> Result<ExitCode> {
@@ -165,7 +205,10 @@ pub fn view(args: ViewArgs) -> Result<ExitCode> {
             options
                 .endpoint()
                 .with_context(|| format!("--coordinator {url}"))?;
-            Some((url.clone(), status_source(options)))
+            Some((
+                url.clone(),
+                Arc::new(Watched::new(options)) as CoordinatorSource,
+            ))
         }
         None => None,
     };

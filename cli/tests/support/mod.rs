@@ -8,6 +8,7 @@
 //! Each test binary uses a different subset, hence the `dead_code` allowance.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod gang;
 pub mod view;
 
