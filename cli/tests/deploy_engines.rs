@@ -6,6 +6,10 @@
 //!   (`--stay-after-complete`, the coordinator's name on the network, and
 //!   `--peer-advertise`: a pod's host name resolves only as POD.SERVICE, while a
 //!   container's resolves as it is).
+//! - the standing overlay (`deploy/kubernetes-standing/`) runs the coordinator Compose's
+//!   `standing.yaml` runs, with the two token roles; its patches are applied here as
+//!   kustomize applies them, and compared with `kubectl kustomize` where kubectl is
+//!   installed.
 //! - the systemd units pass `systemd-analyze verify` (prints SKIPPED without it).
 
 mod deploy_files;
@@ -214,6 +218,216 @@ fn kubernetes_runs_the_processes_compose_runs() {
         quickstart.trim(),
         "the ConfigMap's sweep is examples/quickstart.toml"
     );
+}
+
+/// `/a/b/0` as the keys and indices of a JSON pointer.
+fn pointer(path: &str) -> Vec<String> {
+    path.split('/')
+        .skip(1)
+        .map(|p| p.replace("~1", "/").replace("~0", "~"))
+        .collect()
+}
+
+/// The node at `path`, which must exist.
+fn node_mut<'a>(mut value: &'a mut Value, path: &[String]) -> &'a mut Value {
+    for key in path {
+        value = match value {
+            Value::Sequence(items) => {
+                let i: usize = key.parse().unwrap_or_else(|_| panic!("index {key}"));
+                items.get_mut(i).unwrap_or_else(|| panic!("no item {key}"))
+            }
+            Value::Mapping(map) => map
+                .get_mut(key.as_str())
+                .unwrap_or_else(|| panic!("no key {key}")),
+            other => panic!("{key} inside a scalar {other:?}"),
+        };
+    }
+    value
+}
+
+/// Applies JSON 6902 operations (test, replace, remove, add) as kustomize does.
+fn json_patch(target: &mut Value, ops: &Value) {
+    for op in ops.as_sequence().expect("a list of operations") {
+        let path = pointer(str_at(op, &["path"]));
+        let (last, parent) = path.split_last().expect("a path below the root");
+        let parent = node_mut(target, parent);
+        match str_at(op, &["op"]) {
+            "test" => assert_eq!(
+                node_mut(parent, std::slice::from_ref(last)),
+                at(op, &["value"]),
+                "test {path:?}"
+            ),
+            "replace" => *node_mut(parent, std::slice::from_ref(last)) = at(op, &["value"]).clone(),
+            "remove" => match parent {
+                Value::Sequence(items) => {
+                    items.remove(last.parse().expect("index"));
+                }
+                Value::Mapping(map) => {
+                    map.remove(last.as_str()).expect("the key to remove");
+                }
+                other => panic!("remove inside {other:?}"),
+            },
+            "add" => match parent {
+                Value::Sequence(items) if last == "-" => items.push(at(op, &["value"]).clone()),
+                Value::Sequence(items) => {
+                    items.insert(last.parse().expect("index"), at(op, &["value"]).clone())
+                }
+                Value::Mapping(map) => {
+                    map.insert(Value::from(last.as_str()), at(op, &["value"]).clone());
+                }
+                other => panic!("add inside {other:?}"),
+            },
+            other => panic!("operation {other} is not one the overlay should need"),
+        }
+    }
+}
+
+/// The base's documents with the standing overlay's patches applied.
+fn standing_docs() -> Vec<Value> {
+    let overlay = &yaml_docs("kubernetes-standing/kustomization.yaml")[0];
+    assert_eq!(
+        strings(at(overlay, &["resources"]), "resources"),
+        ["../kubernetes"]
+    );
+    let base = &yaml_docs("kubernetes/kustomization.yaml")[0];
+    let mut docs = Vec::new();
+    for resource in strings(at(base, &["resources"]), "resources") {
+        docs.extend(yaml_docs(&format!("kubernetes/{resource}")));
+    }
+    for patch in at(overlay, &["patches"]).as_sequence().expect("patches") {
+        let body: Value = serde_yaml_ng::from_str(str_at(patch, &["patch"])).expect("patch parses");
+        match patch.get("target") {
+            // A strategic merge patch that deletes one object.
+            None => {
+                assert_eq!(str_at(&body, &["$patch"]), "delete");
+                let (kind, name) = (
+                    str_at(&body, &["kind"]),
+                    str_at(&body, &["metadata", "name"]),
+                );
+                let before = docs.len();
+                docs.retain(|d| {
+                    !(str_at(d, &["kind"]) == kind && str_at(d, &["metadata", "name"]) == name)
+                });
+                assert_eq!(docs.len() + 1, before, "{kind} {name} deleted once");
+            }
+            Some(target) => {
+                let (kind, name) = (str_at(target, &["kind"]), str_at(target, &["name"]));
+                let doc = docs
+                    .iter_mut()
+                    .find(|d| {
+                        str_at(d, &["kind"]) == kind && str_at(d, &["metadata", "name"]) == name
+                    })
+                    .unwrap_or_else(|| panic!("no {kind} {name} to patch"));
+                json_patch(doc, &body);
+            }
+        }
+    }
+    docs
+}
+
+#[test]
+fn the_standing_kubernetes_overlay_runs_what_compose_standing_runs() {
+    let docs = standing_docs();
+    assert!(
+        !docs.iter().any(|d| str_at(d, &["kind"]) == "ConfigMap"),
+        "a standing cluster has no sweep ConfigMap"
+    );
+    let deployment = k8s(&docs, "Deployment", "hammer-coordinator");
+    let container = only_container(deployment);
+    let args: Vec<String> = strings(at(container, &["args"]), "args")
+        .into_iter()
+        .map(
+            |a| match a.strip_prefix("$(").and_then(|a| a.strip_suffix(')')) {
+                Some(name) => env_value(container, name),
+                None => a,
+            },
+        )
+        .collect();
+    check_args("kubernetes-standing coordinator", &args);
+    assert!(flag(&args, "--sweep").is_none(), "{args:?}");
+
+    // Compose's standing coordinator, but for the tokens: one file there (both roles),
+    // the workers' and the users' here, both items of the Secret the workers read.
+    let compose = &yaml_docs("compose/standing.yaml")[0];
+    let compose_args = interpolated(strings(
+        at(compose, &["services", "coordinator", "command"]),
+        "command",
+    ));
+    let without_tokens = |args: &[String]| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut items = args.iter();
+        while let Some(a) = items.next() {
+            if a.ends_with("token-file") {
+                items.next();
+            } else {
+                out.push(a.clone());
+            }
+        }
+        out
+    };
+    assert_eq!(without_tokens(&args), without_tokens(&compose_args));
+    let secret_files: Vec<(String, String)> = {
+        let volume = pod_volume(deployment, "token");
+        let dir = mount_path(container, "token");
+        at(volume, &["secret", "items"])
+            .as_sequence()
+            .expect("items")
+            .iter()
+            .map(|i| {
+                (
+                    str_at(i, &["key"]).to_owned(),
+                    format!("{dir}/{}", str_at(i, &["path"])),
+                )
+            })
+            .collect()
+    };
+    let file_of = |key: &str| {
+        secret_files
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, f)| f.as_str())
+            .unwrap_or_else(|| panic!("no {key} in {secret_files:?}"))
+    };
+    assert_eq!(
+        required(&args, "--worker-token-file", "standing"),
+        file_of("HAMMER_TOKEN")
+    );
+    assert_eq!(
+        required(&args, "--user-token-file", "standing"),
+        file_of("HAMMER_USER_TOKEN")
+    );
+    let worker = k8s(&docs, "Deployment", "hammer-worker");
+    let worker_args = strings(at(only_container(worker), &["args"]), "args");
+    assert_eq!(
+        token_source(worker, &worker_args).1,
+        "HAMMER_TOKEN",
+        "the workers' token"
+    );
+
+    // kustomize itself, where it is installed, renders the same objects.
+    let rendered = Command::new("kubectl")
+        .args(["kustomize"])
+        .arg(deploy_dir().join("kubernetes-standing"))
+        .output();
+    match rendered {
+        Ok(out) if out.status.success() => {
+            let text = String::from_utf8(out.stdout).expect("UTF-8");
+            let rendered: Vec<Value> = serde_yaml_ng::Deserializer::from_str(&text)
+                .map(|d| serde::Deserialize::deserialize(d).expect("kustomize's YAML"))
+                .collect();
+            assert_eq!(rendered.len(), docs.len(), "the same objects");
+            for name in ["hammer-coordinator", "hammer-worker"] {
+                let ours = k8s(&docs, "Deployment", name);
+                let theirs = k8s(&rendered, "Deployment", name);
+                assert_eq!(
+                    at(theirs, &["spec", "template", "spec"]),
+                    at(ours, &["spec", "template", "spec"]),
+                    "{name} as kustomize renders it"
+                );
+            }
+        }
+        _ => println!("kubectl kustomize is not available: the patches were applied here only"),
+    }
 }
 
 #[test]

@@ -6,7 +6,10 @@
 //! command again, and checks that the second job completes the sweep: the dataset must
 //! be exactly the one `hammer run` makes. Then a sweep of gang games (`gang = 2`)
 //! runs with two worker loops, whose peers reach each other at the node's
-//! host name: every gang's minimum must be the game's searched alone.
+//! host name: every gang's minimum must be the game's searched alone. Last, the script
+//! with a directory alone runs a standing cluster: two sweeps submitted from outside the
+//! job with the user token it wrote complete as `hammer run` makes them, and the job
+//! stands until `scancel`.
 //!
 //! Without Slurm the test prints SKIPPED, unless `HAMMER_REQUIRE_SLURM=1` (set by
 //! `.ci/run`, which installs `slurm-wlm`).
@@ -322,7 +325,7 @@ fn text(path: &Path) -> String {
 }
 
 #[test]
-fn sbatch_runs_the_sweep_a_resubmitted_job_finishes_a_cancelled_one_and_gangs_form() {
+fn sbatch_runs_a_sweep_resumes_it_forms_gangs_and_stands_for_submitted_sweeps() {
     let missing: Vec<&str> = PROGRAMS.into_iter().filter(|p| find(p).is_none()).collect();
     if !missing.is_empty() {
         assert!(
@@ -467,4 +470,96 @@ fn sbatch_runs_the_sweep_a_resubmitted_job_finishes_a_cancelled_one_and_gangs_fo
     let rows =
         support::gang::check_gang_dataset(&gang_run.join("results"), GANG_SWEEP, work.path());
     assert_eq!(rows.iter().filter(|r| r.gang_size == Some(2)).count(), 4);
+
+    standing_cluster(&mut cluster, work.path(), &script, &output);
+}
+
+/// The script with a directory alone: a standing cluster, up until `scancel`, that takes
+/// two sweeps submitted from outside the job with the user token it wrote.
+fn standing_cluster(cluster: &mut Cluster, work: &Path, script: &str, output: &str) {
+    let dir = work.join("cluster");
+    let args = [
+        "--partition=hammer",
+        "--nodes=1",
+        "--time=00:20:00",
+        &format!("--output={output}"),
+        script,
+        &text(&dir),
+    ];
+    let port = free_port().to_string();
+    let env = [("HAMMER", HAMMER), ("HAMMER_PORT", port.as_str())];
+    let started = Instant::now();
+    let job = cluster.sbatch(&args, &env);
+    let url_file = dir.join("coordinator.url");
+    cluster.wait_for("the standing coordinator's URL", || url_file.is_file());
+    println!(
+        "standing coordinator serving {:.1} s after sbatch",
+        started.elapsed().as_secs_f64()
+    );
+    let url = std::fs::read_to_string(&url_file).expect("read coordinator.url");
+    let url = url.trim();
+    let user_token = text(&dir.join("user.token"));
+    let client = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--coordinator", url, "--token-file", &user_token]);
+        support::hammer(&all)
+    };
+    let sweeps = [("first", 11, 300), ("second", 12, 200)];
+    let mut files = Vec::new();
+    for (name, seed, games) in sweeps {
+        let file = work.join(format!("{name}.toml"));
+        std::fs::write(
+            &file,
+            format!(
+                "name = \"{name}\"\nseed = {seed}\n\n[[experiment]]\nname = \"exact\"\nsizes = [5]\ngames = {games}\nunit_games = 25\n"
+            ),
+        )
+        .expect("write sweep");
+        let out = support::ok(&client(&["submit", &text(&file)]));
+        assert!(out.contains(name), "{out}");
+        files.push((name, file));
+    }
+    // The worker's token may not submit: the roles hold on Slurm too.
+    let refused = support::hammer(&[
+        "submit",
+        &text(&files[0].1),
+        "--coordinator",
+        url,
+        "--token-file",
+        &text(&dir.join("worker.token")),
+    ]);
+    assert!(!refused.status.success());
+    for (name, file) in &files {
+        support::ok(&client(&["wait", name]));
+        let sweep = Sweep::parse(&std::fs::read_to_string(file).expect("read"), "sweep")
+            .expect("sweep parses");
+        let rows = support::normalized(support::read_checked(
+            &dir.join("datasets").join(name),
+            &sweep,
+        ));
+        let reference = work.join(format!("reference-{name}"));
+        support::ok(&support::hammer(&[
+            "run",
+            &text(file),
+            "--out",
+            &text(&reference),
+        ]));
+        let expected = support::normalized(support::read_checked(&reference, &sweep));
+        assert!(
+            rows == expected,
+            "{name}: the rows differ from `hammer run`'s"
+        );
+    }
+    println!(
+        "both submitted sweeps complete {:.1} s after sbatch",
+        started.elapsed().as_secs_f64()
+    );
+    let table = support::ok(&client(&["sweeps"]));
+    assert_eq!(table.matches(" complete ").count(), 2, "{table}");
+    // The cluster stands until it is cancelled.
+    assert_eq!(cluster.job(&job).0, "RUNNING");
+    let cancel = cluster.slurm("scancel", &[&job]);
+    assert!(cancel.status.success(), "scancel: {cancel:?}");
+    let (state, _) = cluster.wait_job(&job, Duration::from_secs(120));
+    assert_eq!(state, "CANCELLED");
 }
