@@ -330,6 +330,8 @@ impl Current {
 struct Held {
     sweep: Arc<Sweep>,
     store: Option<Store>,
+    /// The knowledge bases installed for it (path, digest), released when it ends.
+    bases: Arc<Vec<(String, u128)>>,
 }
 
 /// A worker: owns the solver pool and the unit in progress.
@@ -432,8 +434,11 @@ impl Worker {
                 .into_inner();
             self.gang_failed = false;
             for ended in &answer.ended_sweeps {
-                if self.sweeps.remove(ended).is_some() {
+                if let Some(held) = self.sweeps.remove(ended) {
                     debug!(sweep = %ended, "the sweep ended; dropping it");
+                    for (path, digest) in held.bases.iter() {
+                        hammer_solver::learned::release(path, *digest);
+                    }
                 }
             }
             match answer.outcome {
@@ -563,10 +568,27 @@ impl Worker {
             })
             .await?
             .into_inner();
-        let sweep = self.parse_sweep(&spec)?;
-        let store = self.open_store(&spec.dataset_url).await?;
+        let bases = Arc::new(install_knowledge_bases(&spec.knowledge_bases)?);
+        let parsed = self.parse_sweep(&spec);
+        let store = match parsed {
+            Ok(_) => self.open_store(&spec.dataset_url).await,
+            Err(_) => Ok(None),
+        };
+        let (sweep, store) = match (parsed, store) {
+            (Ok(sweep), Ok(store)) => (sweep, store),
+            (Err(e), _) | (_, Err(e)) => {
+                for (path, digest) in bases.iter() {
+                    hammer_solver::learned::release(path, *digest);
+                }
+                return Err(e);
+            }
+        };
         info!(sweep = %sweep.name, digest = %sweep.digest, dataset = ?store.as_ref().map(|s| s.to_string()), "sweep received");
-        let held = Held { sweep, store };
+        let held = Held {
+            sweep,
+            store,
+            bases,
+        };
         self.sweeps.insert(digest.to_owned(), held.clone());
         Ok(held)
     }
@@ -591,8 +613,8 @@ impl Worker {
         Ok(Some(store))
     }
 
+    /// The sweep of `spec`, whose knowledge bases are installed.
     fn parse_sweep(&self, spec: &SweepSpec) -> Result<Arc<Sweep>, WorkerError> {
-        install_knowledge_bases(&spec.knowledge_bases)?;
         let origin = format!("<sweep {} sent by {}>", spec.name, self.options.connect.url);
         let sweep = Sweep::parse(&spec.text, &origin)?;
         if sweep.digest != spec.digest {
@@ -727,21 +749,34 @@ fn leased_unit(sweep: &Sweep, wire: &WireUnit) -> Result<Unit, WorkerError> {
 
 /// Checks and installs the knowledge bases the coordinator sent, before the sweep is
 /// parsed: the sweep's `learned:PATH` orders then use them, not files on this machine.
+/// Returns what was installed, for [`hammer_solver::learned::release`] when the sweep
+/// ends; on an error, what was installed is released.
 fn install_knowledge_bases(
     bases: &[hammer_proto::v1::KnowledgeBase],
-) -> Result<(), hammer_solver::learned::KbError> {
-    use hammer_solver::learned::{KbError, KbProblem, install};
+) -> Result<Vec<(String, u128)>, hammer_solver::learned::KbError> {
+    use hammer_solver::learned::{KbError, KbProblem, install, release};
+    let mut installed = Vec::new();
     for base in bases {
-        let announced = u128::from_str_radix(&base.digest, 16).map_err(|_| KbError {
-            path: base.path.clone(),
-            problem: KbProblem::Invalid(format!(
-                "the coordinator announced digest '{}', not 32 hex digits",
-                base.digest
-            )),
-        })?;
-        install(&base.path, &base.data, announced)?;
+        let checked = u128::from_str_radix(&base.digest, 16)
+            .map_err(|_| KbError {
+                path: base.path.clone(),
+                problem: KbProblem::Invalid(format!(
+                    "the coordinator announced digest '{}', not 32 hex digits",
+                    base.digest
+                )),
+            })
+            .and_then(|announced| install(&base.path, &base.data, announced).map(|_| announced));
+        match checked {
+            Ok(digest) => installed.push((base.path.clone(), digest)),
+            Err(e) => {
+                for (path, digest) in &installed {
+                    release(path, *digest);
+                }
+                return Err(e);
+            }
+        }
     }
-    Ok(())
+    Ok(installed)
 }
 
 #[cfg(test)]

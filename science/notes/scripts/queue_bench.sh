@@ -2,8 +2,9 @@
 # A standing coordinator's costs, measured with the real binary on loopback:
 #  1. latency from `hammer submit` returning to the sweep's first lease on an idle
 #     cluster (one worker waiting), 20 submissions, from the coordinator's log;
-#  2. 100 sweeps of 100 games through one standing cluster against one sweep of the
-#     same 10,000 games (same seeds' games differ; same sizes and solver), wall time;
+#  2. 100 sweeps of 100 games through one standing cluster against one sweep of 10,000
+#     games (the seeds' games differ; same sizes and solver), wall time: the one sweep
+#     both through the same standing cluster and with `hammer run`;
 #  3. 1,000 small sweeps submitted at once with no worker: the coordinator's RSS
 #     before and after, and how long `hammer sweeps` takes then.
 # Usage: queue_bench.sh HAMMER_BINARY WORKDIR
@@ -59,12 +60,15 @@ t0=$(date +%s.%N)
 for i in $(seq 1 100); do "$hammer" submit m$i.toml --coordinator $url > /dev/null; done
 for i in $(seq 1 100); do "$hammer" wait m$i --coordinator $url > /dev/null 2>&1; done
 t1=$(date +%s.%N)
-stop $worker $coord
 sweep one 7 10000 > one.toml
+"$hammer" submit one.toml --coordinator $url > /dev/null
+"$hammer" wait one --coordinator $url > /dev/null 2>&1
+t4=$(date +%s.%N)
+stop $worker $coord
 t2=$(date +%s.%N)
 "$hammer" run one.toml --out one --threads 2 > /dev/null 2>&1
 t3=$(date +%s.%N)
-python3 -c "a=$t1-$t0; b=$t3-$t2; print(f'100 sweeps x 100 games: {a:.1f} s; one sweep of 10,000 (hammer run): {b:.1f} s; ratio {a/b:.2f}')"
+python3 -c "a=$t1-$t0; b=$t3-$t2; c=$t4-$t1; print(f'100 sweeps x 100 games: {a:.1f} s; one sweep of 10,000 through the cluster: {c:.1f} s (ratio {a/c:.2f}); with hammer run: {b:.1f} s (ratio {a/b:.2f})')"
 
 echo "== 3. 1,000 sweeps queued at once, no worker"
 start_coordinator thousand

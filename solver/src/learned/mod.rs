@@ -12,7 +12,9 @@
 //!
 //! Knowledge bases are loaded once per process and kept in a registry, so that
 //! [`crate::Order`] stays a small `Copy` value that names one by its index (the same
-//! way the peg family shares its endgame tables process-wide).
+//! way the peg family shares its endgame tables process-wide). One received from a
+//! coordinator is freed when the last sweep holding it ends ([`release`]), so that a
+//! worker that stays up across many sweeps does not keep every sweep's tables.
 
 mod kb;
 mod rates;
@@ -77,7 +79,15 @@ impl Loaded {
     }
 }
 
-static REGISTRY: RwLock<Vec<Arc<Loaded>>> = RwLock::new(Vec::new());
+/// A registry entry. A knowledge base installed from a coordinator's bytes is counted by
+/// the sweeps that hold it, and freed when the last one releases it ([`release`]); the
+/// index stays taken, so that indices in parsed orders never name another base.
+struct Slot {
+    loaded: Option<Arc<Loaded>>,
+    holders: usize,
+}
+
+static REGISTRY: RwLock<Vec<Slot>> = RwLock::new(Vec::new());
 
 /// Loads `path` into the registry and returns its index; a file already loaded with the
 /// same digest reuses its entry. A knowledge base received from a coordinator under
@@ -87,7 +97,11 @@ pub fn load(path: &str) -> Result<u32, KbError> {
         .read()
         .unwrap_or_else(|e| e.into_inner())
         .iter()
-        .position(|l| l.received && l.path == path)
+        .position(|s| {
+            s.loaded
+                .as_ref()
+                .is_some_and(|l| l.received && l.path == path)
+        })
     {
         return Ok(i as u32);
     }
@@ -113,6 +127,25 @@ pub fn install(path: &str, bytes: &[u8], announced: u128) -> Result<u32, KbError
     Ok(register(path, kb, digest, true))
 }
 
+/// Releases one holder of the knowledge base installed under `path` with `digest` (a
+/// sweep that ended); the last release frees it. Searches still running keep their own
+/// reference until they end. Whether it was freed.
+pub fn release(path: &str, digest: u128) -> bool {
+    let mut reg = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    let Some(slot) = reg.iter_mut().find(|s| {
+        s.loaded
+            .as_ref()
+            .is_some_and(|l| l.received && l.path == path && l.digest == digest)
+    }) else {
+        return false;
+    };
+    slot.holders = slot.holders.saturating_sub(1);
+    if slot.holders == 0 {
+        slot.loaded = None;
+    }
+    slot.loaded.is_none()
+}
+
 /// The bytes and digest of registry entry `index`, for a coordinator to send.
 pub fn shipped(index: u32) -> Option<(String, u128, Vec<u8>)> {
     get(index).map(|l| (l.path.clone(), l.digest, l.kb.to_bytes()))
@@ -120,10 +153,12 @@ pub fn shipped(index: u32) -> Option<(String, u128, Vec<u8>)> {
 
 fn register(path: &str, kb: Kb, digest: u128, received: bool) -> u32 {
     let mut reg = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = reg
-        .iter()
-        .position(|l| l.digest == digest && l.path == path)
-    {
+    if let Some(i) = reg.iter().position(|s| {
+        s.loaded
+            .as_ref()
+            .is_some_and(|l| l.digest == digest && l.path == path)
+    }) {
+        reg[i].holders += usize::from(received);
         return i as u32;
     }
     let prior: Vec<f64> = (1..=kb.radius())
@@ -140,21 +175,24 @@ fn register(path: &str, kb: Kb, digest: u128, received: bool) -> u32 {
         Some(table) => rates::Rates1::new(table.iter(), prior[0]),
         None => rates::Rates1::new(std::iter::empty(), 0.0),
     };
-    reg.push(Arc::new(Loaded {
-        path: path.to_owned(),
-        digest,
-        kb,
-        received,
-        prior,
-        rates1,
-    }));
+    reg.push(Slot {
+        loaded: Some(Arc::new(Loaded {
+            path: path.to_owned(),
+            digest,
+            kb,
+            received,
+            prior,
+            rates1,
+        })),
+        holders: usize::from(received),
+    });
     reg.len() as u32 - 1
 }
 
 /// The knowledge base of a registry index that [`load`] returned.
 pub fn get(index: u32) -> Option<Arc<Loaded>> {
     let reg = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
-    reg.get(index as usize).cloned()
+    reg.get(index as usize).and_then(|s| s.loaded.clone())
 }
 
 /// Counts transitions on solution paths: the learning half of `hammer learn`.

@@ -111,6 +111,39 @@ fn received_knowledge_bases_are_checked_and_stand_for_the_file() {
     assert_eq!(shipped_bytes, bytes);
 }
 
+/// Two sweeps holding one received knowledge base: it lives until both release it, a
+/// search's own reference outlives the release, and installing it again after the last
+/// release gives it a new index.
+#[test]
+fn received_knowledge_bases_are_freed_by_their_last_holder() {
+    let mut kb = Kb::new(4, 2, FEATURES);
+    kb.tables[0].insert(
+        11,
+        Counts {
+            taken: 2,
+            untaken: 5,
+        },
+    );
+    let (bytes, digest) = (kb.to_bytes(), kb.digest());
+    let path = "/nowhere/released-test.kb";
+    let first = super::install(path, &bytes, digest).unwrap();
+    assert_eq!(super::install(path, &bytes, digest).unwrap(), first);
+    let searching = super::get(first).unwrap();
+    assert!(!super::release(path, digest), "one holder is left");
+    assert!(super::get(first).is_some());
+    assert!(super::release(path, digest), "the last holder frees it");
+    assert!(super::get(first).is_none());
+    assert!(
+        super::load(path).is_err(),
+        "the path names no file and no base now"
+    );
+    assert_eq!(searching.path, path, "a running search keeps its reference");
+    assert!(!super::release(path, digest), "nothing left to release");
+    let again = super::install(path, &bytes, digest).unwrap();
+    assert_ne!(again, first);
+    assert!(super::release(path, digest));
+}
+
 /// The flat radius-1 table gives what the maps give: every key learned (colliding home
 /// slots and key 0 among them) and keys never seen.
 #[test]
