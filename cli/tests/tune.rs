@@ -372,3 +372,77 @@ fn tune_a_learned_order_on_its_own_exact_search() {
     assert!(vrows.iter().all(|r| r.exhaustive));
     assert_minima_agree_with_dfs(&vrows);
 }
+
+/// `--validate --coordinator URL`: the validation sweep is submitted to a standing
+/// coordinator and read back where it wrote it; the comparison is the one a validation
+/// on this machine makes, row for row.
+#[test]
+fn tune_validates_on_a_standing_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = dir.path().join("tune.toml");
+    std::fs::write(&sweep, TUNE_SWEEP).unwrap();
+    let data = dir.path().join("data");
+    ok(&hammer(&["run", path(&sweep), "--out", path(&data)]));
+
+    let port = support::free_port();
+    let url = format!("http://127.0.0.1:{port}");
+    let listen = format!("127.0.0.1:{port}");
+    let root = dir.path().join("root");
+    let _coordinator = support::spawn_hammer(
+        dir.path(),
+        "coordinator",
+        &["coordinator", "--out", path(&root), "--listen", &listen],
+    );
+    let _worker = support::worker(dir.path(), "worker", port, &["--threads", "2"]);
+    let tune = |out: &Path, cluster: bool| {
+        let mut args = vec![
+            "tune",
+            path(&data),
+            "--out",
+            path(out),
+            "--validate",
+            "--validation-games",
+            "40",
+        ];
+        if cluster {
+            args.extend_from_slice(&["--coordinator", &url]);
+        }
+        ok(&hammer(&args))
+    };
+    let (local, cluster) = (dir.path().join("local"), dir.path().join("cluster"));
+    let on_cluster = tune(&cluster, true);
+    assert!(
+        on_cluster.contains("validation on 40 fresh games"),
+        "{on_cluster}"
+    );
+    tune(&local, false);
+    let file = |dir: &Path, name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    assert_eq!(
+        file(&cluster, "validate.toml"),
+        file(&local, "validate.toml")
+    );
+    // The sweep's dataset is the coordinator's ROOT/NAME, identical to the local one.
+    let name = hammer_sweep::Sweep::parse(&file(&cluster, "validate.toml"), "validate.toml")
+        .unwrap()
+        .name;
+    let remote = support::normalized(read_dataset(&root.join(&name)).unwrap());
+    let here = support::normalized(validation_rows(&local));
+    assert_eq!(remote.len(), here.len());
+    assert!(remote == here, "the cluster's validation rows differ");
+    // The same comparison, timing columns aside.
+    let untimed = |dir: &Path| -> Vec<Vec<String>> {
+        let text = file(&dir.join("report"), "tune_validation.csv");
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let keep: Vec<usize> = (0..header.len())
+            .filter(|&i| !header[i].starts_with("wall"))
+            .collect();
+        assert!(keep.len() < header.len() && keep.len() > 8, "{header:?}");
+        text.lines()
+            .map(|l| {
+                let cells: Vec<&str> = l.split(',').collect();
+                keep.iter().map(|&i| cells[i].to_owned()).collect()
+            })
+            .collect()
+    };
+    assert_eq!(untimed(&cluster), untimed(&local));
+}

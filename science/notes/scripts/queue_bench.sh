@@ -3,8 +3,9 @@
 #  1. latency from `hammer submit` returning to the sweep's first lease on an idle
 #     cluster (one worker waiting), 20 submissions, from the coordinator's log;
 #  2. 100 sweeps of 100 games through one standing cluster against one sweep of 10,000
-#     games (the seeds' games differ; same sizes and solver), wall time: the one sweep
-#     both through the same standing cluster and with `hammer run`;
+#     games (the seeds' games differ; same sizes and solver), wall time from the
+#     worker's start (the sweeps already queued) to the last completion: the one sweep
+#     both through a standing cluster and with `hammer run`;
 #  3. 1,000 small sweeps submitted at once with no worker: the coordinator's RSS
 #     before and after, and how long `hammer sweeps` takes then.
 # Usage: queue_bench.sh HAMMER_BINARY WORKDIR
@@ -52,23 +53,31 @@ print(f"submissions {len(ms)}; submit -> first lease: median {statistics.median(
 PY
 
 echo "== 2. 100 sweeps of 100 games against one sweep of 10,000"
-start_coordinator many
-"$hammer" worker --coordinator $url --threads 2 > many-worker.log 2>&1 &
-worker=$!
+# The sweeps are queued before the worker starts, so the clock runs from the worker's
+# start to the queue's last completion: the cluster's work, not the clients' start-up.
+complete() { # how many sweeps `hammer sweeps` lists as complete
+    "$hammer" sweeps --coordinator $url | grep -c ' complete ' || true
+}
+through_cluster() { # root count files...
+    local root=$1 count=$2; shift 2
+    start_coordinator "$root"
+    for f in "$@"; do "$hammer" submit "$f" --coordinator $url > /dev/null; done
+    local t0=$(date +%s.%N)
+    "$hammer" worker --coordinator $url --threads 2 > "$root-worker.log" 2>&1 &
+    worker=$!
+    until [[ $(complete) -ge $count ]]; do sleep 0.01; done
+    local t1=$(date +%s.%N)
+    stop $worker $coord
+    python3 -c "print($t1 - $t0)"
+}
 for i in $(seq 1 100); do sweep "m$i" "$i" 100 > m$i.toml; done
-t0=$(date +%s.%N)
-for i in $(seq 1 100); do "$hammer" submit m$i.toml --coordinator $url > /dev/null; done
-for i in $(seq 1 100); do "$hammer" wait m$i --coordinator $url > /dev/null 2>&1; done
-t1=$(date +%s.%N)
 sweep one 7 10000 > one.toml
-"$hammer" submit one.toml --coordinator $url > /dev/null
-"$hammer" wait one --coordinator $url > /dev/null 2>&1
-t4=$(date +%s.%N)
-stop $worker $coord
+many=$(through_cluster many 100 m*.toml)
+single=$(through_cluster single 1 one.toml)
 t2=$(date +%s.%N)
 "$hammer" run one.toml --out one --threads 2 > /dev/null 2>&1
 t3=$(date +%s.%N)
-python3 -c "a=$t1-$t0; b=$t3-$t2; c=$t4-$t1; print(f'100 sweeps x 100 games: {a:.1f} s; one sweep of 10,000 through the cluster: {c:.1f} s (ratio {a/c:.2f}); with hammer run: {b:.1f} s (ratio {a/b:.2f})')"
+python3 -c "a=$many; c=$single; b=$t3-$t2; print(f'100 sweeps x 100 games: {a:.2f} s; one sweep of 10,000 through the cluster: {c:.2f} s (ratio {a/c:.2f}); with hammer run: {b:.2f} s (ratio {a/b:.2f})')"
 
 echo "== 3. 1,000 sweeps queued at once, no worker"
 start_coordinator thousand
