@@ -10,6 +10,30 @@ use support::browser::{browser, click, driver, js, shot, until};
 use support::view::{addr_of, start_view};
 use support::{HAMMER, Proc, free_port, hammer, http, ok, s};
 
+/// A coordinator on a free loopback port with short leases, and its URL; `flags` say
+/// what it serves.
+fn coordinator(dir: &std::path::Path, flags: &[&str]) -> (Proc, String) {
+    let listen = format!("127.0.0.1:{}", free_port());
+    let mut args = vec![
+        "coordinator",
+        "--listen",
+        &listen,
+        "--lease-secs",
+        "4",
+        "--heartbeat-secs",
+        "1",
+    ];
+    args.extend_from_slice(flags);
+    let proc = Proc::spawn(
+        "coordinator",
+        HAMMER,
+        &s(&args),
+        &[],
+        dir.join("coordinator.log"),
+    );
+    (proc, format!("http://{listen}"))
+}
+
 /// A long game first (one 8x8 game searched for up to 30 s, leased to the first worker
 /// that asks), then many short ones that make progress for the second worker.
 const LIVE_SWEEP: &str = r#"
@@ -39,28 +63,16 @@ async fn live_page_follows_a_running_coordinator() {
     let dir = tempfile::tempdir().unwrap();
     let sweep = dir.path().join("live.toml");
     std::fs::write(&sweep, LIVE_SWEEP).unwrap();
-    let listen = format!("127.0.0.1:{}", free_port());
-    let coordinator_url = format!("http://{listen}");
-    let mut coordinator = Proc::spawn(
-        "coordinator",
-        HAMMER,
-        &s(&[
-            "coordinator",
+    let (mut coordinator, coordinator_url) = coordinator(
+        dir.path(),
+        &[
             "--sweep",
             sweep.to_str().unwrap(),
             "--out",
             dir.path().join("out").to_str().unwrap(),
             "--state",
             dir.path().join("state").to_str().unwrap(),
-            "--listen",
-            &listen,
-            "--lease-secs",
-            "4",
-            "--heartbeat-secs",
-            "1",
-        ]),
-        &[],
-        dir.path().join("coordinator.log"),
+        ],
     );
     let (_view, url) = start_view(dir.path(), "view", &["--coordinator", &coordinator_url]);
     let d = driver(dir.path(), &chromium, &chromedriver).await;
@@ -148,25 +160,9 @@ async fn live_page_lists_a_standing_queue_and_follows_any_sweep() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let listen = format!("127.0.0.1:{}", free_port());
-    let coordinator_url = format!("http://{listen}");
-    let _coordinator = Proc::spawn(
-        "coordinator",
-        HAMMER,
-        &s(&[
-            "coordinator",
-            "--out",
-            dir.path().join("root").to_str().unwrap(),
-            "--listen",
-            &listen,
-            "--lease-secs",
-            "4",
-            "--heartbeat-secs",
-            "1",
-        ]),
-        &[],
-        dir.path().join("coordinator.log"),
-    );
+    let root = dir.path().join("root");
+    let (_coordinator, coordinator_url) =
+        coordinator(dir.path(), &["--out", root.to_str().unwrap()]);
     let (_view, url) = start_view(dir.path(), "view", &["--coordinator", &coordinator_url]);
     let d = driver(dir.path(), &chromium, &chromedriver).await;
     let c = &d.client;
