@@ -74,6 +74,7 @@ impl Coordinator for Service {
             &request.hammer_version,
             &request.instance,
             &request.peer_addr,
+            request.threads,
         );
         let timing = &self.timing;
         info!(worker = %worker_id, ?peer, threads = request.threads, version = %request.hammer_version, "worker registered");

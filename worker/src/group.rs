@@ -33,6 +33,7 @@ pub async fn run_group(
     let mut loops = JoinSet::new();
     for i in 1..=leases {
         let mut options = options.clone();
+        options.loops = leases;
         if leases > 1 {
             options.name = format!("{}-{i}", options.name);
             if let Some(peer) = options.peer.as_mut() {

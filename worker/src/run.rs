@@ -49,6 +49,9 @@ pub struct WorkerOptions {
     /// Send every result to the coordinator, even when it asks workers to put the parts
     /// into the dataset's store themselves: for a worker that cannot reach the store.
     pub no_store: bool,
+    /// How many worker loops share the solver pool ([`crate::run_group`]): each tells
+    /// the coordinator it solves on its share of the threads.
+    pub loops: usize,
 }
 
 impl WorkerOptions {
@@ -62,6 +65,7 @@ impl WorkerOptions {
             flush_after: Duration::from_millis(200),
             peer: None,
             no_store: false,
+            loops: 1,
         }
     }
 }
@@ -477,7 +481,7 @@ impl Worker {
             .register(RegisterRequest {
                 protocol_version: PROTOCOL_VERSION,
                 name: self.options.name.clone(),
-                threads: self.pool.threads() as u32,
+                threads: self.pool.threads().div_ceil(self.options.loops.max(1)) as u32,
                 hammer_version: HAMMER_VERSION.to_owned(),
                 instance: self.instance.clone(),
                 peer_addr: self

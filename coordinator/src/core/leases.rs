@@ -150,6 +150,17 @@ impl Core {
         self.leases.by_id.values().filter(|l| l.active).count()
     }
 
+    /// The threads of the workers holding this sweep's active leases: what the sweep
+    /// uses of the cluster now, for fair share.
+    pub fn active_threads(&self) -> u64 {
+        self.leases
+            .by_id
+            .values()
+            .filter(|l| l.active)
+            .map(|l| u64::from(self.workers.get(&l.worker).map_or(1, |w| w.threads)))
+            .sum()
+    }
+
     /// A worker asks for work when it has finished or dropped its unit: its leases end,
     /// and with them its gang's when that broke.
     fn release_all(&mut self, worker: &str, gang_failed: bool) {

@@ -198,8 +198,9 @@ impl Core {
     }
 
     /// Makes a worker that registered with the queue known to this sweep.
-    pub fn ensure_worker(&mut self, id: &str, version: &str, peer: &str) {
+    pub fn ensure_worker(&mut self, id: &str, version: &str, peer: &str, threads: u32) {
         self.workers.ensure(id, version, peer);
+        self.workers.set_threads(id, threads);
     }
 
     /// Whether no unit is leased or being written: a stopped sweep is then at rest.

@@ -15,6 +15,8 @@ pub(crate) struct WorkerRec {
     pub peer: String,
     /// Leases of this worker that are active; a worker works on one unit at a time.
     pub active: Vec<u64>,
+    /// The threads it solves on (at least 1): what a lease of it costs a sweep's share.
+    pub threads: u32,
 }
 
 /// Every worker registered, by id.
@@ -88,11 +90,19 @@ impl Workers {
                         told_complete: false,
                         peer: peer.to_owned(),
                         active: Vec::new(),
+                        threads: 1,
                     },
                 );
             }
         }
         id
+    }
+
+    /// Sets the threads worker `id` solves on (0, from an old worker, counts as 1).
+    pub(crate) fn set_threads(&mut self, id: &str, threads: u32) {
+        if let Some(rec) = self.by_id.get_mut(id) {
+            rec.threads = threads.max(1);
+        }
     }
 
     /// Adds worker `id`, registered elsewhere (with a standing coordinator's queue), or
@@ -110,6 +120,7 @@ impl Workers {
                 told_complete: false,
                 peer: peer.to_owned(),
                 active: Vec::new(),
+                threads: 1,
             });
         if rec.peer != peer {
             rec.peer = peer.to_owned();

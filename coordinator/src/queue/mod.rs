@@ -100,13 +100,15 @@ impl Queue {
         version: &str,
         instance: &str,
         peer: &str,
+        threads: u32,
     ) -> String {
         let id = self.workers.register(name, version, instance, peer);
-        // A worker that registers again brings its version and peer address up to date
-        // in every sweep that knows it.
+        self.workers.set_threads(&id, threads);
+        // A worker that registers again brings its version, peer address and threads up
+        // to date in every sweep that knows it.
         for &i in self.touched.get(&id).into_iter().flatten() {
             let mut core = lock(&self.entries[i].core);
-            core.ensure_worker(&id, version, peer);
+            core.ensure_worker(&id, version, peer, threads);
         }
         id
     }
@@ -117,8 +119,8 @@ impl Queue {
             .workers
             .get(worker)
             .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?;
-        let (version, peer) = (rec.info.version.clone(), rec.peer.clone());
-        lock(&self.entries[index].core).ensure_worker(worker, &version, &peer);
+        let (version, peer, threads) = (rec.info.version.clone(), rec.peer.clone(), rec.threads);
+        lock(&self.entries[index].core).ensure_worker(worker, &version, &peer, threads);
         Ok(())
     }
 

@@ -6,9 +6,10 @@
 //!   gets a unit only when no sweep above it has one to lease (backfill), so priority is
 //!   strict, as in Slurm's and HTCondor's queues.
 //! - Among sweeps of equal priority, it goes to the sweep with the least usage per
-//!   weight. Usage is the worker-seconds of leases the sweep held, decayed with a
-//!   half-life, plus, for each lease it holds now, the median time its units took (one
-//!   second before any finished): a lease counts as soon as it is granted, so a burst of
+//!   weight. Usage is the thread-seconds of leases the sweep held (a lease counts the
+//!   threads its worker solves on), decayed with a half-life, plus, for each lease it
+//!   holds now, its threads times the median time the sweep's units took (one second
+//!   before any finished): a lease counts as soon as it is granted, so a burst of
 //!   requests is shared too.
 //! - Ties go to the earlier submission.
 //!
@@ -40,15 +41,16 @@ impl Queue {
         keyed.into_iter().map(|(i, _, _)| i).collect()
     }
 
-    /// Usage per weight, counting each lease held now as one median unit time.
+    /// Usage per weight, counting each lease held now as its threads times one median
+    /// unit time.
     pub(super) fn share_key(&self, index: usize) -> f64 {
         let entry = &self.entries[index];
         let core = lock(&entry.core);
         let unit = core.median_unit_seconds().unwrap_or(1.0).max(0.001);
-        (entry.usage + core.active_leases() as f64 * unit) / entry.place.weight
+        (entry.usage + core.active_threads() as f64 * unit) / entry.place.weight
     }
 
-    /// Charges every sweep the worker-seconds of the leases it held since the last tick,
+    /// Charges every sweep the thread-seconds of the leases it held since the last tick,
     /// after decaying its usage, and lapses leases not renewed in time.
     pub(crate) fn tick(&mut self, now: Instant) {
         let elapsed = now.saturating_duration_since(self.last_tick).as_secs_f64();
@@ -57,7 +59,7 @@ impl Queue {
         for entry in &mut self.entries {
             let mut core = lock(&entry.core);
             core.expire(now);
-            let held = core.active_leases() as f64;
+            let held = core.active_threads() as f64;
             entry.usage = entry.usage * decay + held * elapsed;
         }
     }

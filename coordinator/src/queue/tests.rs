@@ -76,13 +76,33 @@ fn lease_for(queue: &mut Queue, worker: &str) -> String {
 async fn a_unit_goes_to_the_highest_priority_first() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut queue = queue(dir.path(), &[("low", 0, 1.0), ("high", 5, 1.0)]).await;
-    let worker = queue.register("w", "0", "1", "");
+    let worker = queue.register("w", "0", "1", "", 1);
     for _ in 0..10 {
         assert_eq!(lease_for(&mut queue, &worker), "high");
     }
     // Stopped, the high sweep leases nothing: the low one backfills.
     queue.stop("high").expect("stop");
     assert_eq!(lease_for(&mut queue, &worker), "low");
+}
+
+/// A lease counts its worker's threads: after a 3-thread worker takes a unit of "a", the
+/// next two 1-thread workers' units go to "b" (counting leases alone, the second would
+/// go to "a"), and only the fourth lease evens the threads out.
+#[tokio::test]
+async fn a_lease_costs_its_sweep_the_threads_of_its_worker() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut queue = queue(dir.path(), &[("a", 0, 1.0), ("b", 0, 1.0)]).await;
+    let big = queue.register("big", "0", "1", "", 3);
+    let small: Vec<String> = (2..5)
+        .map(|i| queue.register("small", "0", &format!("{i}"), "", 1))
+        .collect();
+    assert_eq!(lease_for(&mut queue, &big), "a");
+    assert_eq!(lease_for(&mut queue, &small[0]), "b");
+    assert_eq!(lease_for(&mut queue, &small[1]), "b");
+    assert_eq!(lease_for(&mut queue, &small[2]), "b");
+    // 3 threads each now: the tie goes to the earlier submission.
+    let fifth = queue.register("small", "0", "5", "", 1);
+    assert_eq!(lease_for(&mut queue, &fifth), "a");
 }
 
 /// A worker whose last request found nothing to do (its unit was still being committed)
@@ -92,8 +112,8 @@ async fn a_unit_goes_to_the_highest_priority_first() {
 async fn a_worker_idle_when_the_last_unit_commits_is_told_complete() {
     let dir = tempfile::tempdir().expect("temp dir");
     let mut queue = queue_of(dir.path(), false, 10, &[("one", 0, 1.0)]).await;
-    let busy = queue.register("busy", "0", "1", "");
-    let idle = queue.register("idle", "0", "2", "");
+    let busy = queue.register("busy", "0", "1", "", 1);
+    let idle = queue.register("idle", "0", "2", "", 1);
     assert_eq!(lease_for(&mut queue, &busy), "one");
     let request = |worker: &str| LeaseRequest {
         worker_id: worker.to_owned(),
@@ -132,7 +152,7 @@ async fn shares(weights: &[(&str, f64)], rounds: usize) -> Vec<(String, f64)> {
     let sweeps: Vec<(&str, i32, f64)> = weights.iter().map(|&(n, w)| (n, 0, w)).collect();
     let mut queue = queue(dir.path(), &sweeps).await;
     let workers: Vec<String> = (0..4)
-        .map(|i| queue.register("w", "0", &format!("{i}"), ""))
+        .map(|i| queue.register("w", "0", &format!("{i}"), "", 1))
         .collect();
     let start = Instant::now();
     queue.last_tick = start;

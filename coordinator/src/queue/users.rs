@@ -178,7 +178,7 @@ impl Queue {
             return "no worker is connected".to_owned();
         }
         format!(
-            "waits for a free worker: usage {:.1} worker-seconds per weight, sweeps with less go first",
+            "waits for a free worker: usage {:.1} thread-seconds per weight, sweeps with less go first",
             self.share_key(index)
         )
     }
