@@ -98,8 +98,9 @@ impl Watched {
         }
     }
 
-    /// Runs `call` on the connection, connecting first when there is none; a failed call
-    /// drops the connection so that the next one starts afresh.
+    /// Runs `call` on the connection, connecting first when there is none. A call that
+    /// fails for the connection's sake (unavailable, unknown, internal) drops it, so the
+    /// next one starts afresh; a refusal (an unknown sweep, a token's role) keeps it.
     fn with_client<T, F, Fut>(&self, call: F) -> Answer<T>
     where
         T: Send + 'static,
@@ -123,7 +124,6 @@ impl Watched {
             match call(c.clone()).await {
                 Ok(answer) => Ok(answer),
                 Err(status) => {
-                    // An answer that refuses the call leaves the connection sound.
                     if matches!(
                         status.code(),
                         tonic::Code::Unavailable | tonic::Code::Unknown | tonic::Code::Internal
