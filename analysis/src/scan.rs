@@ -448,55 +448,35 @@ fn append_part(data: &mut Data, path: &Path, part: PartRows) {
 }
 
 /// Where a reader of every row (the tuner) gets its rows: a dataset on disk, streamed part
-/// by part so that no row outlives its window, or rows already loaded.
+/// by part so that no row outlives its window.
 #[derive(Clone, Copy)]
-pub enum RowSource<'a> {
-    /// A dataset directory, read part by part.
-    Dataset(&'a Path),
-    /// Rows already in memory.
-    Loaded(&'a Data),
-}
+pub struct RowSource<'a>(pub &'a Path);
 
 impl RowSource<'_> {
     /// The dataset's directory, for messages that name it.
     pub fn dir(&self) -> &Path {
-        match self {
-            RowSource::Dataset(dir) => dir,
-            RowSource::Loaded(data) => &data.dir,
-        }
+        self.0
     }
 
     /// Calls `f` with every row in reading order (deduplicated as `load` is not: a reader
     /// that needs it keys its own maps), with the names interned so far; returns the
     /// names, whose ids the rows carry. Two visits of one dataset give the same ids.
+    /// Windows of parts are read in parallel, each fed in part order while the next is
+    /// read.
     pub fn visit(&self, f: &mut (dyn FnMut(&Names, &Row) + Send)) -> Result<Names> {
-        match self {
-            RowSource::Loaded(data) => {
-                for r in &data.rows {
-                    f(&data.names, r);
+        let (parts, _) = footers(self.0)?;
+        let mut names = Names::default();
+        read_in_windows(&parts, |_, _, window| {
+            for result in window {
+                let rows = globalise(&mut names, result?);
+                for r in &rows {
+                    f(&names, r);
                 }
-                Ok(data.names.clone())
             }
-            RowSource::Dataset(dir) => visit_dataset(dir, f),
-        }
+            Ok(())
+        })?;
+        Ok(names)
     }
-}
-
-/// [`RowSource::visit`] of a dataset on disk: windows of parts read in parallel, each fed
-/// in part order while the next is read.
-fn visit_dataset(dir: &Path, f: &mut (dyn FnMut(&Names, &Row) + Send)) -> Result<Names> {
-    let (parts, _) = footers(dir)?;
-    let mut names = Names::default();
-    read_in_windows(&parts, |_, _, window| {
-        for result in window {
-            let rows = globalise(&mut names, result?);
-            for r in &rows {
-                f(&names, r);
-            }
-        }
-        Ok(())
-    })?;
-    Ok(names)
 }
 
 /// Parses a size such as `512M`, `4G`, `1.5G` or `1000000` (bytes; K, M, G, T are powers

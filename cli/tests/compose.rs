@@ -668,16 +668,24 @@ fn compose_standing_cluster_runs_two_sweeps_submitted_from_outside() {
     project
         .overrides
         .push(repo().join("deploy/compose/standing.yaml"));
+    // The users' token beside the workers' (`token`): each role its own.
+    let user_token = project.dir.path().join("user.token");
+    std::fs::write(&user_token, "compose-test-user-token\n").expect("write user token");
+    set_mode(&user_token, 0o644);
+    project
+        .env
+        .push(("HAMMER_USER_TOKEN_FILE", path_text(&user_token)));
     project.compose_ok(&["up", "-d", "--no-build", "--scale", "worker=2"]);
     let url = format!("http://127.0.0.1:{}", project.env_value("HAMMER_GRPC_PORT"));
-    let hammer = |args: &[&str]| {
+    let hammer_as = |token: &str, args: &[&str]| {
         Command::new(binary)
             .args(args)
             .args(["--coordinator", &url])
-            .env("HAMMER_TOKEN", "compose-test-token")
+            .env("HAMMER_TOKEN", token)
             .output()
             .expect("hammer runs")
     };
+    let hammer = |args: &[&str]| hammer_as("compose-test-user-token", args);
     wait_for(
         "the coordinator to answer",
         Duration::from_secs(60),
@@ -693,6 +701,12 @@ fn compose_standing_cluster_runs_two_sweeps_submitted_from_outside() {
             path
         })
         .collect();
+    let refused = hammer_as("compose-test-token", &["submit", &path_text(&files[0])]);
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && err.contains("needs the user role"),
+        "the workers' token cannot submit: {err}"
+    );
     for file in &files {
         let out = support::ok(&hammer(&["submit", &path_text(file)]));
         assert!(out.contains("submitted"), "{out}");

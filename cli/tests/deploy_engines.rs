@@ -7,7 +7,7 @@
 //!   `--peer-advertise`: a pod's host name resolves only as POD.SERVICE, while a
 //!   container's resolves as it is).
 //! - the standing overlay (`deploy/kubernetes-standing/`) runs the coordinator Compose's
-//!   `standing.yaml` runs, with the two token roles; its patches are applied here as
+//!   `standing.yaml` runs, with the same two token roles; its patches are applied here as
 //!   kustomize applies them, and compared with `kubectl kustomize` where kubectl is
 //!   installed.
 //! - the systemd units pass `systemd-analyze verify` (prints SKIPPED without it).
@@ -346,26 +346,14 @@ fn the_standing_kubernetes_overlay_runs_what_compose_standing_runs() {
     check_args("kubernetes-standing coordinator", &args);
     assert!(flag(&args, "--sweep").is_none(), "{args:?}");
 
-    // Compose's standing coordinator, but for the tokens: one file there (both roles),
-    // the workers' and the users' here, both items of the Secret the workers read.
+    // Compose's standing coordinator, token files and all: the workers' and the users'
+    // tokens, both items of the Secret the workers read.
     let compose = &yaml_docs("compose/standing.yaml")[0];
     let compose_args = interpolated(strings(
         at(compose, &["services", "coordinator", "command"]),
         "command",
     ));
-    let without_tokens = |args: &[String]| -> Vec<String> {
-        let mut out = Vec::new();
-        let mut items = args.iter();
-        while let Some(a) = items.next() {
-            if a.ends_with("token-file") {
-                items.next();
-            } else {
-                out.push(a.clone());
-            }
-        }
-        out
-    };
-    assert_eq!(without_tokens(&args), without_tokens(&compose_args));
+    assert_eq!(args, compose_args);
     let secret_files: Vec<(String, String)> = {
         let volume = pod_volume(deployment, "token");
         let dir = mount_path(container, "token");

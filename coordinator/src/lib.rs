@@ -16,6 +16,7 @@ mod delta;
 mod metrics;
 mod parts;
 mod queue;
+mod server;
 mod service;
 mod standing;
 mod state;
@@ -28,14 +29,10 @@ use std::time::{Duration, Instant};
 
 use hammer_proto::error_chain;
 use hammer_proto::v1::StatusResponse;
-use hammer_proto::v1::coordinator_server::CoordinatorServer;
 use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::JoinHandle;
-use tonic::service::interceptor::InterceptedService;
-use tonic::transport::server::TcpIncoming;
-use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tracing::{info, warn};
 
 pub use crate::core::Timing;
@@ -306,15 +303,7 @@ impl Coordinator {
                     timing,
                     metrics: metrics.clone(),
                 });
-                let lock = standing.lock()?;
-                if let Some(dir) = out.local_dir() {
-                    std::fs::create_dir_all(dir).map_err(|source| StateError::Io {
-                        path: dir.to_owned(),
-                        action: "cannot create the datasets' root",
-                        source,
-                    })?;
-                }
-                standing.restore(&mut queue).await?;
+                let lock = standing.take_root(&out, &mut queue).await?;
                 (Some(standing), Some(lock), None)
             }
         };
@@ -345,62 +334,26 @@ impl Coordinator {
             submitting: Arc::default(),
             changed: watch::channel(0).0,
         };
-        let bearer = |t: &Option<String>| {
-            t.as_ref()
-                .map(|t| Arc::from(format!("Bearer {t}").into_bytes()))
-        };
-        let auth = service::Auth {
-            worker: bearer(&tokens.worker),
-            user: bearer(&tokens.user),
-        };
-        let coordinator = CoordinatorServer::new(service)
-            .max_decoding_message_size(hammer_proto::MAX_MESSAGE_BYTES)
-            .max_encoding_message_size(hammer_proto::MAX_MESSAGE_BYTES);
-        let coordinator = InterceptedService::new(coordinator, auth);
-
-        let (health_reporter, health) = tonic_health::server::health_reporter();
-        health_reporter
-            .set_service_status(
-                "hammer.v1.Coordinator",
-                tonic_health::ServingStatus::Serving,
-            )
-            .await;
-        let reflection = tonic_reflection::server::Builder::configure()
-            .register_encoded_file_descriptor_set(hammer_proto::FILE_DESCRIPTOR_SET)
-            .build_v1()
-            .map_err(|e| CoordinatorError::Internal(format!("reflection: {e}")))?;
-
-        let tls_on = tls.is_some();
-        let mut builder = server_builder(tls.as_ref())?;
-        let (listener, addr) = bind(listen).await?;
-        let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-        let (server_stop, stop_rx) = oneshot::channel::<()>();
-        let router = builder
-            .add_service(health)
-            .add_service(reflection)
-            .add_service(coordinator);
-        let server = tokio::spawn(router.serve_with_incoming_shutdown(incoming, async {
-            let _ = stop_rx.await;
-        }));
-
+        let serving = server::serve(service, &tokens, tls.as_ref(), listen).await?;
         let expiry = spawn_expiry(queue.clone());
-        info!(%addr, tls = tls_on, sweeps = lock(&queue).entries().len(), "coordinator listening");
+        let addr = serving.addr;
+        info!(%addr, tls = tls.is_some(), sweeps = lock(&queue).entries().len(), "coordinator listening");
         Ok(Coordinator {
             addr,
-            tls: tls_on,
+            tls: tls.is_some(),
             queue,
             events,
             fatal,
             drain,
-            server_stop: Some(server_stop),
-            server: Some(server),
+            server_stop: Some(serving.stop),
+            server: Some(serving.server),
             expiry,
             writers,
             started: Instant::now(),
             resumed_units,
             metrics,
             metrics_server: None,
-            health: health_reporter,
+            health: serving.health,
             _lock: root_lock,
         })
     }
@@ -509,7 +462,7 @@ impl Coordinator {
         // Readiness probes and load balancers stop sending new work here at once.
         self.health
             .set_service_status(
-                "hammer.v1.Coordinator",
+                server::SERVICE_NAME,
                 tonic_health::ServingStatus::NotServing,
             )
             .await;
@@ -628,34 +581,6 @@ pub(crate) async fn open_dataset(
     ))
 }
 
-/// The gRPC server's settings, with TLS when `tls` names the files.
-fn server_builder(tls: Option<&TlsFiles>) -> Result<Server, CoordinatorError> {
-    // Large flow-control windows: a batch is a few hundred kilobytes, and the
-    // 64 KiB HTTP/2 default would cost a window update every few results.
-    let mut builder = Server::builder()
-        .initial_stream_window_size(Some(4 << 20))
-        .initial_connection_window_size(Some(16 << 20))
-        .http2_keepalive_interval(Some(Duration::from_secs(10)))
-        .http2_keepalive_timeout(Some(Duration::from_secs(20)));
-    if let Some(files) = tls {
-        let read = |what, path: &PathBuf| {
-            std::fs::read(path).map_err(|source| CoordinatorError::ReadFile {
-                what,
-                path: path.clone(),
-                source,
-            })
-        };
-        let identity = Identity::from_pem(
-            read("TLS certificate", &files.cert)?,
-            read("TLS key", &files.key)?,
-        );
-        builder = builder
-            .tls_config(ServerTlsConfig::new().identity(identity))
-            .map_err(CoordinatorError::Tls)?;
-    }
-    Ok(builder)
-}
-
 /// A dataset writer's thread: it ends with the first error it met, if any.
 type WriterThread = std::thread::JoinHandle<Result<(), CoordinatorError>>;
 
@@ -668,21 +593,6 @@ fn start_writers(
     let (jobs, jobs_rx) = mpsc::channel(threads);
     let writers = writer::spawn(threads, jobs_rx, fatal).map_err(CoordinatorError::Thread)?;
     Ok((writers, jobs))
-}
-
-/// Binds `listen` and returns the listener with the address it got (port 0 picks one).
-async fn bind(
-    listen: SocketAddr,
-) -> Result<(tokio::net::TcpListener, SocketAddr), CoordinatorError> {
-    let bind_error = |source| CoordinatorError::Bind {
-        addr: listen,
-        source,
-    };
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .map_err(bind_error)?;
-    let addr = listener.local_addr().map_err(bind_error)?;
-    Ok((listener, addr))
 }
 
 /// Expires lapsed leases and charges fair-share usage twice a second until the

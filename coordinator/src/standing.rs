@@ -34,9 +34,24 @@ pub(crate) struct Standing {
 }
 
 impl Standing {
-    /// Takes the state root's lock for the life of the coordinator.
-    pub(crate) fn lock(&self) -> Result<File, StateError> {
-        lock_dir(&self.state)
+    /// Takes the state root's lock for the life of the coordinator, makes the datasets'
+    /// root when it is a directory, and puts the sweeps found in the state root back
+    /// into `queue`. The lock is held for as long as the file returned is.
+    pub(crate) async fn take_root(
+        &self,
+        out: &Store,
+        queue: &mut Queue,
+    ) -> Result<File, CoordinatorError> {
+        let lock = lock_dir(&self.state)?;
+        if let Some(dir) = out.local_dir() {
+            std::fs::create_dir_all(dir).map_err(|source| StateError::Io {
+                path: dir.to_owned(),
+                action: "cannot create the datasets' root",
+                source,
+            })?;
+        }
+        self.restore(queue).await?;
+        Ok(lock)
     }
 
     fn sweeps_dir(&self) -> PathBuf {
@@ -69,7 +84,7 @@ impl Standing {
     /// Reads the queue back: every sweep with a saved place, in submission order,
     /// renumbered from 1 (lease ids of before the restart are unknown anyway). A
     /// directory without `queue.meta` is a submission that never returned: skipped.
-    pub(crate) async fn restore(&self, queue: &mut Queue) -> Result<(), CoordinatorError> {
+    async fn restore(&self, queue: &mut Queue) -> Result<(), CoordinatorError> {
         let mut found: Vec<(Place, PathBuf)> = Vec::new();
         let dir = self.sweeps_dir();
         let listing = match std::fs::read_dir(&dir) {

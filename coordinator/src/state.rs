@@ -321,11 +321,6 @@ impl StateDir {
         ))
     }
 
-    /// The directory.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
     /// Appends one commit and fsyncs it. Called only after the unit's part file is
     /// durable, so a unit in the journal always has its part on disk.
     pub(crate) fn append(&mut self, entry: &CommitEntry) -> Result<(), StateError> {

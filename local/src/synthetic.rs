@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
-    GameResult, GetSweepRequest, LeaseRequest, RegisterRequest, ResultBatch, UnitState,
+    GameResult, GetSweepRequest, Lease, LeaseRequest, RegisterRequest, ResultBatch, UnitState,
     UnitWritten, lease_response,
 };
 use hammer_store::{Store, StoreError};
 use hammer_sweep::{Sweep, SweepError, Unit};
-use hammer_worker::{ClientError, ConnectOptions};
+use hammer_worker::{Client, ClientError, ConnectOptions};
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
@@ -49,53 +49,13 @@ pub async fn synthetic_worker(
         ..ConnectOptions::default()
     };
     let mut client = options.connect().await?;
-    let reg = client
-        .register(RegisterRequest {
-            protocol_version: PROTOCOL_VERSION,
-            name: format!("synthetic{index}"),
-            threads: 1,
-            hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
-            instance: format!("{index:x}"),
-            peer_addr: String::new(),
-        })
-        .await
-        .map_err(ClientError::from)?
-        .into_inner();
+    let worker_id = register(&mut client, index).await?;
     // The sweep and its dataset, fetched with the first lease (a benchmark serves one).
     let mut held: Option<(Sweep, Option<Store>)> = None;
     let template = template();
-    loop {
-        let answer = client
-            .lease(LeaseRequest {
-                worker_id: reg.worker_id.clone(),
-                ..LeaseRequest::default()
-            })
-            .await
-            .map_err(ClientError::from)?
-            .into_inner();
-        let lease = match answer.outcome {
-            Some(lease_response::Outcome::Lease(lease)) => lease,
-            Some(lease_response::Outcome::WaitMs(ms)) => {
-                tokio::time::sleep(Duration::from_millis(ms)).await;
-                continue;
-            }
-            Some(lease_response::Outcome::Complete(_)) => return Ok(()),
-            None => return Err(SyntheticError::Protocol("empty lease answer")),
-        };
+    while let Some(lease) = next_lease(&mut client, &worker_id).await? {
         if held.is_none() {
-            let spec = client
-                .get_sweep(GetSweepRequest {
-                    worker_id: reg.worker_id.clone(),
-                    digest: lease.sweep_digest.clone(),
-                })
-                .await
-                .map_err(ClientError::from)?
-                .into_inner();
-            let store = match spec.dataset_url.as_str() {
-                "" => None,
-                url => Some(Store::open(url)?),
-            };
-            held = Some((Sweep::parse(&spec.text, "<bench>")?, store));
+            held = Some(fetch_sweep(&mut client, &worker_id, &lease.sweep_digest).await?);
         }
         let Some((sweep, store)) = &held else {
             continue;
@@ -110,7 +70,7 @@ pub async fn synthetic_worker(
             .context_of(&unit)
             .ok_or(SyntheticError::Protocol("unit outside the sweep"))?;
         let header = ResultBatch {
-            worker_id: reg.worker_id.clone(),
+            worker_id: worker_id.clone(),
             lease_id: lease.lease_id.clone(),
             experiment: experiment.name.clone(),
             config: config.id.clone(),
@@ -119,55 +79,136 @@ pub async fn synthetic_worker(
             results: Vec::new(),
             written: None,
         };
-        if let Some(store) = store {
-            let written = put_part(store, sweep, &unit, &template, &reg.worker_id).await?;
-            let batch = ResultBatch {
-                written: Some(written),
-                ..header
-            };
-            // The one batch and its ack.
-            let (tx, rx) = mpsc::channel(1);
-            let _ = tx.send(batch).await;
-            drop(tx);
-            let mut acks = client
-                .submit(ReceiverStream::new(rx))
-                .await
-                .map_err(ClientError::from)?
-                .into_inner();
-            while acks.message().await.map_err(ClientError::from)?.is_some() {}
-            continue;
+        match store {
+            Some(store) => {
+                let written = put_part(store, sweep, &unit, &template, &worker_id).await?;
+                let batch = ResultBatch {
+                    written: Some(written),
+                    ..header
+                };
+                submit_written(&mut client, batch).await?;
+            }
+            None => stream_rows(&mut client, header, &unit, &template, batch_rows).await?,
         }
-        let (tx, rx) = mpsc::channel(4);
-        let mut acks = client
-            .submit(ReceiverStream::new(rx))
+    }
+    Ok(())
+}
+
+/// Registers as a one-thread worker; returns the worker id.
+async fn register(client: &mut Client, index: usize) -> Result<String, SyntheticError> {
+    let reg = client
+        .register(RegisterRequest {
+            protocol_version: PROTOCOL_VERSION,
+            name: format!("synthetic{index}"),
+            threads: 1,
+            hammer_version: hammer_worker::HAMMER_VERSION.to_owned(),
+            instance: format!("{index:x}"),
+            peer_addr: String::new(),
+        })
+        .await
+        .map_err(ClientError::from)?
+        .into_inner();
+    Ok(reg.worker_id)
+}
+
+/// The next lease, waiting as long as the coordinator says; `None` once the sweep is
+/// complete.
+async fn next_lease(client: &mut Client, worker_id: &str) -> Result<Option<Lease>, SyntheticError> {
+    loop {
+        let answer = client
+            .lease(LeaseRequest {
+                worker_id: worker_id.to_owned(),
+                ..LeaseRequest::default()
+            })
             .await
             .map_err(ClientError::from)?
             .into_inner();
-        let sender = {
-            let template = template.clone();
-            tokio::spawn(async move {
-                let mut start = unit.start;
-                while start < unit.end {
-                    let end = (start + batch_rows as u64).min(unit.end);
-                    let mut batch = header.clone();
-                    batch.results = (start..end)
-                        .map(|game_index| game(&template, game_index))
-                        .collect();
-                    if tx.send(batch).await.is_err() {
-                        break;
-                    }
-                    start = end;
-                }
-            })
-        };
-        while let Some(ack) = acks.message().await.map_err(ClientError::from)? {
-            let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
-            if matches!(state, UnitState::Complete | UnitState::Committed) {
-                break;
+        match answer.outcome {
+            Some(lease_response::Outcome::Lease(lease)) => return Ok(Some(lease)),
+            Some(lease_response::Outcome::WaitMs(ms)) => {
+                tokio::time::sleep(Duration::from_millis(ms)).await;
             }
+            Some(lease_response::Outcome::Complete(_)) => return Ok(None),
+            None => return Err(SyntheticError::Protocol("empty lease answer")),
         }
-        sender.abort();
     }
+}
+
+/// The sweep of `digest`, and its dataset's store when workers are to write the parts.
+async fn fetch_sweep(
+    client: &mut Client,
+    worker_id: &str,
+    digest: &str,
+) -> Result<(Sweep, Option<Store>), SyntheticError> {
+    let spec = client
+        .get_sweep(GetSweepRequest {
+            worker_id: worker_id.to_owned(),
+            digest: digest.to_owned(),
+        })
+        .await
+        .map_err(ClientError::from)?
+        .into_inner();
+    let store = match spec.dataset_url.as_str() {
+        "" => None,
+        url => Some(Store::open(url)?),
+    };
+    Ok((Sweep::parse(&spec.text, "<bench>")?, store))
+}
+
+/// Sends the one batch that tells the coordinator a part was put, and reads its acks.
+async fn submit_written(client: &mut Client, batch: ResultBatch) -> Result<(), SyntheticError> {
+    let (tx, rx) = mpsc::channel(1);
+    let _ = tx.send(batch).await;
+    drop(tx);
+    let mut acks = client
+        .submit(ReceiverStream::new(rx))
+        .await
+        .map_err(ClientError::from)?
+        .into_inner();
+    while acks.message().await.map_err(ClientError::from)?.is_some() {}
+    Ok(())
+}
+
+/// Streams the unit's template results in batches of `batch_rows` until the coordinator
+/// acks the unit complete.
+async fn stream_rows(
+    client: &mut Client,
+    header: ResultBatch,
+    unit: &Unit,
+    template: &GameResult,
+    batch_rows: usize,
+) -> Result<(), SyntheticError> {
+    let (tx, rx) = mpsc::channel(4);
+    let mut acks = client
+        .submit(ReceiverStream::new(rx))
+        .await
+        .map_err(ClientError::from)?
+        .into_inner();
+    let sender = {
+        let template = template.clone();
+        let (mut start, end) = (unit.start, unit.end);
+        tokio::spawn(async move {
+            while start < end {
+                let stop = (start + batch_rows as u64).min(end);
+                let mut batch = header.clone();
+                batch.results = (start..stop)
+                    .map(|game_index| game(&template, game_index))
+                    .collect();
+                if tx.send(batch).await.is_err() {
+                    break;
+                }
+                start = stop;
+            }
+        })
+    };
+    while let Some(ack) = acks.message().await.map_err(ClientError::from)? {
+        let state = UnitState::try_from(ack.unit_state).unwrap_or(UnitState::Unspecified);
+        if matches!(state, UnitState::Complete | UnitState::Committed) {
+            break;
+        }
+    }
+    sender.abort();
+    Ok(())
 }
 
 /// The template's result for one game, with strings of its own, as in a real sweep, so

@@ -11,7 +11,7 @@ use hammer_proto::v1::{GameResult, GangLease};
 use hammer_solver::{Cancel, GangError, Link};
 use hammer_sweep::{Sweep, Unit};
 
-use crate::run::WorkerError;
+use crate::error::WorkerError;
 use crate::solve::SolveError;
 
 /// How this worker takes part in gangs (`hammer worker --peer-listen`).

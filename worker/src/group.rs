@@ -12,7 +12,8 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
-use crate::run::{Worker, WorkerError, WorkerOptions, WorkerReport, stopped};
+use crate::error::WorkerError;
+use crate::run::{Worker, WorkerOptions, WorkerReport, stopped};
 use crate::solve::SolverPool;
 
 /// Runs `leases` worker loops sharing `pool` until the sweep is complete, and returns

@@ -5,6 +5,7 @@
 //! tests and benchmarks compare the cluster's output and speed with.
 
 mod connect;
+mod error;
 mod gang;
 mod group;
 mod run;
@@ -14,7 +15,8 @@ mod stream;
 pub use connect::{
     Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,
 };
+pub use error::WorkerError;
 pub use gang::{GangFailure, PeerOptions};
 pub use group::run_group;
-pub use run::{WorkerError, WorkerOptions, WorkerReport};
+pub use run::{WorkerOptions, WorkerReport};
 pub use solve::{GameSolvers, HAMMER_VERSION, SolveError, SolverPool, solve_game};

@@ -22,7 +22,8 @@ use tokio_stream::wrappers::ReceiverStream;
 use tracing::{debug, warn};
 
 use crate::connect::{Client, ClientError};
-use crate::run::{Current, Mode, SolverMsg, WorkerError, WorkerOptions, stopped};
+use crate::error::WorkerError;
+use crate::run::{Current, Mode, SolverMsg, WorkerOptions, stopped};
 use crate::solve::{HAMMER_VERSION, SolveError};
 
 /// Streams the results of `current` under `lease_id` until the coordinator has every game

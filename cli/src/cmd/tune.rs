@@ -115,11 +115,7 @@ fn write_atomic(path: &Path, text: &str) -> Result<()> {
 pub fn run(args: TuneArgs) -> Result<ExitCode> {
     let families = families(&args.families)?;
     let dataset = DatasetArg::open(&args.dataset)?;
-    let input = tune::collect(
-        RowSource::Dataset(dataset.dir()),
-        args.experiment.as_deref(),
-        args.n,
-    )?;
+    let input = tune::collect(RowSource(dataset.dir()), args.experiment.as_deref(), args.n)?;
     let mut tuning = tune::tune(input, &families);
 
     std::fs::create_dir_all(&args.out)
@@ -143,7 +139,7 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
         write_atomic(&sweep_path, &text)?;
         eprintln!("refinement sweep: {}", sweep_path.display());
         let data_dir = run_to_end(&sweep_path, &args.out, "refine", args.threads)?;
-        let refinement = tune::refine::measure(&tuning, RowSource::Dataset(&data_dir))?;
+        let refinement = tune::refine::measure(&tuning, RowSource(&data_dir))?;
         tune::apply_refinement(&mut tuning, refinement);
     }
     let schedule_path = args.out.join("best.schedule");
@@ -223,7 +219,7 @@ fn validation_sweep(t: &Tuning, args: &TuneArgs) -> Result<String> {
 }
 
 fn compare(t: &Tuning, dir: &Path) -> Result<validate::Validation> {
-    Ok(validate::compare(t, RowSource::Dataset(dir))?)
+    Ok(validate::compare(t, RowSource(dir))?)
 }
 
 fn summary(t: &Tuning, v: Option<&validate::Validation>) -> String {

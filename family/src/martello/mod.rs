@@ -8,7 +8,7 @@ mod view;
 use hammer_engine::martello::Side;
 use hammer_engine::martello::signature::{FEATURE_VERSION, MAX_RADIUS};
 use hammer_engine::seeded::{self, MAX_INDEX};
-use hammer_engine::{MAX_N, Martello, Move, ParseError, State};
+use hammer_engine::{MAX_N, Martello, ParseError, State};
 use hammer_solver::learned::Learner;
 use hammer_solver::{Config, Solver};
 
@@ -73,18 +73,6 @@ fn game(point: &Point) -> Game<Side> {
     Game::new(Side(n), seeded, |_, state, colour| {
         view::draw(state, colour)
     })
-}
-
-/// Moves in the dataset's notation, space-separated (`A1xB1 C2xC3`).
-pub fn moves_text(moves: &[Move], n: u8) -> String {
-    let mut out = String::with_capacity(moves.len() * 6);
-    for (i, mv) in moves.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
-        }
-        out.push_str(&mv.notation(n));
-    }
-    out
 }
 
 impl Family for MartelloFamily {
