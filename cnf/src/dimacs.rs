@@ -343,7 +343,7 @@ pub fn write<W: Write>(cnf: &Cnf, out: W) -> io::Result<()> {
     out.flush()
 }
 
-/// The DIMACS text of `cnf`, as [`write`] writes it.
+/// The DIMACS text of `cnf`, as [`write()`] writes it.
 pub fn to_bytes(cnf: &Cnf) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(cnf.num_literals() * 5 + cnf.num_clauses() * 2 + 32);
     // Writing into a Vec cannot fail.

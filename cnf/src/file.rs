@@ -220,7 +220,7 @@ pub fn decompress(stored: &[u8]) -> Result<(Compression, Cow<'_, [u8]>), Decompr
     Ok((compression, Cow::Owned(text)))
 }
 
-/// Writes `cnf` to `path` as plain DIMACS ([`dimacs::write`]'s canonical form) and
+/// Writes `cnf` to `path` as plain DIMACS ([`dimacs::write()`]'s canonical form) and
 /// returns the file's digest.
 ///
 /// The text goes to a temporary file in the same directory, which is then renamed onto

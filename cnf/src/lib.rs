@@ -2,10 +2,10 @@
 //!
 //! - [`Cnf`], a formula; [`dimacs`] reads it (every error with its line, column and
 //!   token) and writes it in one canonical form.
-//! - [`read_instance`] reads a file stored plain, as gzip or as xz (see [`file`] for
+//! - [`read_instance`] reads a file stored plain, as gzip or as xz (see [`mod@file`] for
 //!   the choice of decoders) and digests it: [`Digest`], the SHA-256 of the bytes as
 //!   stored, which a sweep's identity records for every file it names.
-//! - [`KSat`], uniform random k-SAT, and [`shuffle`], a seeded renaming and reordering of
+//! - [`KSat`], uniform random k-SAT, and [`shuffle()`], a seeded renaming and reordering of
 //!   an instance with its [`Renaming`] back. Both draw from `hammer-puzzle`'s seeded
 //!   streams, so every random number in hammer comes from one place, and their
 //!   procedures are documented as contracts that golden tests pin.
