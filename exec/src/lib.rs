@@ -6,8 +6,8 @@
 //!   is given, with exactly the environment it is given (nothing of the caller's: no
 //!   store credentials, no tokens), with core dumps off. When a limit is crossed the
 //!   whole group gets SIGTERM, then SIGKILL after a grace period; when the program
-//!   exits, what is left of its group is killed. If the caller dies, the kernel kills
-//!   the program (`PR_SET_PDEATHSIG`).
+//!   exits, what is left of its group is killed. If the caller dies, even by SIGKILL,
+//!   a keeper process (the group's leader, `keeper.rs`) kills the whole group.
 //! - **Measured.** CPU time is the larger of what `wait4` reports for the program and its
 //!   waited-for descendants and what polling `/proc` saw the group's processes use (which
 //!   also counts children that were never waited for). Peak memory is the larger of the
@@ -27,6 +27,7 @@
 
 mod capture;
 mod group;
+mod keeper;
 mod run;
 mod status;
 

@@ -113,7 +113,8 @@ pub fn run(command: &Command) -> Result<Measured, ExecError> {
 }
 
 /// Starts the program in a process group of its own, with only its own environment,
-/// core dumps off, the kernel's CPU backstop, and death when this process dies.
+/// core dumps off, the kernel's CPU backstop, under a keeper that kills the group when
+/// this process dies (`keeper.rs`).
 fn spawn(command: &Command) -> std::io::Result<std::process::Child> {
     let mut cmd = std::process::Command::new(&command.program);
     cmd.args(&command.args)
@@ -130,7 +131,7 @@ fn spawn(command: &Command) -> std::io::Result<std::process::Child> {
         .map(|cpu| (cpu + command.limits.grace + CPU_BACKSTOP).as_secs() as libc::rlim_t);
     let parent = std::process::id();
     // SAFETY: the closure runs in the forked child before exec, and calls only
-    // async-signal-safe functions (setrlimit, prctl, getppid, _exit) on its own stack.
+    // async-signal-safe functions (setrlimit, and the keeper's) on its own stack.
     unsafe {
         cmd.pre_exec(move || {
             let none = libc::rlimit {
@@ -145,15 +146,8 @@ fn spawn(command: &Command) -> std::io::Result<std::process::Child> {
                 };
                 libc::setrlimit(libc::RLIMIT_CPU, &cpu);
             }
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            // The parent died before the signal was asked for: no one would get the
-            // result, and no one would stop the program.
-            if libc::getppid() as u32 != parent {
-                libc::_exit(1);
-            }
-            Ok(())
+            // Returns in the program; the keeper stays behind to watch it.
+            crate::keeper::split(parent)
         });
     }
     cmd.spawn()

@@ -185,3 +185,84 @@ fn an_orphan_is_killed_when_the_run_ends() {
     }
     assert!(!alive(child), "the orphan {child} outlived the run");
 }
+
+/// The caller of the next test, run in a process of its own: when `HAMMER_EXEC_CALLER`
+/// names a file, it runs a program whose child writes its pid there, and waits.
+#[test]
+fn caller_for_the_kill_test() {
+    let Some(file) = std::env::var_os("HAMMER_EXEC_CALLER") else {
+        return;
+    };
+    let file = PathBuf::from(file);
+    let dir = file.parent().unwrap().to_owned();
+    let script = format!(
+        "sleep 100 & echo $! > {0}.tmp; mv {0}.tmp {0}; sleep 100",
+        file.display()
+    );
+    let _ = run(&sh(&script, &dir));
+}
+
+/// The processes whose process group is `pgid`, zombies aside.
+fn group_members(pgid: i32) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|&pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+                let rest: Vec<&str> = s
+                    .rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .collect();
+                rest.first() != Some(&"Z") && rest.get(2).and_then(|g| g.parse().ok()) == Some(pgid)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_caller_killed_with_sigkill_takes_the_whole_group_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("pid");
+    let mut caller = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "caller_for_the_kill_test", "--test-threads=1"])
+        .env("HAMMER_EXEC_CALLER", &file)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !file.exists() {
+        assert!(Instant::now() < deadline, "the program never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let grandchild: i32 = std::fs::read_to_string(&file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let stat = std::fs::read_to_string(format!("/proc/{grandchild}/stat")).unwrap();
+    let pgid: i32 = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    // The keeper, the shell and its two sleeps.
+    assert_eq!(group_members(pgid).len(), 4, "{:?}", group_members(pgid));
+    caller.kill().unwrap();
+    caller.wait().unwrap();
+    let killed = Instant::now();
+    while !group_members(pgid).is_empty() {
+        assert!(
+            killed.elapsed() < Duration::from_secs(1),
+            "{:?} outlived their caller by a second",
+            group_members(pgid)
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
