@@ -1,5 +1,7 @@
 //! CPU time of this process and of its named threads, from /proc, for the cluster
-//! benchmarks (`bench-ingest`, `bench-run`).
+//! benchmarks (`bench-ingest`, `bench-run`), and of the calling thread, for `estimate`.
+
+use std::time::Instant;
 
 /// User plus system CPU time of this process's live threads whose name starts with
 /// `prefix`, from /proc (Linux only; None elsewhere).
@@ -37,4 +39,39 @@ pub fn process_cpu_seconds() -> Option<f64> {
     let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
     // Fields after the command name, which is in parentheses and may contain spaces.
     cpu_of_stat(stat.rsplit_once(')')?.1)
+}
+
+/// On-CPU time of the calling thread where Linux tells it (`/proc/thread-self/schedstat`,
+/// in nanoseconds), so that other jobs on a shared machine do not inflate a measurement;
+/// wall time elsewhere.
+pub enum ThreadClock {
+    /// The thread's on-CPU nanoseconds when the clock started.
+    Cpu(u64),
+    /// When the clock started, where the thread's CPU time is not available.
+    Wall(Instant),
+}
+
+impl ThreadClock {
+    fn cpu_ns() -> Option<u64> {
+        let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+        text.split_whitespace().next()?.parse().ok()
+    }
+
+    /// Starts the clock.
+    pub fn now() -> ThreadClock {
+        match ThreadClock::cpu_ns() {
+            Some(ns) => ThreadClock::Cpu(ns),
+            None => ThreadClock::Wall(Instant::now()),
+        }
+    }
+
+    /// Seconds since [`ThreadClock::now`], on the calling thread's CPU or the wall.
+    pub fn elapsed_secs(&self) -> f64 {
+        match self {
+            ThreadClock::Cpu(start) => {
+                ThreadClock::cpu_ns().map_or(0.0, |now| now.saturating_sub(*start) as f64 * 1e-9)
+            }
+            ThreadClock::Wall(start) => start.elapsed().as_secs_f64(),
+        }
+    }
 }

@@ -50,6 +50,8 @@ enum Command {
     Worker(cmd::worker::WorkerArgs),
     /// Run a whole sweep on this machine (a coordinator and a worker in one process).
     Run(cmd::run::RunArgs),
+    /// Estimate a sweep's CPU time from a sample of its rows, before running it.
+    Estimate(cmd::estimate::EstimateArgs),
     /// Show the progress of a coordinator's sweep.
     Status(cmd::status::StatusArgs),
     /// Submit a sweep to a standing coordinator's queue, and return (or --wait).
@@ -103,6 +105,7 @@ fn main() -> ExitCode {
         Command::Coordinator(args) => cmd::coordinator::coordinator(args),
         Command::Worker(args) => cmd::worker::worker(args),
         Command::Run(args) => cmd::run::run(args),
+        Command::Estimate(args) => cmd::estimate::estimate(args),
         Command::Status(args) => cmd::status::status(args),
         Command::Submit(args) => cmd::queue::submit(args),
         Command::Sweeps(args) => cmd::queue::sweeps(args),

@@ -9,6 +9,9 @@
 //!
 //! `TRYCMD=overwrite cargo test -p hammer --test docs` writes the real outputs back into
 //! the docs, keeping the wildcards where they still match.
+//!
+//! The ```toml blocks of docs/sweep-format.md are checked too, by the sweep crate's own
+//! reader: see [`TomlBlock`] for what each block's info string asks.
 
 use std::path::{Path, PathBuf};
 
@@ -40,5 +43,91 @@ fn console_examples_print_what_the_docs_show() {
     assert!(docs.len() > 10, "docs/ holds the guides: {docs:?}");
     for doc in docs {
         cases.case(doc);
+    }
+}
+
+/// How a ```toml block of docs/sweep-format.md is checked, by the word after `toml`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum TomlBlock {
+    /// ```toml: a whole sweep file, which must be accepted.
+    Sweep,
+    /// ```toml experiments: `[[experiment]]` tables alone, accepted once a sweep's `name`
+    /// and `seed` are put before them.
+    Experiments,
+    /// ```toml refused: a whole sweep file, which must be refused.
+    Refused,
+}
+
+/// Every ```toml block of `text`: the line its text starts on, its kind, its text.
+fn toml_blocks(text: &str) -> Vec<(usize, TomlBlock, String)> {
+    let mut blocks = Vec::new();
+    let mut open: Option<(usize, TomlBlock, String)> = None;
+    for (i, line) in text.lines().enumerate() {
+        if let Some((start, kind, mut body)) = open.take() {
+            if line.trim_end() == "```" {
+                blocks.push((start, kind, body));
+            } else {
+                body.push_str(line);
+                body.push('\n');
+                open = Some((start, kind, body));
+            }
+        } else if let Some(info) = line.strip_prefix("```toml") {
+            let kind = match info.trim() {
+                "" => TomlBlock::Sweep,
+                "experiments" => TomlBlock::Experiments,
+                "refused" => TomlBlock::Refused,
+                other => panic!("line {}: unknown ```toml marker {other:?}", i + 1),
+            };
+            open = Some((i + 2, kind, String::new()));
+        }
+    }
+    assert!(open.is_none(), "a ```toml block is not closed");
+    blocks
+}
+
+#[test]
+fn sweep_format_toml_blocks_parse_as_sweep_files() {
+    let doc = root().join("docs/sweep-format.md");
+    let text = std::fs::read_to_string(&doc).expect("read docs/sweep-format.md");
+    let blocks = toml_blocks(&text);
+    assert!(
+        blocks.len() >= 8,
+        "the sweep format shows its keys: {blocks:?}"
+    );
+    assert!(
+        blocks
+            .iter()
+            .any(|(_, kind, _)| *kind == TomlBlock::Refused)
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (line, kind, body) in blocks {
+        let body = match kind {
+            TomlBlock::Experiments => format!("name = \"docs\"\nseed = 2013\n\n{body}"),
+            TomlBlock::Sweep | TomlBlock::Refused => body,
+        };
+        // A file of its own in an empty directory: reading it checks every key, and reads
+        // neither the datasets of continuations nor anything else beside it.
+        let file = dir.path().join(format!("sweep-format-{line}.toml"));
+        std::fs::write(&file, &body).expect("write the block");
+        // A continuation's games are not read here, so only a sweep without one is
+        // finished; `SweepFile::read` has checked the rest of either.
+        let read = hammer_sweep::SweepFile::read(&file).and_then(|mut file| {
+            if file.continuations_mut().is_empty() {
+                file.finish().map(drop)
+            } else {
+                Ok(())
+            }
+        });
+        match (kind, read) {
+            (TomlBlock::Sweep | TomlBlock::Experiments, Err(e)) => {
+                panic!("docs/sweep-format.md:{line}: the block is refused: {e}\n{body}")
+            }
+            (TomlBlock::Refused, Ok(_)) => {
+                panic!(
+                    "docs/sweep-format.md:{line}: the block is marked refused but parses\n{body}"
+                )
+            }
+            _ => {}
+        }
     }
 }

@@ -36,7 +36,7 @@ const MAX_BUDGET: u64 = 20_000;
 /// The example with at most `games` games per experiment and `tries` tries, and its
 /// budgets and per-game expansion limits at most [`MAX_BUDGET`]. An experiment without
 /// `games` (every instance of a finite family point, such as peg's single-vacancy starts)
-/// gets `games` added, unless it continues another's unknown games.
+/// gets `games` added.
 fn cut_down(text: &str, games: u64, tries: u64) -> String {
     let text = with_games(text, games);
     text.lines()
@@ -81,9 +81,7 @@ fn with_games(text: &str, games: u64) -> String {
     let mut blocks = text.split("[[experiment]]\n");
     let mut out = blocks.next().unwrap_or_default().to_owned();
     for block in blocks {
-        let has_games = block
-            .lines()
-            .any(|l| l.trim_start().starts_with("games") || l.starts_with("unknown_games"));
+        let has_games = block.lines().any(|l| l.trim_start().starts_with("games"));
         out.push_str("[[experiment]]\n");
         if !has_games {
             out.push_str(&format!("games = {games}\n"));
@@ -91,22 +89,6 @@ fn with_games(text: &str, games: u64) -> String {
         out.push_str(block);
     }
     out
-}
-
-/// The `unknown_games` line with its dataset replaced by `data` (relative to the
-/// cut-down file, which sits beside the earlier run's data).
-fn continue_from(text: &str, data: &str) -> String {
-    text.lines()
-        .map(|line| match line.strip_prefix("unknown_games") {
-            Some(rest) => {
-                let experiment = rest.split("experiment = ").nth(1).unwrap_or("\"\" }");
-                format!("unknown_games = {{ dataset = \"{data}\", experiment = {experiment}")
-            }
-            None => line.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-        + "\n"
 }
 
 /// Where the cut-down runs go: a temporary directory, or `HAMMER_KEEP_EXAMPLES`.
@@ -156,12 +138,6 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             16
         };
         let small = dir.path().join(&file);
-        // A continuation (`X_more.toml`) reads the unknown games of X's cut-down run,
-        // which ran just before it (the files are in name order).
-        let text = match file.strip_suffix("_more.toml") {
-            Some(stem) => continue_from(&text, &format!("{stem}.toml.data")),
-            None => text,
-        };
         // The learned order's examples read the knowledge bases learned from the training
         // sweeps' cut-down runs, which ran just before them.
         let learned = format!("{}/learned-", dir.path().display());
@@ -174,22 +150,13 @@ fn every_example_sweep_feeds_the_figures_that_name_it() {
             "--out",
             data.to_str().unwrap(),
         ]));
-        let learn_n = |n: &str, radius: &str, games: &str, kb: &str| {
+        let learn = |radius: &str, games: &str, kb: &str| {
             let kb = format!("{learned}{kb}");
             let data = data.to_str().unwrap();
             ok(&hammer(&[
-                "learn", data, "--n", n, "--radius", radius, "--games", games, "--out", &kb,
+                "learn", data, "--n", "6", "--radius", radius, "--games", games, "--out", &kb,
             ]));
         };
-        let learn = |radius: &str, games: &str, kb: &str| learn_n("6", radius, games, kb);
-        if file == "frontier7.toml" {
-            // learned_6_7x7.toml's and learned_7_7x7_curve.toml's bases, from the 7x7
-            // games the cut-down run solved (as few as one: the bases may be alike).
-            learn_n("7", "1", "4000", "kb7-4000.bin");
-            learn_n("7", "1", "1000", "kb7-1000.bin");
-            learn_n("7", "1", "2000", "kb7-2000.bin");
-            learn_n("7", "2", "4000", "kb7r2-4000.bin");
-        }
         if file == "learned_1_train.toml" {
             learn("8", "10000", "kb8.bin");
         }

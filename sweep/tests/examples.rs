@@ -11,10 +11,6 @@ fn example_files() -> Vec<PathBuf> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-        // A continuation (`*_more.toml`) reads the dataset of the run it continues, which
-        // does not exist here; cli/tests/examples.rs runs it after that run, and
-        // tests/limits.rs covers the parsing.
-        .filter(|p| !p.to_string_lossy().ends_with("_more.toml"))
         // The learned order's test sweeps name knowledge bases (`learned:data/...`) that
         // `hammer learn` makes from the training example's run; cli/tests/examples.rs
         // runs them after learning the bases, and cli/tests/learn.rs runs sweeps that name one.

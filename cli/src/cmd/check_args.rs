@@ -32,6 +32,7 @@ pub fn check_args(args: CheckArgs) -> ExitCode {
                 Command::Coordinator(_) => "coordinator",
                 Command::Worker(_) => "worker",
                 Command::Run(_) => "run",
+                Command::Estimate(_) => "estimate",
                 Command::Status(_) => "status",
                 Command::Submit(_) => "submit",
                 Command::Sweeps(_) => "sweeps",

@@ -10,6 +10,7 @@ pub mod bench_run;
 pub mod check_args;
 pub mod coordinator;
 pub mod count;
+pub mod estimate;
 pub mod families;
 pub mod health;
 pub mod learn;

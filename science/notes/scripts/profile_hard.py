@@ -49,8 +49,8 @@ import pyarrow.dataset as ds
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
 SEED = 2013
 ORDER, SCHEDULE = "random", "luby:256"
-# The memo limit of each rung of the frontier runs (examples/frontier7.toml,
-# examples/frontier8.toml, science/frontier8_more*.toml): a game is searched again under
+# The memo limit of each rung of the frontier runs (science/frontier7.toml,
+# science/frontier8.toml, science/frontier8_more*.toml): a game is searched again under
 # its own rung's limit, since a smaller memo forgets states and changes the expansions.
 MEMO_MB = {"cap1e7": 1024, "cap1e8": 2048, "cap1e8w": 2048, "cap1e9w": 4096}
 DEEP7_MEMO_MB = 1024

@@ -1,13 +1,13 @@
 #!/bin/bash
 # The English centre game counted four ways on this machine, one thread per process:
 # hammer count alone, hammer count as a gang of two processes (tonic streams on
-# loopback), and evaluations/timely-count as one process and as two (timely-dataflow's
-# TCP mesh on loopback). Each run under /usr/bin/time: wall, user CPU, peak resident.
+# loopback), and science/notes/scripts/timely-count as one process and as two
+# (timely-dataflow's TCP mesh on loopback). Each run under /usr/bin/time: wall, user CPU, peak resident.
 #
 #     cargo build --release -p hammer
-#     (cd evaluations/timely-count && cargo build --release)
+#     (cd science/notes/scripts/timely-count && cargo build --release)
 #     bash science/notes/scripts/timely_vs_tonic.sh target/release/hammer \
-#         evaluations/timely-count/target/release/timely-count [--symmetry] [ROUNDS]
+#         science/notes/scripts/timely-count/target/release/timely-count [--symmetry] [ROUNDS]
 #
 # ROUNDS (default 1) repeats the four runs in turn, so that the pairs share the
 # machine's state. Prints one line per run: what, wall, user, peak resident, classes,

@@ -2,10 +2,10 @@
 //! variants, with what each point cost the search (`docs/mancala.md`, "Measured").
 //!
 //! ```text
-//! cargo run --release -p hammer-family --example mancala_table
-//! cargo run --release -p hammer-family --example mancala_table -- --budget 2000000 --max-h 8 --max-s 8
-//! cargo run --release -p hammer-family --example mancala_table -- --point h=6,s=4,picks=own,arith=ring
-//! cargo run --release -p hammer-family --example mancala_table -- --point h=6,s=4 --count
+//! cargo run --release --manifest-path science/notes/scripts/tables/Cargo.toml --bin mancala_table
+//! cargo run --release --manifest-path science/notes/scripts/tables/Cargo.toml --bin mancala_table -- --budget 2000000 --max-h 8 --max-s 8
+//! cargo run --release --manifest-path science/notes/scripts/tables/Cargo.toml --bin mancala_table -- --point h=6,s=4,picks=own,arith=ring
+//! cargo run --release --manifest-path science/notes/scripts/tables/Cargo.toml --bin mancala_table -- --point h=6,s=4 --count
 //! ```
 //!
 //! Every point is one exact depth-first search (standard order, memo, the rules' lower

@@ -6,7 +6,9 @@
 //! others are its images: a symmetry maps solutions to solutions, so a start's finishes
 //! are the images of its representative's. `--all` solves every start directly.
 //!
-//! `cargo run --release -p hammer-family --example peg_table [-- --all]`
+//! ```text
+//! cargo run --release --manifest-path science/notes/scripts/tables/Cargo.toml --bin peg_table [-- --all]
+//! ```
 
 use std::time::Instant;
 

@@ -3,8 +3,12 @@
 //! and the level-by-level `hammer_solver::count`, which keeps every reachable state.
 //! Both must give the same number of tours.
 //!
-//! `cargo run --release -p hammer-family --example tours_count_cost -- [MAX_N [K]]`:
-//! empty boards from 2x2 to MAX_N x MAX_N (default 8), and with K > 0 the first 20
+//! ```text
+//! cargo run --release --manifest-path science/notes/scripts/tables/Cargo.toml --bin tours_count_cost \
+//!     -- [MAX_N [K]]
+//! ```
+//!
+//! Empty boards from 2x2 to MAX_N x MAX_N (default 8), and with K > 0 the first 20
 //! seeded boards of `K` random obstacles per side instead (sweep seed 3, the
 //! `place = "random"` boards of the tours family), summed.
 

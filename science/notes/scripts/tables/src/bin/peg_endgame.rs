@@ -1,5 +1,5 @@
-//! Sizes and build times of peg endgame tables: `cargo run --release -p hammer-engine
-//! --example peg_endgame [-- LIMIT]`.
+//! Sizes and build times of peg endgame tables (docs/peg.md): `cargo run --release
+//! --manifest-path science/notes/scripts/tables/Cargo.toml --bin peg_endgame [-- LIMIT]`.
 use std::time::Instant;
 
 use hammer_engine::peg::Board;

@@ -3,7 +3,10 @@
 //! the centre can still be reached, and the move sequences that leave it there.
 //! Published figures: 23,475,688 / 187,636,299 / 1,679,072 / 40,861,647,040,079,968.
 //!
-//! `/usr/bin/time -v cargo run --release -p hammer-family --example peg_counts`
+//! ```text
+//! /usr/bin/time -v cargo run --release --manifest-path science/notes/scripts/tables/Cargo.toml \
+//!     --bin peg_counts
+//! ```
 
 use std::time::Instant;
 

@@ -1,8 +1,12 @@
 //! The satisfiable share of random 3-SAT against the clause/variable ratio, with a real
 //! solver: a sanity check of the generator against the known threshold near 4.26.
 //!
-//! `cargo run --release -p hammer-cnf --example threshold -- [SOLVER] [VARS] [INSTANCES]`
-//! (defaults: `picosat`, 50, 100). The solver must write the SAT competition's output
+//! ```text
+//! cargo run --release --manifest-path science/notes/scripts/tables/Cargo.toml --bin threshold \
+//!     -- [SOLVER] [VARS] [INSTANCES]
+//! ```
+//!
+//! Defaults: `picosat`, 50 variables, 100 instances. The solver must write the SAT competition's output
 //! (cadical, picosat, cryptominisat5, kissat). Instances are independent across ratios
 //! (index `ratio_step * INSTANCES + i`), every model is checked, and the share comes
 //! with its Wilson 95% interval.
