@@ -35,7 +35,7 @@ pub(crate) use owners::solve_by_owners;
 pub use owners::{OwnedSolved, Owners, OwnersError, Team};
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};
 pub use registry::{DEFAULT_FAMILY, by_name, families, learning_names, names};
-pub use report::ReportExtras;
+pub use report::{ReportExtras, TourRows};
 pub use solved::{Cell, ColumnKind, ColumnSpec, Solved, cells_from_wire, cells_to_wire};
 
 use hammer_solver::Config;

@@ -16,7 +16,7 @@
 use std::collections::BTreeMap;
 
 use hammer_dataset::{Cell as DataCell, ResultRow};
-use hammer_family::tours::TourRows;
+use hammer_family::TourRows;
 
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
 use hammer_stats::{quantile, wilson};

@@ -20,7 +20,6 @@ use hammer_engine::tours::{
 use hammer_solver::{Config, Solver};
 
 pub use notation::Position;
-pub use report::TourRows;
 use notation::{ToursNotation, bad_state, join};
 
 use crate::error::bad;

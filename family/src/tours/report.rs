@@ -1,31 +1,12 @@
-//! What the analysis's tours section reads of a tours row: the indices of the family's
-//! columns in the row's extra cells, and the obstacles of a board in the family's
-//! notation.
+//! What the analysis's tours section reads of a tours row ([`TourRows`]): the indices of
+//! the family's columns in the row's extra cells, and the obstacles of a board in the
+//! family's notation.
 
 use hammer_engine::tours::Board;
 
-use super::COLUMNS;
+use crate::TourRows;
 
-/// Where a tours row keeps what the analysis's tours section reads (indices into the
-/// row's extra cells, in [`crate::Family::columns`] order), and how to read its board.
-#[derive(Clone, Copy, Debug)]
-pub struct TourRows {
-    /// `tours_board`: the instance's board in the family's notation.
-    pub board: usize,
-    /// `tours_obstacles`: obstacles on the board.
-    pub obstacles: usize,
-    /// `tours_count`: the number of tours, when counted.
-    pub count: usize,
-    /// `tours_starts`: the start cells that begin a tour, space-separated, when counted.
-    pub starts: usize,
-    /// `tours_count_nodes`: the states the count expanded, when counted.
-    pub count_nodes: usize,
-    /// The obstacle cells (0-based row, column), row by row, of a board in the family's
-    /// notation; `None` when the text is no board.
-    pub obstacle_cells: fn(&str) -> Option<Vec<(usize, usize)>>,
-}
-
-/// The section's handles on [`COLUMNS`].
+/// The section's handles on the family's columns ([`super::COLUMNS`]).
 pub(super) const TOUR_ROWS: TourRows = TourRows {
     board: 0,
     obstacles: 1,
@@ -47,6 +28,7 @@ fn obstacle_cells(text: &str) -> Option<Vec<(usize, usize)>> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::COLUMNS;
     use super::*;
 
     #[test]
