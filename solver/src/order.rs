@@ -420,7 +420,11 @@ mod tests {
         ];
         for (order, kind) in orders {
             assert_eq!(order.kind(), kind);
-            assert_eq!(OrderKind::of_name(&order.to_string()), Some(kind), "{order}");
+            assert_eq!(
+                OrderKind::of_name(&order.to_string()),
+                Some(kind),
+                "{order}"
+            );
         }
         let learned = "learned:kb.bin,3,0.1#00ff";
         assert_eq!(OrderKind::of_name(learned), Some(OrderKind::Learned));

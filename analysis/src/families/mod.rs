@@ -124,7 +124,12 @@ impl FamilyAcc {
 
 /// Whether a family's section holds its whole rows (it has its own analysis).
 pub fn keeps_rows(family: &str) -> bool {
-    EXTRAS.iter().any(|(name, _)| *name == family)
+    extras(family).is_some()
+}
+
+/// The family's own section, if it has one.
+fn extras(family: &str) -> Option<ReportExtras> {
+    hammer_family::by_name(family).ok()?.report_extras()
 }
 
 /// The non-Martello parts, read one at a time into an accumulator per family: no row is
@@ -175,8 +180,7 @@ fn figure(family: &str, acc: &FamilyAcc) -> Figure {
     if let Some(table) = instances(family, &acc.instances) {
         fig.tables.push(table);
     }
-    let extras = hammer_family::by_name(family).ok().and_then(|f| f.report_extras());
-    if let Some(ReportExtras::Tours(cols)) = extras {
+    if let Some(ReportExtras::Tours(cols)) = extras(family) {
         tours::extend(&acc.rows, &cols, &mut fig);
     }
     fig

@@ -498,9 +498,8 @@ mod tests {
         let mut rows = single_obstacle_rows(5);
         rows.extend(single_obstacle_rows(4));
         let mut fig = Figure::new("family-tours", "t", "", "");
-        let Some(ReportExtras::Tours(cols)) = hammer_family::by_name("tours")
-            .unwrap()
-            .report_extras()
+        let Some(ReportExtras::Tours(cols)) =
+            hammer_family::by_name("tours").unwrap().report_extras()
         else {
             panic!("the tours family has a section of its own");
         };
