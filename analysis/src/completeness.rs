@@ -10,13 +10,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use hammer_dataset::STATE_DIR;
+
 use crate::prepare::{GameRuns, Prepared};
 use crate::report::{Completeness, SweepState};
 use crate::runs::IndexRuns;
 use crate::stream::OverviewGroup;
-
-/// Name of the coordinator state directory inside a dataset; hidden, so readers skip it.
-pub const STATE_DIR: &str = ".hammer-state";
 
 /// Checks the rows and the state directory; returns the summary and warnings. `state` is
 /// what the caller read from the state directory (`None`: not read). `family_rows` counts

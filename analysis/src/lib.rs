@@ -31,7 +31,6 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Instant;
 
-pub use completeness::STATE_DIR;
 pub use error::{Error, Result};
 pub use load::{Data, Names, READ_COLUMNS, Row};
 pub use output::{MARKER, csv, html, markdown};
@@ -56,7 +55,7 @@ pub fn analyze(dir: &Path) -> Result<Report> {
 }
 
 /// [`analyze`] with a memory limit and a progress callback (`options`), told what the
-/// dataset's coordinator state directory ([`STATE_DIR`]) says or why it could not be read
+/// dataset's coordinator state directory ([`hammer_dataset::STATE_DIR`]) says or why it could not be read
 /// (`None` when the caller did not read one). With it the report states exactly how
 /// complete the sweep is, and a finished sweep gets no warning.
 pub fn analyze_with(

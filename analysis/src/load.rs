@@ -66,6 +66,12 @@ impl Names {
         self.ids.get(name).copied()
     }
 
+    /// The id of the first name, in id order, that `is` holds for.
+    pub fn first(&self, is: impl Fn(&str) -> bool) -> Option<u32> {
+        let at = self.names.iter().position(|name| is(name))?;
+        u32::try_from(at).ok()
+    }
+
     /// Every name, in id order.
     pub fn all(&self) -> &[String] {
         &self.names

@@ -7,6 +7,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use hammer_solver::{OrderKind, ScheduleKind};
+
 use crate::load::{Names, Row};
 use crate::pages::GamePages;
 use crate::runs::IndexRuns;
@@ -46,7 +48,9 @@ impl Fact {
 /// (sweep, experiment) -> (config, n) -> the game indices present.
 pub type GameRuns = BTreeMap<(u32, u32), BTreeMap<(u32, i32), IndexRuns>>;
 
-/// Ids of the order and schedule names the figures look for (absent when no row has them).
+/// Ids of the orders and schedules the figures look for, by the solver's kinds: the
+/// standard order, the exact schedule and the report's meta-solver (absent when no row
+/// has them).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ids {
     pub standard: Option<u32>,
@@ -56,10 +60,12 @@ pub struct Ids {
 
 impl Ids {
     pub fn of(names: &Names) -> Ids {
+        let order = |kind| names.first(|name| OrderKind::of_name(name) == Some(kind));
+        let schedule = |kind| names.first(|name| ScheduleKind::of_name(name) == Some(kind));
         Ids {
-            standard: names.find("standard"),
-            exact: names.find("exact"),
-            paper: names.find("paper"),
+            standard: order(OrderKind::Standard),
+            exact: schedule(ScheduleKind::Exact),
+            paper: schedule(ScheduleKind::Paper),
         }
     }
 }

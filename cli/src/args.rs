@@ -120,7 +120,7 @@ impl TimingArgs {
 }
 
 pub fn default_state(out: &Path) -> PathBuf {
-    out.join(".hammer-state")
+    out.join(hammer_dataset::STATE_DIR)
 }
 
 /// Opens `--out`, a dataset directory or an object store URL, with its state directory:

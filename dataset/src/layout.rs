@@ -7,6 +7,11 @@ use crate::error::{Error, Result};
 /// temporary-file decoration added around the part file name.
 pub const MAX_NAME_LEN: usize = 100;
 
+/// The directory a coordinator keeps its journal and sweep identity in, by default inside
+/// the local dataset it writes (`hammer run`, `hammer coordinator`), and whose presence
+/// `hammer analyze` reports. Hidden, so that dataset readers skip it (see [`is_hidden`]).
+pub const STATE_DIR: &str = ".hammer-state";
+
 /// Where one part file lives, as derived from its path.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PartInfo {

@@ -25,7 +25,8 @@ pub use columns::{booleans, for_each_str, int32s, int64s};
 pub use error::{ColumnError, Error, FileProblem, Result};
 pub use hammer_family::Cell;
 pub use layout::{
-    MAX_NAME_LEN, PartInfo, dataset_parts, list_parts, validate_experiment, validate_part_id,
+    MAX_NAME_LEN, PartInfo, STATE_DIR, dataset_parts, list_parts, validate_experiment,
+    validate_part_id,
 };
 pub use read::{open_part_file, read_dataset, read_part, remove_stale_temp_files};
 pub use row::{RowKey, rows_to_batch};

@@ -18,6 +18,7 @@ mod game;
 mod owners;
 mod params;
 mod registry;
+mod report;
 mod solved;
 
 pub mod clobber;
@@ -34,6 +35,7 @@ pub(crate) use owners::solve_by_owners;
 pub use owners::{OwnedSolved, Owners, OwnersError, Team};
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};
 pub use registry::{DEFAULT_FAMILY, by_name, families, learning_names, names};
+pub use report::{ReportExtras, TourRows};
 pub use solved::{Cell, ColumnKind, ColumnSpec, Solved, cells_from_wire, cells_to_wire};
 
 use hammer_solver::Config;
@@ -236,6 +238,12 @@ pub trait Family: Send + Sync + 'static {
     /// section of their own instead.
     fn report_figures(&self) -> bool {
         false
+    }
+
+    /// The section of its own that `hammer analyze` adds to the family's generic one,
+    /// with where the rows keep what it reads: `None` for none.
+    fn report_extras(&self) -> Option<ReportExtras> {
+        None
     }
 
     /// The learned move order's side of the family (docs/learned-order.md), if the

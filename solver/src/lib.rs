@@ -24,10 +24,10 @@ pub use count::{Countable, Counts, Level, Reduction, count, count_towards};
 pub use count_gang::{GangCountStats, count_gang};
 pub use limits::{Cancel, Cap, Limits};
 pub use memo::Memo;
-pub use order::{Order, OrderError, OrderSpec};
+pub use order::{Order, OrderError, OrderKind, OrderSpec};
 pub use owners::{GangError, Link, OwnedOutcome, solve_gang, solve_owned};
 pub use profile::{Level as ProfileLevel, Profile};
-pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, luby};
+pub use schedule::{PAPER_PHASES, Schedule, ScheduleError, ScheduleKind, luby};
 pub use search::Counters;
 
 use search::{AttemptEnd, Search};

@@ -38,6 +38,31 @@ pub enum Order {
     },
 }
 
+/// Which order an [`Order`] is, without its arguments. Readers of an `order` column match
+/// on it rather than on the names that [`Order`]'s `Display` writes, which belong to this
+/// crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrderKind {
+    /// [`Order::Standard`].
+    Standard,
+    /// [`Order::MostOptions`].
+    MostOptions,
+    /// [`Order::MonteCarlo`], with any playouts and levels.
+    MonteCarlo,
+    /// [`Order::Random`].
+    Random,
+    /// [`Order::Learned`], with any knowledge base, radius and temperature.
+    Learned,
+}
+
+impl OrderKind {
+    /// The kind of the order that `name` spells (as `Display` writes orders and order
+    /// specs), or `None` when `name` is no order. Reads no file.
+    pub fn of_name(name: &str) -> Option<OrderKind> {
+        name.parse::<OrderSpec>().ok().map(|spec| spec.kind())
+    }
+}
+
 /// A learned order's temperature that its text left out (`learned:KB` or `learned:KB,R`);
 /// [`Order::for_schedule`] replaces it.
 pub const TEMP_UNSET: u16 = u16::MAX;
@@ -48,6 +73,17 @@ pub const TEMP_UNSET: u16 = u16::MAX;
 pub const RESTART_TEMP_MILLI: u16 = 100;
 
 impl Order {
+    /// Which order this is, without its arguments.
+    pub fn kind(&self) -> OrderKind {
+        match self {
+            Order::Standard => OrderKind::Standard,
+            Order::MostOptions => OrderKind::MostOptions,
+            Order::MonteCarlo { .. } => OrderKind::MonteCarlo,
+            Order::Random => OrderKind::Random,
+            Order::Learned { .. } => OrderKind::Learned,
+        }
+    }
+
     /// The order as it runs under `schedule`. A learned order whose text left its
     /// temperature out takes 0 under one attempt and [`RESTART_TEMP_MILLI`] under
     /// restarts; a temperature of 0 written with restarts is refused, since every restart
@@ -182,6 +218,14 @@ pub enum OrderSpec {
 }
 
 impl OrderSpec {
+    /// Which order the text names, without its arguments.
+    pub fn kind(&self) -> OrderKind {
+        match self {
+            OrderSpec::Plain(order) => order.kind(),
+            OrderSpec::Learned { .. } => OrderKind::Learned,
+        }
+    }
+
     /// The order a search runs: a learned order's knowledge base is read into the
     /// process's registry (once per file) and its digest checked. Which puzzle it can
     /// order is checked where the two meet ([`Order::check_learned`]).
@@ -346,5 +390,45 @@ impl fmt::Display for Order {
                 None => write!(f, "learned:?{kb},{radius}"),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_of_the_names_display_writes() {
+        let orders = [
+            (Order::Standard, OrderKind::Standard),
+            (Order::MostOptions, OrderKind::MostOptions),
+            (Order::Random, OrderKind::Random),
+            (
+                Order::MonteCarlo {
+                    playouts: 100,
+                    levels: 3,
+                },
+                OrderKind::MonteCarlo,
+            ),
+            (
+                Order::MonteCarlo {
+                    playouts: 5,
+                    levels: 2,
+                },
+                OrderKind::MonteCarlo,
+            ),
+        ];
+        for (order, kind) in orders {
+            assert_eq!(order.kind(), kind);
+            assert_eq!(
+                OrderKind::of_name(&order.to_string()),
+                Some(kind),
+                "{order}"
+            );
+        }
+        let learned = "learned:kb.bin,3,0.1#00ff";
+        assert_eq!(OrderKind::of_name(learned), Some(OrderKind::Learned));
+        assert_eq!(OrderKind::of_name("standard (mean of runs)"), None);
+        assert_eq!(OrderKind::of_name("exact"), None);
     }
 }

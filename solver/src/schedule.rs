@@ -42,6 +42,33 @@ pub enum Schedule {
     },
 }
 
+/// Which schedule a [`Schedule`] is, without its budgets. Readers of a `schedule` column
+/// match on it rather than on the names that [`Schedule`]'s `Display` writes, which belong
+/// to this crate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScheduleKind {
+    /// [`Schedule::Exact`].
+    Exact,
+    /// [`Schedule::Paper`].
+    Paper,
+    /// [`Schedule::List`], with any phases.
+    List,
+    /// [`Schedule::Luby`], with any unit.
+    Luby,
+    /// [`Schedule::Geometric`], with any base and ratio.
+    Geometric,
+    /// [`Schedule::Fixed`], with any cutoff.
+    Fixed,
+}
+
+impl ScheduleKind {
+    /// The kind of the schedule that `name` spells (as `Display` writes schedules), or
+    /// `None` when `name` is no schedule.
+    pub fn of_name(name: &str) -> Option<ScheduleKind> {
+        name.parse::<Schedule>().ok().map(|s| s.kind())
+    }
+}
+
 /// The phases of the report's meta-solver.
 pub const PAPER_PHASES: [(u32, u64); 5] =
     [(1, 10_000), (40, 250), (60, 1_000), (4, 2_500), (1, 10_000)];
@@ -62,6 +89,18 @@ pub struct ScheduleError {
 pub use hammer_puzzle::seeded::luby;
 
 impl Schedule {
+    /// Which schedule this is, without its budgets.
+    pub fn kind(&self) -> ScheduleKind {
+        match self {
+            Schedule::Exact => ScheduleKind::Exact,
+            Schedule::Paper => ScheduleKind::Paper,
+            Schedule::List { .. } => ScheduleKind::List,
+            Schedule::Luby { .. } => ScheduleKind::Luby,
+            Schedule::Geometric { .. } => ScheduleKind::Geometric,
+            Schedule::Fixed { .. } => ScheduleKind::Fixed,
+        }
+    }
+
     /// The budgets of the attempts, in order; `None` is unlimited. Infinite schedules
     /// give an endless iterator.
     pub fn budgets(&self) -> Box<dyn Iterator<Item = Option<u64>> + '_> {
@@ -315,7 +354,11 @@ mod tests {
         ] {
             let s: Schedule = text.parse().unwrap();
             assert_eq!(s.to_string(), text);
+            assert_eq!(ScheduleKind::of_name(text), Some(s.kind()));
         }
+        assert_eq!(ScheduleKind::of_name("exact"), Some(ScheduleKind::Exact));
+        assert_eq!(ScheduleKind::of_name("paper"), Some(ScheduleKind::Paper));
+        assert_eq!(ScheduleKind::of_name("banana"), None);
         let s: Schedule = "geometric:100,2".parse().unwrap();
         let first: Vec<_> = s.budgets().take(4).collect();
         assert_eq!(first, [Some(100), Some(200), Some(400), Some(800)]);

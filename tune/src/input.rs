@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::model::GameRtd;
 use crate::{Error, Result};
 use hammer_analysis::RowSource;
+use hammer_solver::ScheduleKind;
 
 /// The example sweep that makes tuning data, named in errors.
 pub const EXAMPLE_TUNE: &str = "examples/tune_rtd.toml";
@@ -292,7 +293,10 @@ fn gather(rows: RowSource, experiment: u32, n: i32) -> Result<Gathered> {
             if entry.1.insert(r.trial) && r.exhaustive {
                 entry.0.push(r.expansions.max(0) as u64);
             }
-        } else if r.trial == 0 && r.budget == 0 && r.exhaustive && names.name(r.schedule) == "exact"
+        } else if r.trial == 0
+            && r.budget == 0
+            && r.exhaustive
+            && ScheduleKind::of_name(names.name(r.schedule)) == Some(ScheduleKind::Exact)
         {
             g.exact.insert(
                 (r.seed, r.order, r.game_index),

@@ -11,7 +11,7 @@
 //!
 //! The objective is the mean expected cost over the games of the tuning set.
 
-use hammer_solver::{PAPER_PHASES, Schedule, luby};
+use hammer_solver::{OrderKind, PAPER_PHASES, Schedule, luby};
 
 use super::input::TuneGame;
 use super::model::{fixed, walk};
@@ -312,7 +312,7 @@ pub fn dfs(games: &[TuneGame]) -> Reference {
 /// The exact search in the tuning order `order` (the tuned lists' fallback).
 pub fn exact(games: &[TuneGame], order: &str) -> Reference {
     let costs = games.iter().map(TuneGame::fallback_tuned).collect();
-    let name = if order == "random" {
+    let name = if OrderKind::of_name(order) == Some(OrderKind::Random) {
         "exact, random order"
     } else {
         "exact, tuning order"

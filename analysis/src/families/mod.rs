@@ -8,8 +8,9 @@
 //! It reads whole rows with `hammer_dataset::read_part`, since the family columns vary by
 //! family; such experiments are small next to Martello's millions of games.
 //!
-//! A family whose questions need more than this generic section adds its own module
-//! here and one line to [`EXTRAS`] (slide tours: `tours.rs`).
+//! A family whose questions need more than this generic section says so through
+//! [`hammer_family::Family::report_extras`], which also tells where its rows keep what the
+//! section reads, and the section is a module here (slide tours: `tours.rs`).
 
 mod tours;
 
@@ -17,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::PathBuf;
 
 use hammer_dataset::{Cell as DataCell, ResultRow};
+use hammer_family::ReportExtras;
 
 use crate::error::Result;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
@@ -122,7 +124,12 @@ impl FamilyAcc {
 
 /// Whether a family's section holds its whole rows (it has its own analysis).
 pub fn keeps_rows(family: &str) -> bool {
-    EXTRAS.iter().any(|(name, _)| *name == family)
+    extras(family).is_some()
+}
+
+/// The family's own section, if it has one.
+fn extras(family: &str) -> Option<ReportExtras> {
+    hammer_family::by_name(family).ok()?.report_extras()
 }
 
 /// The non-Martello parts, read one at a time into an accumulator per family: no row is
@@ -154,21 +161,6 @@ pub fn figures(by_family: &BTreeMap<String, FamilyAcc>) -> Vec<Figure> {
         .collect()
 }
 
-/// A family's own analysis: adds tables, charts and notes to the family's figure.
-type Extra = fn(&[ResultRow], &mut Figure);
-
-/// The families with analysis of their own, beyond the generic section.
-const EXTRAS: &[(&str, Extra)] = &[("tours", tours::extend)];
-
-/// The index of a family's column `name` in a row's `extra` cells.
-pub(crate) fn column(family: &str, name: &str) -> Option<usize> {
-    hammer_family::by_name(family)
-        .ok()?
-        .columns()
-        .iter()
-        .position(|c| c.name == name)
-}
-
 fn figure(family: &str, acc: &FamilyAcc) -> Figure {
     let mut fig = Figure::new(
         &format!("family-{family}"),
@@ -188,10 +180,8 @@ fn figure(family: &str, acc: &FamilyAcc) -> Figure {
     if let Some(table) = instances(family, &acc.instances) {
         fig.tables.push(table);
     }
-    for (name, extra) in EXTRAS {
-        if *name == family {
-            extra(&acc.rows, &mut fig);
-        }
+    if let Some(ReportExtras::Tours(cols)) = extras(family) {
+        tours::extend(&acc.rows, &cols, &mut fig);
     }
     fig
 }

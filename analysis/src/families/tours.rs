@@ -9,14 +9,15 @@
 //!   95% intervals (like Martello's figure 8).
 //! - Search cost against the board side, beside the seed's solver nodes.
 //!
-//! Rows are told apart by their columns (`tours_obstacles`, `n`), never by experiment
-//! names.
+//! Rows are told apart by their columns (the obstacle count, `n`), never by experiment
+//! names. The family says where a row keeps them and reads its own board notation
+//! ([`TourRows`]).
 
 use std::collections::BTreeMap;
 
 use hammer_dataset::{Cell as DataCell, ResultRow};
+use hammer_family::TourRows;
 
-use super::column;
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
 use hammer_stats::{quantile, wilson};
 
@@ -60,28 +61,6 @@ fn seed_mean(n: i32) -> Option<f64> {
     (!nodes.is_empty()).then(|| nodes.iter().sum::<f64>() / nodes.len() as f64)
 }
 
-/// The columns the section reads.
-struct Columns {
-    board: usize,
-    obstacles: usize,
-    count: usize,
-    starts: usize,
-    count_nodes: usize,
-}
-
-impl Columns {
-    fn find() -> Option<Columns> {
-        let c = |name| column("tours", name);
-        Some(Columns {
-            board: c("tours_board")?,
-            obstacles: c("tours_obstacles")?,
-            count: c("tours_count")?,
-            starts: c("tours_starts")?,
-            count_nodes: c("tours_count_nodes")?,
-        })
-    }
-}
-
 fn int(row: &ResultRow, at: usize) -> Option<i64> {
     match row.extra.get(at) {
         Some(DataCell::Int(v)) => Some(*v),
@@ -96,34 +75,18 @@ fn text(row: &ResultRow, at: usize) -> Option<&str> {
     }
 }
 
-/// Adds the section's tables, charts and notes to the tours figure.
-pub fn extend(rows: &[ResultRow], fig: &mut Figure) {
-    let Some(cols) = Columns::find() else {
-        return;
-    };
-    single_obstacle(rows, &cols, fig);
-    empty_boards(rows, &cols, fig);
-    solved_by_obstacles(rows, &cols, fig);
+/// Adds the section's tables, charts and notes to the tours figure; `cols` says where
+/// the rows keep what it reads.
+pub fn extend(rows: &[ResultRow], cols: &TourRows, fig: &mut Figure) {
+    single_obstacle(rows, cols, fig);
+    empty_boards(rows, cols, fig);
+    solved_by_obstacles(rows, cols, fig);
     cost_by_size(rows, fig);
-}
-
-/// The obstacle cells (0-based row, column) of a board in the spec's notation.
-fn obstacle_cells(board: &str) -> Vec<(usize, usize)> {
-    board
-        .split('/')
-        .enumerate()
-        .flat_map(|(r, row)| {
-            row.chars()
-                .enumerate()
-                .filter(|(_, ch)| *ch == '#')
-                .map(move |(c, _)| (r, c))
-        })
-        .collect()
 }
 
 /// Every single-obstacle board of a size, when a (experiment, config, n) group holds
 /// all `n * n` of them.
-fn single_obstacle(rows: &[ResultRow], cols: &Columns, fig: &mut Figure) {
+fn single_obstacle(rows: &[ResultRow], cols: &TourRows, fig: &mut Figure) {
     let mut groups: BTreeMap<(&str, &str, i32), Vec<&ResultRow>> = BTreeMap::new();
     for row in rows {
         groups
@@ -154,7 +117,7 @@ fn single_obstacle(rows: &[ResultRow], cols: &Columns, fig: &mut Figure) {
             .iter()
             .filter(|r| int(r, cols.obstacles) == Some(1))
             .filter_map(|r| {
-                let cells = obstacle_cells(text(r, cols.board)?);
+                let cells = (cols.obstacle_cells)(text(r, cols.board)?)?;
                 (cells.len() == 1).then(|| (*r, cells[0]))
             })
             .collect();
@@ -249,7 +212,7 @@ fn colour_note(experiment: &str, n: i32, by_colour: [(u32, u32, u32); 2]) -> Str
 }
 
 /// Rows of boards without obstacles, by size.
-fn empty_boards(rows: &[ResultRow], cols: &Columns, fig: &mut Figure) {
+fn empty_boards(rows: &[ResultRow], cols: &TourRows, fig: &mut Figure) {
     let mut table = Table::new(
         "tours_empty_boards",
         "tours: empty boards by size (the seed's figures 8 and 9)",
@@ -296,7 +259,7 @@ fn empty_boards(rows: &[ResultRow], cols: &Columns, fig: &mut Figure) {
 
 /// The solved ratio by board side, one line per (experiment, obstacle count) with at
 /// least two sides.
-fn solved_by_obstacles(rows: &[ResultRow], cols: &Columns, fig: &mut Figure) {
+fn solved_by_obstacles(rows: &[ResultRow], cols: &TourRows, fig: &mut Figure) {
     type Tally = (u64, u64, u64, Vec<f64>);
     let mut by: BTreeMap<(&str, i64), BTreeMap<i32, Tally>> = BTreeMap::new();
     for row in rows {
@@ -460,7 +423,7 @@ fn cost_by_size(rows: &[ResultRow], fig: &mut Figure) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hammer_family::{Instance, ParamValue, point_from_pairs};
+    use hammer_family::{Instance, ParamValue, ReportExtras, point_from_pairs};
 
     /// The rows of every single-obstacle board of side `n`, solved and counted by the
     /// family itself, as a sweep would write them.
@@ -535,7 +498,12 @@ mod tests {
         let mut rows = single_obstacle_rows(5);
         rows.extend(single_obstacle_rows(4));
         let mut fig = Figure::new("family-tours", "t", "", "");
-        extend(&rows, &mut fig);
+        let Some(ReportExtras::Tours(cols)) =
+            hammer_family::by_name("tours").unwrap().report_extras()
+        else {
+            panic!("the tours family has a section of its own");
+        };
+        extend(&rows, &cols, &mut fig);
         let map = fig.table("tours_single_obstacle_map_single_n5").unwrap();
         for (r, line) in map.rows.iter().enumerate() {
             for c in 0..5 {

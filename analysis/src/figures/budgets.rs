@@ -13,6 +13,7 @@ use crate::load::Row;
 use crate::paper;
 use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Chart, Figure, Point, Scale, Series, SeriesKind, Table};
+use hammer_solver::OrderKind;
 use hammer_stats::{Mean, mean_t, wilson, within};
 
 /// One (n, order, depth, budget) cell.
@@ -79,7 +80,7 @@ fn report_value(
     tries: Option<u64>,
     table: &[[f64; 7]; 5],
 ) -> (Option<f64>, Option<String>) {
-    if key.n != 6 || key.order != "random" {
+    if key.n != 6 || OrderKind::of_name(&key.order) != Some(OrderKind::Random) {
         return (None, None);
     }
     let Some(v) = paper::grid(table, key.depth, key.budget) else {
@@ -155,7 +156,10 @@ fn cell_charts(
                 points: pts.clone(),
             });
         }
-        if let (6, "random", Some(table)) = (*n, order.as_str(), report) {
+        if *n == 6
+            && OrderKind::of_name(order) == Some(OrderKind::Random)
+            && let Some(table) = report
+        {
             for depth in depths.keys() {
                 let pts: Vec<Point> = paper::BUDGETS
                     .iter()

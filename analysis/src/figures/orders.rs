@@ -8,6 +8,7 @@ use crate::prepare::{GameKey, Prepared};
 use crate::report::{Cell, Figure, Point, Scale, SeriesKind, Table};
 use rayon::prelude::*;
 
+use hammer_solver::OrderKind;
 use hammer_stats::{Mean, Ratio, mean_t, paired_ratio};
 
 use super::*;
@@ -143,6 +144,12 @@ impl Fig13Acc {
     }
 }
 
+/// Whether a line of Figure 13 is the standard order's: its label is the order's name
+/// alone when the order ran once per game.
+fn is_standard(label: &str) -> bool {
+    OrderKind::of_name(label) == Some(OrderKind::Standard)
+}
+
 /// Figure 13: mean expansions by move order on solvable games.
 pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
     let mut fig = Figure::new(
@@ -170,7 +177,7 @@ pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
         let lines = order_lines(acc, n, &mut spread, &mut fig.notes);
         let standard = lines
             .iter()
-            .find(|(l, _, _)| l == "standard")
+            .find(|(l, _, _)| is_standard(l))
             .map(|(_, v, _)| v.clone());
         // Each ratio's bootstrap has its own seeded stream, so they run in parallel with
         // the same results.
@@ -184,7 +191,7 @@ pub fn fig13(p: &Prepared, acc: &Fig13Acc) -> Figure {
             .collect();
         for ((label, values, runs_text), ratio) in lines.iter().zip(ratios) {
             let m = mean_t(values);
-            let report = (n == 6 && label == "standard").then_some(paper::FIG13_STANDARD_MEAN);
+            let report = (n == 6 && is_standard(label)).then_some(paper::FIG13_STANDARD_MEAN);
             let [v, lo, hi] = mean_cells(&m);
             t.push(vec![
                 Cell::Int(i64::from(n)),
@@ -320,7 +327,8 @@ fn order_lines(
             runs_text.clone(),
         ));
         let ratio = paired_ratio(&means, &mins, &format!("fig13 spread n={n} {order}"));
-        let report = (*order == "random").then_some(paper::FIG13_RANDOM_MEAN_OVER_MIN);
+        let report = (OrderKind::of_name(order) == Some(OrderKind::Random))
+            .then_some(paper::FIG13_RANDOM_MEAN_OVER_MIN);
         spread.push(vec![
             Cell::Int(i64::from(n)),
             Cell::Int(common as i64),

@@ -97,7 +97,7 @@ pub fn run(args: AnalyzeArgs) -> Result<ExitCode> {
     // The coordinator's state directory, when there is one, says exactly how much of the
     // sweep is done; the analysis warns only about an unfinished or running sweep.
     let dataset = DatasetArg::open(&args.dataset)?;
-    let state_dir = dataset.dir().join(hammer_analysis::STATE_DIR);
+    let state_dir = dataset.dir().join(hammer_dataset::STATE_DIR);
     let progress = ReadProgress {
         bar: std::sync::OnceLock::new(),
     };

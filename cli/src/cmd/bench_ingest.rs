@@ -68,7 +68,7 @@ pub fn ingest(args: IngestArgs) -> Result<ExitCode> {
     let mut config = CoordinatorConfig::loopback(
         sweep,
         hammer_store::Store::local(&out),
-        out.join(".hammer-state"),
+        out.join(hammer_dataset::STATE_DIR),
     );
     if args.workers_write {
         config.workers_write = true;

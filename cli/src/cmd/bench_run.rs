@@ -60,7 +60,7 @@ pub fn run_overhead(args: RunBenchArgs) -> Result<ExitCode> {
         let config = CoordinatorConfig::loopback(
             sweep.clone(),
             Store::local(&out),
-            out.join(".hammer-state"),
+            out.join(hammer_dataset::STATE_DIR),
         );
         let outcome = runtime.block_on(run_local(config, pool.clone(), false, None))?;
         if !matches!(outcome.end, RunEnd::Complete) {

@@ -10,6 +10,7 @@
 
 pub mod notation;
 mod questions;
+mod report;
 mod view;
 
 use hammer_engine::Notation;
@@ -24,7 +25,7 @@ use notation::{ToursNotation, bad_state, join};
 use crate::error::bad;
 use crate::{
     Cell, ColumnKind, ColumnSpec, Family, FamilyError, Game, GameSolver, Info, Job, ParamKind,
-    ParamSpec, ParamValue, Point, Positions, Solved,
+    ParamSpec, ParamValue, Point, Positions, ReportExtras, Solved,
 };
 
 /// The slide-tours family.
@@ -357,6 +358,10 @@ impl Family for ToursFamily {
 
     fn answer(&self, question: &serde_json::Value) -> Result<serde_json::Value, FamilyError> {
         questions::answer(question)
+    }
+
+    fn report_extras(&self) -> Option<ReportExtras> {
+        Some(ReportExtras::Tours(report::TOUR_ROWS))
     }
 }
 
