@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
-    GangLease, GetSweepRequest, Lease, LeaseRequest, RegisterRequest, SweepSpec,
-    Unit as WireUnit, lease_response,
+    GangLease, GetSweepRequest, Lease, LeaseRequest, RegisterRequest, SweepSpec, Unit as WireUnit,
+    lease_response,
 };
 use hammer_solver::Cancel;
 use hammer_store::Store;

@@ -270,8 +270,7 @@ impl<'a> UnitStream<'a> {
     /// Sends the summary of the part put into the store.
     fn tell(&mut self, permit: Result<Permit<'_, ResultBatch>, SendError<()>>) -> Turn {
         let permit = permit.map_err(|_| WorkerError::Reconnect("the result stream closed"))?;
-        if let Delivery::Telling(written) = std::mem::replace(&mut self.delivery, Delivery::Told)
-        {
+        if let Delivery::Telling(written) = std::mem::replace(&mut self.delivery, Delivery::Told) {
             permit.send(ResultBatch {
                 written: Some(written),
                 ..self.header.clone()
