@@ -64,6 +64,11 @@ pub struct Solved {
 }
 
 impl Solved {
+    /// The limit that stopped the search, read back from the record's `capped_by`.
+    pub fn capped_by(&self) -> Option<hammer_solver::Cap> {
+        hammer_solver::Cap::parse(&self.game.capped_by)
+    }
+
     /// The record of a search's `outcome` from `board`, positions and moves written in
     /// `notation` (the search started after the random prefix), with the family's own
     /// cells `extra`. A family whose solve does more than one search adds its counts.

@@ -48,11 +48,18 @@ impl Cap {
 }
 
 impl Cap {
-    /// The cap a [`Cap::name`] names.
-    pub fn from_name(name: &str) -> Option<Cap> {
-        [Cap::Expansions, Cap::Time]
+    /// The cap a [`Cap::name`] names, [`Cap::Cancelled`] included: what a search's record
+    /// says stopped it.
+    pub fn parse(name: &str) -> Option<Cap> {
+        [Cap::Expansions, Cap::Time, Cap::Cancelled]
             .into_iter()
             .find(|c| c.name() == name)
+    }
+
+    /// The cap a dataset's `capped_by` may name: a limit of the configuration, never
+    /// [`Cap::Cancelled`], whose game is not a result.
+    pub fn from_name(name: &str) -> Option<Cap> {
+        Cap::parse(name).filter(|c| *c != Cap::Cancelled)
     }
 }
 

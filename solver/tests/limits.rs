@@ -155,4 +155,9 @@ fn a_cancelled_game_stops_and_says_so() {
     assert_eq!(whole.capped_by, None);
     // A "cancelled" cap is never a dataset value: it names no limit.
     assert_eq!(Cap::from_name("cancelled"), None);
+    // A search's record still names it, and reads back as the cap it is.
+    for cap in [Cap::Expansions, Cap::Time, Cap::Cancelled] {
+        assert_eq!(Cap::parse(cap.name()), Some(cap));
+    }
+    assert_eq!(Cap::from_name("time"), Some(Cap::Time));
 }

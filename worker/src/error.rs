@@ -62,6 +62,10 @@ pub enum WorkerError {
         /// The last connection error, flattened.
         last: String,
     },
+    /// The result stream broke in a way a new connection may mend, with what broke it:
+    /// the worker connects again and resends what it kept.
+    #[error("{0}")]
+    Reconnect(&'static str),
     /// The shutdown signal stopped the worker.
     #[error("stopped")]
     Stopped,
@@ -101,6 +105,7 @@ impl WorkerError {
     pub(crate) fn is_transient(&self, registered: bool) -> bool {
         match self {
             WorkerError::Client(e) => e.is_transient() || (registered && e.is_protocol_error()),
+            WorkerError::Reconnect(_) => true,
             _ => false,
         }
     }
@@ -134,6 +139,8 @@ mod tests {
         assert!(!token.is_transient(true));
         let down = WorkerError::from(tonic::Status::unavailable(""));
         assert!(down.is_transient(false) && down.is_transient(true));
+        let broken = WorkerError::Reconnect("the result stream closed");
+        assert!(broken.is_transient(false) && broken.is_transient(true));
     }
 
     #[test]

@@ -13,7 +13,8 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 
 use crate::error::WorkerError;
-use crate::run::{Worker, WorkerOptions, WorkerReport, stopped};
+use crate::run::{Worker, WorkerOptions, WorkerReport};
+use crate::shutdown::stopped;
 use crate::solve::SolverPool;
 
 /// Runs `leases` worker loops sharing `pool` until the sweep is complete, and returns

@@ -4,13 +4,16 @@
 //! [`solve_game`] and [`SolverPool`] are also the direct path, without any cluster, that
 //! tests and benchmarks compare the cluster's output and speed with.
 
+mod bases;
 mod connect;
 mod error;
 mod gang;
 mod group;
 mod run;
+mod shutdown;
 mod solve;
 mod stream;
+mod unit;
 
 pub use connect::{
     Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,

@@ -12,22 +12,24 @@ use std::time::Duration;
 
 use hammer_proto::PROTOCOL_VERSION;
 use hammer_proto::v1::{
-    GameResult, GangLease, GetSweepRequest, Lease, LeaseRequest, RegisterRequest, SweepSpec,
-    Unit as WireUnit, UnitWritten, lease_response,
+    GangLease, GetSweepRequest, Lease, LeaseRequest, RegisterRequest, SweepSpec, Unit as WireUnit,
+    lease_response,
 };
 use hammer_solver::Cancel;
 use hammer_store::Store;
 use hammer_sweep::{Sweep, Unit};
 use tokio::sync::{mpsc, watch};
-use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep};
 use tracing::{debug, info, warn};
 
+use crate::bases::{Bases, install_knowledge_bases};
 use crate::connect::{Client, ConnectOptions};
 use crate::error::WorkerError;
 use crate::gang::{GangFailure, PeerOptions, solve_gang_unit};
+use crate::shutdown::stopped;
 use crate::solve::{HAMMER_VERSION, SolveError, SolverPool};
-use crate::stream::work;
+use crate::stream::{Leased, StreamEnd, work};
+use crate::unit::{Current, Mode, SolverMsg};
 
 /// How a worker runs.
 #[derive(Clone, Debug)]
@@ -107,128 +109,15 @@ pub struct WorkerReport {
     pub games: u64,
 }
 
-pub(crate) enum SolverMsg {
-    Row(GameResult),
-    Done(Result<(), SolveError>),
-}
-
-/// The unit being worked on, kept across reconnects.
-pub(crate) struct Current {
-    pub(crate) digest: String,
-    pub(crate) unit: Unit,
-    pub(crate) unit_id: String,
-    /// The unit's parameter point as text, sent with every batch.
-    pub(crate) params: String,
-    pub(crate) results: Vec<GameResult>,
-    pub(crate) rx: mpsc::UnboundedReceiver<SolverMsg>,
-    pub(crate) mode: Mode,
-    pub(crate) cancel: Cancel,
-    pub(crate) task: Option<JoinHandle<()>>,
-    /// The unit's part, once this worker put it into the dataset: kept, so that after a
-    /// reconnect the coordinator is told again without a second put.
-    pub(crate) written: Option<UnitWritten>,
-}
-
-/// How a unit is searched, and how far its search got.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
-    /// Solving the unit alone: its rows go out as they come.
-    Alone,
-    /// Searching the unit's game with a gang; its leader alone makes the game's row.
-    Gang { leader: bool },
-    /// Every row this worker makes is in (`gang`: that of the game its gang searched);
-    /// they go out until the coordinator has the unit.
-    Solved { gang: bool },
-    /// A follower's search is over: the leader submits the row.
-    Followed,
-    /// The gang broke: the coordinator is told with the next lease request.
-    GangBroke,
-}
-
-impl Mode {
-    /// Whether the search is over: nothing more comes from it.
-    pub(crate) fn solved(self) -> bool {
-        !matches!(self, Mode::Alone | Mode::Gang { .. })
-    }
-
-    /// Whether the unit was leased as a member of a gang.
-    pub(crate) fn in_gang(self) -> bool {
-        !matches!(self, Mode::Alone | Mode::Solved { gang: false })
-    }
-
-    /// Whether this worker follows a gang's leader, and so makes no rows.
-    pub(crate) fn follows(self) -> bool {
-        matches!(self, Mode::Gang { leader: false } | Mode::Followed)
-    }
-
-    /// Whether the search is over with nothing to send: a follower's, or a broken gang's.
-    pub(crate) fn is_over(self) -> bool {
-        matches!(self, Mode::Followed | Mode::GangBroke)
-    }
-
-    /// The mode once the search ended well.
-    pub(crate) fn solved_all(self) -> Mode {
-        match self {
-            Mode::Alone => Mode::Solved { gang: false },
-            Mode::Gang { leader: true } => Mode::Solved { gang: true },
-            Mode::Gang { leader: false } => Mode::Followed,
-            done => done,
-        }
-    }
-}
-
-impl Current {
-    /// The unit as its solving task starts: nothing received yet.
-    fn new(
-        sweep: &Sweep,
-        unit: Unit,
-        rx: mpsc::UnboundedReceiver<SolverMsg>,
-        cancel: Cancel,
-        task: JoinHandle<()>,
-        mode: Mode,
-    ) -> Current {
-        Current {
-            digest: sweep.digest.clone(),
-            unit,
-            unit_id: unit.id(),
-            params: sweep
-                .context_of(&unit)
-                .map(|(_, _, p)| p.to_string())
-                .unwrap_or_default(),
-            results: Vec::with_capacity(unit.games() as usize),
-            rx,
-            mode,
-            cancel,
-            task: Some(task),
-            written: None,
-        }
-    }
-
-    /// Expansions spent on this unit so far, running games included.
-    pub(crate) fn expansions(&self) -> u64 {
-        self.cancel.expansions()
-    }
-}
-
-impl Current {
-    /// Stops the solver threads and waits for them, so that the next unit has the whole
-    /// pool: a running game stops within a few thousand expansions and is dropped.
-    async fn abandon(mut self) {
-        self.cancel.set();
-        if let Some(task) = self.task.take() {
-            let _ = task.await;
-        }
-    }
-}
-
 /// A sweep this worker has leased units of: its parsed text, and the dataset it puts
 /// parts into when the coordinator asks for that.
 #[derive(Clone)]
 struct Held {
     sweep: Arc<Sweep>,
     store: Option<Store>,
-    /// The knowledge bases installed for it (path, digest), released when it ends.
-    bases: Arc<Vec<(String, u128)>>,
+    /// The knowledge bases installed for it, released when the last copy of it is
+    /// dropped: when it ends.
+    _bases: Arc<Bases>,
 }
 
 /// A worker: owns the solver pool and the unit in progress.
@@ -331,11 +220,8 @@ impl Worker {
                 .into_inner();
             self.gang_failed = false;
             for ended in &answer.ended_sweeps {
-                if let Some(held) = self.sweeps.remove(ended) {
+                if self.sweeps.remove(ended).is_some() {
                     debug!(sweep = %ended, "the sweep ended; dropping it");
-                    for (path, digest) in held.bases.iter() {
-                        hammer_solver::learned::release(path, *digest);
-                    }
                 }
             }
             match answer.outcome {
@@ -429,21 +315,20 @@ impl Worker {
             });
         }
         debug!(unit = %wire.unit_id, lease = %lease.lease_id, speculative = lease.speculative, "leased");
-        let finished = work(
-            client,
-            &self.options,
-            &mut self.shutdown,
-            &self.worker_id,
-            held.store.as_ref(),
+        let leased = Leased {
+            worker_id: &self.worker_id,
+            lease_id: &lease.lease_id,
             sweep,
-            self.current.as_mut().ok_or(WorkerError::Stopped)?,
-            &lease.lease_id,
+            store: held.store.as_ref(),
             heartbeat,
-        )
-        .await?;
+            batch_rows: self.options.batch_rows,
+            flush_after: self.options.flush_after,
+        };
+        let current = self.current.as_mut().ok_or(WorkerError::Stopped)?;
+        let end = work(client, &mut self.shutdown, &leased, current).await?;
         if let Some(current) = self.current.take() {
             self.gang_failed = current.mode == Mode::GangBroke;
-            if finished {
+            if end == StreamEnd::Ours {
                 self.report.units += 1;
                 self.report.games += current.results.len() as u64;
             }
@@ -471,20 +356,13 @@ impl Worker {
             Ok(_) => self.open_store(&spec.dataset_url).await,
             Err(_) => Ok(None),
         };
-        let (sweep, store) = match (parsed, store) {
-            (Ok(sweep), Ok(store)) => (sweep, store),
-            (Err(e), _) | (_, Err(e)) => {
-                for (path, digest) in bases.iter() {
-                    hammer_solver::learned::release(path, *digest);
-                }
-                return Err(e);
-            }
-        };
+        // On an error the bases are dropped, and so released.
+        let (sweep, store) = (parsed?, store?);
         info!(sweep = %sweep.name, digest = %sweep.digest, dataset = ?store.as_ref().map(|s| s.to_string()), "sweep received");
         let held = Held {
             sweep,
             store,
-            bases,
+            _bases: bases,
         };
         self.sweeps.insert(digest.to_owned(), held.clone());
         Ok(held)
@@ -607,12 +485,6 @@ impl Worker {
     }
 }
 
-/// Resolves once `shutdown` is true (or its sender is gone). The guard that `wait_for`
-/// returns is dropped here, because it must not live across an await of a Send future.
-pub(crate) async fn stopped(shutdown: &mut watch::Receiver<bool>) {
-    let _ = shutdown.wait_for(|stop| *stop).await;
-}
-
 /// A few percent of random spread, so that workers restarted together do not retry in
 /// lock step.
 fn jitter(d: Duration) -> Duration {
@@ -642,36 +514,4 @@ fn leased_unit(sweep: &Sweep, wire: &WireUnit) -> Result<Unit, WorkerError> {
         )));
     }
     Ok(unit)
-}
-
-/// Checks and installs the knowledge bases the coordinator sent, before the sweep is
-/// parsed: the sweep's `learned:PATH` orders then use them, not files on this machine.
-/// Returns what was installed, for [`hammer_solver::learned::release`] when the sweep
-/// ends; on an error, what was installed is released.
-fn install_knowledge_bases(
-    bases: &[hammer_proto::v1::KnowledgeBase],
-) -> Result<Vec<(String, u128)>, hammer_solver::learned::KbError> {
-    use hammer_solver::learned::{KbError, KbProblem, install, release};
-    let mut installed = Vec::new();
-    for base in bases {
-        let checked = u128::from_str_radix(&base.digest, 16)
-            .map_err(|_| KbError {
-                path: base.path.clone(),
-                problem: KbProblem::Invalid(format!(
-                    "the coordinator announced digest '{}', not 32 hex digits",
-                    base.digest
-                )),
-            })
-            .and_then(|announced| install(&base.path, &base.data, announced).map(|_| announced));
-        match checked {
-            Ok(digest) => installed.push((base.path.clone(), digest)),
-            Err(e) => {
-                for (path, digest) in &installed {
-                    release(path, *digest);
-                }
-                return Err(e);
-            }
-        }
-    }
-    Ok(installed)
 }

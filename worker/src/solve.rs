@@ -143,7 +143,7 @@ pub fn solve_game_cancellable(
             index,
             source,
         })?;
-    if cancel.is_some_and(Cancel::is_set) || solved.game.capped_by == Cap::Cancelled.name() {
+    if cancel.is_some_and(Cancel::is_set) || solved.capped_by() == Some(Cap::Cancelled) {
         return Err(SolveError::Cancelled);
     }
     let wall_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
