@@ -21,10 +21,10 @@ use tracing::{debug, info, warn};
 use hammer_store::Store;
 
 use crate::core::{Core, CoreError, Timing};
-use crate::lock;
-use crate::metrics::Metrics;
+use crate::counters::Counters;
 use crate::queue::{Admitted, LONG_POLL, Queue};
 use crate::standing::Standing;
+use crate::sync::lock;
 use crate::writer::Job;
 
 pub(crate) struct Service {
@@ -34,7 +34,7 @@ pub(crate) struct Service {
     pub hammer_version: String,
     /// The lease and heartbeat periods workers are told.
     pub timing: Timing,
-    pub metrics: Arc<Metrics>,
+    pub metrics: Arc<Counters>,
     /// How a standing coordinator opens the sweeps submitted to it.
     pub standing: Option<Arc<Standing>>,
     /// One submission at a time: a new sweep is opened outside the queue's lock.

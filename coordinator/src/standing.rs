@@ -14,9 +14,9 @@ use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tracing::{info, warn};
 
-use crate::CoordinatorError;
 use crate::core::Timing;
-use crate::metrics::Metrics;
+use crate::error::CoordinatorError;
+use crate::counters::Counters;
 use crate::queue::{self, Entry, Opening, Place, Queue};
 use crate::state::{StateError, lock_dir};
 
@@ -30,7 +30,7 @@ pub(crate) struct Standing {
     pub workers_write: bool,
     pub delta_log: bool,
     pub timing: Timing,
-    pub metrics: Arc<Metrics>,
+    pub metrics: Arc<Counters>,
 }
 
 impl Standing {

@@ -6,8 +6,9 @@ use std::time::Instant;
 use hammer_proto::v1::{BatchAck, GameResult, ResultBatch, UnitState, UnitWritten};
 use hammer_sweep::{Cap, Unit};
 
-use super::{Core, CoreError, Part, SlotState, Stored, WriteJob};
+use super::{Core, CoreError, SlotState};
 use crate::state::CommitEntry;
+use crate::writer::job::{Part, Stored, WriteJob};
 
 impl Core {
     /// Takes one batch of results. Refuses the whole batch, writing nothing of it, when

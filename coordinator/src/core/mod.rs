@@ -14,11 +14,12 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{GameResult, Lease};
+use hammer_proto::v1::Lease;
 use hammer_sweep::{Sweep, Unit};
 
-use crate::metrics::Metrics;
+use crate::counters::Counters;
 use crate::state::CommitEntry;
+use crate::writer::job::Stored;
 
 mod error;
 mod gang;
@@ -33,37 +34,6 @@ use status::Tally;
 use workers::{WorkerRec, Workers};
 
 pub(crate) use error::CoreError;
-
-/// Who produced a result: goes into the dataset's `worker` and `hammer_version` columns.
-#[derive(Debug)]
-pub(crate) struct WorkerInfo {
-    pub id: String,
-    pub version: String,
-}
-
-/// One received result and its producer.
-#[derive(Clone)]
-pub(crate) struct Stored {
-    pub result: GameResult,
-    pub worker: Arc<WorkerInfo>,
-}
-
-/// A complete unit on its way to the writer thread.
-pub(crate) struct WriteJob {
-    pub slot: u32,
-    pub unit: Unit,
-    pub unit_id: String,
-    pub part: Part,
-}
-
-/// A complete unit's part: still to write, or already in the store.
-pub(crate) enum Part {
-    /// Every game's result, in game order: the writer encodes and puts the part.
-    Rows(Vec<Stored>),
-    /// A worker put the part itself; the writer journals what it holds (and its size in
-    /// bytes, for the Delta log).
-    Written(CommitEntry, u64),
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SlotState {
@@ -134,7 +104,7 @@ pub(crate) struct Core {
     tally: Tally,
     pub draining: bool,
     /// Counters for `--metrics`; atomics, shared with the service and the writers.
-    pub metrics: Arc<Metrics>,
+    pub metrics: Arc<Counters>,
 }
 
 impl Core {

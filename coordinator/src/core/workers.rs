@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::WorkerInfo;
+use crate::writer::job::WorkerInfo;
 
 /// One worker, as the coordinator knows it.
 pub(crate) struct WorkerRec {

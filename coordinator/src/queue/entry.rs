@@ -23,12 +23,16 @@ use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tracing::info;
 
 use crate::core::{Core, Timing};
-use crate::metrics::Metrics;
-use crate::state::{StateDir, StateError, write_atomic};
+use crate::delta::DeltaWriter;
+use crate::counters::Counters;
+use crate::state::{CommitEntry, StateDir, StateError, write_atomic};
+use crate::error::CoordinatorError;
+use crate::sync::lock;
 use crate::writer::SweepWriting;
-use crate::{CoordinatorError, Events, lock};
+use crate::writer::job::Events;
 
 /// The file of a sweep's place in the queue.
 const QUEUE_META: &str = "queue.meta";
@@ -189,7 +193,7 @@ pub(crate) struct Opening<'a> {
     pub lock_state: bool,
     pub delta_log: bool,
     pub timing: Timing,
-    pub metrics: Arc<Metrics>,
+    pub metrics: Arc<Counters>,
 }
 
 /// Opens a sweep for serving: its state directory (refusing another sweep's), its
@@ -210,7 +214,7 @@ pub(crate) async fn open(opening: Opening<'_>, place: Place) -> Result<Entry, Co
     let sweep = Arc::new(sweep);
     let (mut state_dir, mut committed) = StateDir::open(state, &sweep, lock_state)?;
     let delta =
-        crate::open_dataset(&out, &sweep, &mut state_dir, &mut committed, delta_log).await?;
+        open_dataset(&out, &sweep, &mut state_dir, &mut committed, delta_log).await?;
     let mut core = Core::new(sweep.clone(), timing, &committed);
     core.metrics = metrics;
     let (events, _) = watch::channel(Events {
@@ -246,6 +250,33 @@ pub(crate) async fn open(opening: Opening<'_>, place: Place) -> Result<Entry, Co
         dir: None,
         delta_task,
     })
+}
+
+/// Readies the dataset before any unit is leased: removes a crash's temporary files from
+/// a local directory, proves the store writable, commits the parts the journal lacks, and
+/// opens the Delta log when it is kept.
+async fn open_dataset(
+    out: &Store,
+    sweep: &Sweep,
+    state_dir: &mut StateDir,
+    committed: &mut Vec<CommitEntry>,
+    delta_log: bool,
+) -> Result<Option<Arc<DeltaWriter>>, CoordinatorError> {
+    if let Some(dir) = out.local_dir() {
+        // No writer is active: the state lock is ours and the writer has not started.
+        let removed = hammer_dataset::remove_stale_temp_files(dir)?;
+        if removed > 0 {
+            info!(removed, dir = %dir.display(), "removed stale temporary files left by a crash");
+        }
+    }
+    out.check_writable().await?;
+    crate::parts::adopt(out, sweep, state_dir, committed).await?;
+    if !delta_log {
+        return Ok(None);
+    }
+    Ok(Some(
+        DeltaWriter::start(out, sweep, committed).await?,
+    ))
 }
 
 /// The knowledge bases the sweep's learned orders name, as `GetSweep` ships them;

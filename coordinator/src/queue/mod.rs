@@ -27,7 +27,7 @@ use hammer_proto::v1::{
 
 use crate::core::workers::Workers;
 use crate::core::{Core, CoreError, LeaseOutcome};
-use crate::lock;
+use crate::sync::lock;
 use crate::writer::SweepWriting;
 
 pub(crate) use entry::{Admin, Entry, Opening, Place, open};

@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use super::Queue;
-use crate::lock;
+use crate::sync::lock;
 
 impl Queue {
     /// The leasable sweeps, the one to serve first first.

@@ -10,7 +10,7 @@ use hammer_sweep::Sweep;
 
 use super::{Admin, Opening, Place, Queue, open};
 use crate::core::Timing;
-use crate::lock;
+use crate::sync::lock;
 use crate::state::CommitEntry;
 
 fn sweep(name: &str, games: u32) -> Sweep {

@@ -8,7 +8,7 @@ use hammer_sweep::Sweep;
 
 use super::{Admin, Place, Queue};
 use crate::core::CoreError;
-use crate::lock;
+use crate::sync::lock;
 use crate::writer::SweepWriting;
 
 /// What a submission needs next.
