@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use hammer_proto::v1::GangLease;
 
+use super::leases::LeaseState;
 use super::{Core, LeaseOutcome, SlotState};
 
 /// A worker that stopped asking this long ago leaves a game's waiting list.
@@ -222,10 +223,7 @@ impl Core {
             }
         }
         for lease in gang.leases.into_iter().flatten() {
-            if let Some(rec) = self.leases.get_mut(&lease) {
-                rec.revoked = true;
-            }
-            self.deactivate(lease);
+            self.deactivate(lease, LeaseState::Revoked);
         }
         let slot_rec = &self.slots[slot as usize];
         if slot_rec.state == SlotState::Open && slot_rec.active == 0 {

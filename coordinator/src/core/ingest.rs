@@ -6,6 +6,7 @@ use std::time::Instant;
 use hammer_proto::v1::{BatchAck, GameResult, ResultBatch, UnitState, UnitWritten};
 use hammer_sweep::{Cap, Unit};
 
+use super::leases::LeaseState;
 use super::{Core, CoreError, SlotState};
 use crate::state::CommitEntry;
 use crate::writer::job::{Part, Stored, WriteJob};
@@ -104,7 +105,7 @@ impl Core {
             unit_state: state as i32,
         };
         for lease in slot_leases {
-            self.deactivate(lease);
+            self.deactivate(lease, LeaseState::Released);
         }
         if job.is_some() {
             self.leased.remove(&slot_index);

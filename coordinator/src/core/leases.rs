@@ -14,20 +14,35 @@ use hammer_proto::v1::{HeartbeatResponse, Lease, LeaseProgress, Unit as WireUnit
 use super::gang::Member;
 use super::{Core, CoreError, LeaseOutcome, SlotState};
 
+/// Where a lease is in its life. Only an active lease counts as working on its unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LeaseState {
+    /// Its worker works on the unit; heartbeats and batches renew it.
+    Active,
+    /// Not renewed in time. A renewal revives it: a heartbeat or a batch under it shows
+    /// that the worker is still at work, and only the network paused.
+    Lapsed,
+    /// Let go: its worker asked for other work, or its unit was completed. That is the
+    /// worker's own word, so a renewal (a heartbeat or batch still in flight) does not
+    /// revive it; the results it carries are still taken.
+    Released,
+    /// Its gang was dissolved or its sweep cancelled: never revived, and heartbeats tell
+    /// the worker to drop it.
+    Revoked,
+}
+
 /// One lease given out.
 pub(super) struct LeaseRec {
     pub slot: u32,
     pub worker: String,
     pub expires: Instant,
-    pub active: bool,
+    pub state: LeaseState,
     /// Expansions the worker reported for the unit so far (heartbeats), and when that
     /// number last grew (when the lease was granted, before any report).
     pub expansions: u64,
     pub progressed: Instant,
     /// For a member of a gang: its place in it.
     pub gang: Option<Member>,
-    /// Its gang was dissolved: never renewed, and the worker is told to drop it.
-    pub revoked: bool,
 }
 
 /// Every lease given out and not yet forgotten, by id.
@@ -55,7 +70,8 @@ impl Leases {
 
     /// Whether `id` is active and `worker`'s.
     fn held_by(&self, id: &u64, worker: &str) -> bool {
-        self.get(id).is_some_and(|r| r.active && r.worker == worker)
+        self.get(id)
+            .is_some_and(|r| r.state == LeaseState::Active && r.worker == worker)
     }
 }
 
@@ -130,14 +146,11 @@ impl Core {
             .leases
             .by_id
             .iter()
-            .filter(|(_, l)| l.active)
+            .filter(|(_, l)| l.state == LeaseState::Active)
             .map(|(&id, _)| id)
             .collect();
         for id in active {
-            if let Some(rec) = self.leases.get_mut(&id) {
-                rec.revoked = true;
-            }
-            self.deactivate(id);
+            self.deactivate(id, LeaseState::Revoked);
         }
         let waiting: Vec<String> = self.gangs.seats.keys().cloned().collect();
         for worker in waiting {
@@ -147,7 +160,11 @@ impl Core {
 
     /// Leases held now.
     pub fn active_leases(&self) -> usize {
-        self.leases.by_id.values().filter(|l| l.active).count()
+        self.leases
+            .by_id
+            .values()
+            .filter(|l| l.state == LeaseState::Active)
+            .count()
     }
 
     /// The threads of the workers holding this sweep's active leases: what the sweep
@@ -156,7 +173,7 @@ impl Core {
         self.leases
             .by_id
             .values()
-            .filter(|l| l.active)
+            .filter(|l| l.state == LeaseState::Active)
             .map(|l| u64::from(self.workers.get(&l.worker).map_or(1, |w| w.threads)))
             .sum()
     }
@@ -173,7 +190,7 @@ impl Core {
             if gang_failed {
                 self.dissolve_of(lease, "a member's gang broke");
             }
-            self.deactivate(lease);
+            self.deactivate(lease, LeaseState::Released);
         }
     }
 
@@ -218,11 +235,10 @@ impl Core {
             slot: slot_index,
             worker: worker.to_owned(),
             expires: now + self.timing.lease_ttl,
-            active: true,
+            state: LeaseState::Active,
             expansions: 0,
             progressed: now,
             gang: None,
-            revoked: false,
         });
         if let Some(w) = self.workers.get_mut(worker) {
             w.active.push(id);
@@ -272,7 +288,8 @@ impl Core {
                 // deterministic search.
                 let moving = slot.leases.iter().any(|l| {
                     self.leases.get(l).is_some_and(|r| {
-                        r.active && r.expansions > 0 && now.duration_since(r.progressed) < stall
+                        r.state == LeaseState::Active
+                            && r.expansions > 0 && now.duration_since(r.progressed) < stall
                     })
                 });
                 (slot.state == SlotState::Open
@@ -287,16 +304,20 @@ impl Core {
             .map(|(_, i)| i)
     }
 
-    /// Ends a lease's claim on its unit; the unit becomes available again if no one
-    /// else works on it.
-    pub(super) fn deactivate(&mut self, lease: u64) {
+    /// Ends an active lease's claim on its unit, leaving it `to`; the unit becomes
+    /// available again if no one else works on it. A lease that is no longer active
+    /// keeps its state, except that any lease can be revoked.
+    pub(super) fn deactivate(&mut self, lease: u64, to: LeaseState) {
         let Some(rec) = self.leases.get_mut(&lease) else {
             return;
         };
-        if !rec.active {
+        let was = rec.state;
+        if was == LeaseState::Active || to == LeaseState::Revoked {
+            rec.state = to;
+        }
+        if was != LeaseState::Active {
             return;
         }
-        rec.active = false;
         let slot_index = rec.slot;
         let worker = rec.worker.clone();
         if let Some(w) = self.workers.get_mut(&worker) {
@@ -320,14 +341,14 @@ impl Core {
             .leases
             .by_id
             .iter()
-            .filter(|(_, l)| l.active && l.expires <= now)
+            .filter(|(_, l)| l.state == LeaseState::Active && l.expires <= now)
             .map(|(&id, _)| id)
             .collect();
         for lease in expired {
             tracing::info!(lease, "lease expired, the unit will be given out again");
             self.metrics.lease_expired();
             self.dissolve_of(lease, "a member's lease expired");
-            self.deactivate(lease);
+            self.deactivate(lease, LeaseState::Lapsed);
         }
         self.expire_gangs(now);
     }
@@ -359,7 +380,7 @@ impl Core {
                 continue;
             }
             let slot = rec.slot;
-            if self.slots[slot as usize].state != SlotState::Open || rec.revoked {
+            if self.slots[slot as usize].state != SlotState::Open || rec.state == LeaseState::Revoked {
                 answer.dropped_lease_ids.push(text.clone());
                 continue;
             }
@@ -385,8 +406,8 @@ impl Core {
         Ok(answer)
     }
 
-    /// Extends a lease, and takes it up again if it had lapsed: the worker is evidently
-    /// still at work.
+    /// Extends a lease, and takes it up again if it had lapsed (see [`LeaseState`] for
+    /// why a lapsed lease alone is revived): the worker is evidently still at work.
     pub(super) fn renew(&mut self, id: u64, now: Instant) {
         let ttl = self.timing.lease_ttl;
         let Some(rec) = self.leases.get_mut(&id) else {
@@ -394,10 +415,10 @@ impl Core {
         };
         rec.expires = now + ttl;
         let open = self.slots[rec.slot as usize].state == SlotState::Open;
-        if rec.active || !open || rec.revoked {
+        if rec.state != LeaseState::Lapsed || !open {
             return;
         }
-        rec.active = true;
+        rec.state = LeaseState::Active;
         let slot_index = rec.slot;
         let worker = rec.worker.clone();
         if let Some(w) = self.workers.get_mut(&worker) {

@@ -29,7 +29,7 @@ mod status;
 pub(crate) mod workers;
 
 use gang::Gangs;
-use leases::{LeaseRec, Leases};
+use leases::{LeaseRec, LeaseState, Leases};
 use status::Tally;
 use workers::{WorkerRec, Workers};
 
@@ -232,7 +232,7 @@ impl Core {
         slot.results = Vec::new();
         let leases = slot.leases.clone();
         for lease in leases {
-            self.deactivate(lease);
+            self.deactivate(lease, LeaseState::Released);
         }
         self.available.remove(&slot_index);
         self.leased.remove(&slot_index);
