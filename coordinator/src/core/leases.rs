@@ -76,29 +76,6 @@ impl Leases {
 }
 
 impl Core {
-    /// The next lease for `worker` from this sweep alone (a coordinator of one sweep).
-    /// `resume` names the unit it was working on before a reconnect; `gang_failed` says
-    /// the gang of its last lease broke. The queue of a standing coordinator calls the
-    /// steps one by one, across its sweeps.
-    #[cfg(test)]
-    pub fn lease(
-        &mut self,
-        worker: &str,
-        resume: &str,
-        gang_failed: bool,
-    ) -> Result<LeaseOutcome, CoreError> {
-        self.begin_lease(worker, gang_failed)?;
-        if self.is_complete() {
-            return Ok(LeaseOutcome::Complete);
-        }
-        let outcome = self
-            .resumed(worker, resume)
-            .or_else(|| self.fresh(worker))
-            .or_else(|| self.speculative(worker))
-            .unwrap_or(LeaseOutcome::Wait(200));
-        Ok(outcome)
-    }
-
     /// The first step of a lease request: the worker is known and seen, lapsed leases
     /// end, and the worker's own leases end (it asks because it finished or dropped its
     /// unit).

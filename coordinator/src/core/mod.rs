@@ -83,8 +83,6 @@ impl Default for Timing {
 pub(crate) enum LeaseOutcome {
     Lease(Lease),
     Wait(u64),
-    #[cfg(test)]
-    Complete,
 }
 
 pub(crate) struct Core {
@@ -159,12 +157,6 @@ impl Core {
 
     pub fn is_complete(&self) -> bool {
         self.tally.units_committed as usize == self.slots.len()
-    }
-
-    /// See [`Workers::register`].
-    #[cfg(test)]
-    pub fn register(&mut self, name: &str, version: &str, instance: &str, peer: &str) -> String {
-        self.workers.register(name, version, instance, peer)
     }
 
     /// Makes a worker that registered with the queue known to this sweep.
@@ -258,29 +250,5 @@ impl Core {
         self.workers
             .values()
             .all(|w| w.told_complete || w.last_seen.elapsed() > recent)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn core() -> Core {
-        let text = "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [4]\ngames = 20\nunit_games = 10\n";
-        let sweep = Sweep::parse(text, "test").expect("sweep parses");
-        Core::new(Arc::new(sweep), Timing::default(), &[])
-    }
-
-    #[test]
-    fn a_worker_keeps_its_id_when_it_registers_again() {
-        let mut core = core();
-        let first = core.register("host-42", "0.1.0", "1a2b3c4d", "");
-        assert_eq!(first, "host-42-1a2b3c4d");
-        assert_eq!(core.register("host-42", "0.1.0", "1a2b3c4d", ""), first);
-        // Another process with the same name is another worker.
-        assert_ne!(core.register("host-42", "0.1.0", "99999999", ""), first);
-        // Older workers without an instance get a fresh id each time.
-        let old = core.register("old", "0.1.0", "", "");
-        assert_ne!(core.register("old", "0.1.0", "", ""), old);
     }
 }

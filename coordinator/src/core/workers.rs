@@ -145,3 +145,21 @@ impl Workers {
         self.by_id.values()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Workers;
+
+    #[test]
+    fn a_worker_keeps_its_id_when_it_registers_again() {
+        let mut workers = Workers::default();
+        let first = workers.register("host-42", "0.1.0", "1a2b3c4d", "");
+        assert_eq!(first, "host-42-1a2b3c4d");
+        assert_eq!(workers.register("host-42", "0.1.0", "1a2b3c4d", ""), first);
+        // Another process with the same name is another worker.
+        assert_ne!(workers.register("host-42", "0.1.0", "99999999", ""), first);
+        // Older workers without an instance get a fresh id each time.
+        let old = workers.register("old", "0.1.0", "", "");
+        assert_ne!(workers.register("old", "0.1.0", "", ""), old);
+    }
+}

@@ -192,8 +192,6 @@ impl Queue {
                 lease_response::Outcome::Lease(lease)
             }
             Some((_, LeaseOutcome::Wait(ms))) => lease_response::Outcome::WaitMs(ms),
-            #[cfg(test)]
-            Some((_, LeaseOutcome::Complete)) => lease_response::Outcome::Complete(true),
             None if self.tell_complete(worker) => lease_response::Outcome::Complete(true),
             None => lease_response::Outcome::WaitMs(200),
         };

@@ -1,10 +1,11 @@
-//! The scheduling rule of `share.rs` on real cores: priority, weighted fair share, and no
-//! starvation among equals.
+//! The scheduling of the queue on real cores, through the calls the service makes: the
+//! rule of `share.rs` (priority, weighted fair share, no starvation among equals) here,
+//! gangs in `gang.rs`, the life of a lease in `leases.rs`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{LeaseRequest, lease_response};
+use hammer_proto::v1::{HeartbeatRequest, HeartbeatResponse, LeaseRequest, lease_response};
 use hammer_store::Store;
 use hammer_sweep::Sweep;
 
@@ -12,6 +13,9 @@ use super::{Admin, Opening, Place, Queue, open};
 use crate::core::Timing;
 use crate::sync::lock;
 use crate::state::CommitEntry;
+
+mod gang;
+mod leases;
 
 fn sweep(name: &str, games: u32) -> Sweep {
     let text = format!(
@@ -32,21 +36,38 @@ async fn queue_of(
     games: u32,
     sweeps: &[(&str, i32, f64)],
 ) -> Queue {
+    let sweeps = sweeps
+        .iter()
+        .map(|&(name, priority, weight)| (sweep(name, games), priority, weight))
+        .collect();
+    // The test's clock runs ahead of the real one: no lease lapses on it.
+    let timing = Timing {
+        lease_ttl: Duration::from_secs(86_400),
+        ..Timing::default()
+    };
+    open_queue(dir, standing, sweeps, timing).await
+}
+
+/// A queue of `sweeps` (sweep, priority, weight), standing or of one sweep, opened in
+/// `dir` as the coordinator opens them.
+pub(super) async fn open_queue(
+    dir: &std::path::Path,
+    standing: bool,
+    sweeps: Vec<(Sweep, i32, f64)>,
+    timing: Timing,
+) -> Queue {
     let mut queue = Queue::new(standing, Duration::from_secs(3600));
-    for &(name, priority, weight) in sweeps {
-        let state = dir.join("state").join(name);
+    for (sweep, priority, weight) in sweeps {
+        let name = sweep.name.clone();
+        let state = dir.join("state").join(&name);
         let opening = Opening {
-            sweep: sweep(name, games),
-            out: Store::local(dir.join(name)),
+            sweep,
+            out: Store::local(dir.join(&name)),
             workers_write: None,
             state: &state,
             lock_state: true,
             delta_log: false,
-            // The test's clock runs ahead of the real one: no lease lapses on it.
-            timing: Timing {
-                lease_ttl: Duration::from_secs(86_400),
-                ..Timing::default()
-            },
+            timing: timing.clone(),
             metrics: Arc::default(),
         };
         let place = Place {
@@ -58,6 +79,27 @@ async fn queue_of(
         queue.push(open(opening, place).await.expect("sweep opens"));
     }
     queue
+}
+
+/// What the queue answers `worker`'s lease request, `gang_failed` or not.
+pub(super) fn ask(queue: &mut Queue, worker: &str, gang_failed: bool) -> lease_response::Outcome {
+    let request = LeaseRequest {
+        worker_id: worker.to_owned(),
+        gang_failed,
+        ..LeaseRequest::default()
+    };
+    let (answer, _) = queue.lease(&request).expect("lease");
+    answer.outcome.expect("an outcome")
+}
+
+/// The queue's answer to `worker`'s heartbeat for `leases`.
+pub(super) fn beat(queue: &mut Queue, worker: &str, leases: &[&str]) -> HeartbeatResponse {
+    let request = HeartbeatRequest {
+        worker_id: worker.to_owned(),
+        lease_ids: leases.iter().map(|&l| l.to_owned()).collect(),
+        ..HeartbeatRequest::default()
+    };
+    queue.heartbeat(&request).expect("heartbeat")
 }
 
 /// The name of the sweep whose unit `worker` gets next.
