@@ -39,7 +39,7 @@ use tracing::{info, warn};
 pub use crate::config::{CoordinatorConfig, DEFAULT_HALF_LIFE, TlsFiles, Tokens};
 pub use crate::core::Timing;
 pub use crate::error::CoordinatorError;
-use crate::queue::{Admin, Opening, Place, Queue};
+use crate::queue::{Admin, Home, Opener, Place, Queue};
 use crate::standing::Standing;
 pub use crate::state::{StateDir, StateError, StateSummary};
 use crate::sync::lock;
@@ -91,25 +91,21 @@ impl Coordinator {
         let metrics: Arc<counters::Counters> = Arc::default();
         let service_timing = timing.clone();
         let mut queue = Queue::new(sweep.is_none(), half_life);
+        let opener = Opener {
+            workers_write,
+            delta_log,
+            timing,
+            counters: metrics.clone(),
+        };
         let (standing, root_lock, events) = match sweep {
             Some(sweep) => {
-                let opening = Opening {
-                    sweep,
-                    workers_write: workers_write.then(|| out.to_string()),
-                    out,
-                    state: &state,
-                    lock_state: true,
-                    delta_log,
-                    timing,
-                    metrics: metrics.clone(),
-                };
                 let place = Place {
                     seq: 1,
                     priority: 0,
                     weight: 1.0,
                     admin: Admin::Active,
                 };
-                let entry = queue::open(opening, place).await?;
+                let entry = opener.open(sweep, out, Home::Alone(&state), place).await?;
                 let events = entry.writing.events.subscribe();
                 queue.push(entry);
                 (None, None, Some(events))
@@ -118,10 +114,7 @@ impl Coordinator {
                 let standing = Arc::new(Standing {
                     root: out.to_string(),
                     state,
-                    workers_write,
-                    delta_log,
-                    timing,
-                    metrics: metrics.clone(),
+                    opener,
                 });
                 let lock = standing.take_root(&out, &mut queue).await?;
                 (Some(standing), Some(lock), None)

@@ -8,16 +8,13 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tracing::{info, warn};
 
-use crate::core::Timing;
 use crate::error::CoordinatorError;
-use crate::counters::Counters;
-use crate::queue::{self, Entry, Opening, Place, Queue};
+use crate::queue::{Entry, Home, Opener, Place, Queue};
 use crate::state::{StateError, lock_dir};
 
 /// Where a standing coordinator keeps its sweeps, and how it opens them.
@@ -26,11 +23,8 @@ pub(crate) struct Standing {
     pub root: String,
     /// The root of the sweeps' state directories.
     pub state: PathBuf,
-    /// Workers put the parts (the root is a URL).
-    pub workers_write: bool,
-    pub delta_log: bool,
-    pub timing: Timing,
-    pub metrics: Arc<Counters>,
+    /// How each sweep is opened.
+    pub opener: Opener,
 }
 
 impl Standing {
@@ -64,19 +58,7 @@ impl Standing {
         let location = format!("{}/{}", self.root.trim_end_matches('/'), sweep.name);
         let out = Store::open(&location)?;
         let dir = self.sweeps_dir().join(&sweep.name);
-        let workers_write = self.workers_write.then(|| out.to_string());
-        let opening = Opening {
-            sweep,
-            out,
-            workers_write,
-            state: &dir,
-            lock_state: false,
-            delta_log: self.delta_log,
-            timing: self.timing.clone(),
-            metrics: self.metrics.clone(),
-        };
-        let mut entry = queue::open(opening, place).await?;
-        entry.dir = Some(dir);
+        let entry = self.opener.open(sweep, out, Home::Queued(dir), place).await?;
         entry.save()?;
         Ok(entry)
     }

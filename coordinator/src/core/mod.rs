@@ -106,7 +106,12 @@ pub(crate) struct Core {
 }
 
 impl Core {
-    pub fn new(sweep: Arc<Sweep>, timing: Timing, committed: &[CommitEntry]) -> Core {
+    pub fn new(
+        sweep: Arc<Sweep>,
+        timing: Timing,
+        committed: &[CommitEntry],
+        metrics: Arc<Counters>,
+    ) -> Core {
         let units = sweep.units();
         let mut tally = Tally::default();
         let mut gangs = Gangs::default();
@@ -142,7 +147,7 @@ impl Core {
             gangs,
             tally,
             draining: false,
-            metrics: Arc::default(),
+            metrics,
         };
         for entry in committed {
             if let Some(&slot) = core.by_id.get(&entry.unit_id) {

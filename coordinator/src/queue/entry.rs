@@ -182,41 +182,48 @@ impl Entry {
     }
 }
 
-/// Where and how a sweep is opened.
-pub(crate) struct Opening<'a> {
-    pub sweep: Sweep,
-    pub out: Store,
-    /// The dataset's URL for workers that put the parts themselves.
-    pub workers_write: Option<String>,
-    pub state: &'a Path,
-    /// Take the state directory's own lock (a coordinator of one sweep).
-    pub lock_state: bool,
+/// How the coordinator opens a sweep: the same for its one sweep (`--sweep`) and for
+/// every sweep submitted to a standing coordinator.
+#[derive(Clone)]
+pub(crate) struct Opener {
+    /// Workers put the parts themselves, into the dataset whose URL `GetSweep` ships.
+    pub workers_write: bool,
+    /// Keep a Delta log over the parts.
     pub delta_log: bool,
     pub timing: Timing,
-    pub metrics: Arc<Counters>,
+    pub counters: Arc<Counters>,
 }
 
-/// Opens a sweep for serving: its state directory (refusing another sweep's), its
-/// dataset readied, and its core with the units already committed.
-pub(crate) async fn open(opening: Opening<'_>, place: Place) -> Result<Entry, CoordinatorError> {
-    let Opening {
-        sweep,
-        out,
-        workers_write,
-        state,
-        lock_state,
-        delta_log,
-        timing,
-        metrics,
-    } = opening;
+/// Where a sweep's state directory is, and what locks it.
+pub(crate) enum Home<'a> {
+    /// The one sweep's state directory, which the sweep locks itself.
+    Alone(&'a Path),
+    /// A queued sweep's directory below the state root, whose lock covers it; its place
+    /// in the queue is kept there too.
+    Queued(PathBuf),
+}
+
+impl Opener {
+    /// Opens a sweep for serving: its state directory (refusing another sweep's), its
+    /// dataset `out` readied, and its core with the units already committed.
+    pub(crate) async fn open(
+        &self,
+        sweep: Sweep,
+        out: Store,
+        home: Home<'_>,
+        place: Place,
+    ) -> Result<Entry, CoordinatorError> {
+        let (state, lock_state) = match &home {
+            Home::Alone(dir) => (*dir, true),
+            Home::Queued(dir) => (dir.as_path(), false),
+        };
     // Checked before anything is opened or written.
     let knowledge_bases = shipped_knowledge_bases(&sweep)?;
     let sweep = Arc::new(sweep);
     let (mut state_dir, mut committed) = StateDir::open(state, &sweep, lock_state)?;
     let delta =
-        open_dataset(&out, &sweep, &mut state_dir, &mut committed, delta_log).await?;
-    let mut core = Core::new(sweep.clone(), timing, &committed);
-    core.metrics = metrics;
+        open_dataset(&out, &sweep, &mut state_dir, &mut committed, self.delta_log).await?;
+    let core = Core::new(sweep.clone(), self.timing.clone(), &committed, self.counters.clone());
     let (events, _) = watch::channel(Events {
         complete: core.is_complete(),
         ..Events::default()
@@ -227,7 +234,11 @@ pub(crate) async fn open(opening: Opening<'_>, place: Place) -> Result<Entry, Co
         digest: sweep.digest.clone(),
         text: sweep.text.clone(),
         knowledge_bases,
-        dataset_url: workers_write.unwrap_or_default(),
+        dataset_url: if self.workers_write {
+            out.to_string()
+        } else {
+            String::new()
+        },
     };
     let delta_task = delta.as_ref().map(|d| d.spawn());
     let writing = Arc::new(SweepWriting {
@@ -247,9 +258,13 @@ pub(crate) async fn open(opening: Opening<'_>, place: Place) -> Result<Entry, Co
         writing,
         usage: 0.0,
         started: !committed.is_empty(),
-        dir: None,
+        dir: match home {
+            Home::Alone(_) => None,
+            Home::Queued(dir) => Some(dir),
+        },
         delta_task,
     })
+    }
 }
 
 /// Readies the dataset before any unit is leased: removes a crash's temporary files from

@@ -30,7 +30,7 @@ use crate::core::{Core, CoreError, LeaseOutcome};
 use crate::sync::lock;
 use crate::writer::SweepWriting;
 
-pub(crate) use entry::{Admin, Entry, Opening, Place, open};
+pub(crate) use entry::{Admin, Entry, Home, Opener, Place};
 pub(crate) use users::Admitted;
 
 /// How long an idle worker's lease request waits for a submission before it is told to

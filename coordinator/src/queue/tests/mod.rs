@@ -9,7 +9,7 @@ use hammer_proto::v1::{HeartbeatRequest, HeartbeatResponse, LeaseRequest, lease_
 use hammer_store::Store;
 use hammer_sweep::Sweep;
 
-use super::{Admin, Opening, Place, Queue, open};
+use super::{Admin, Home, Opener, Place, Queue};
 use crate::core::Timing;
 use crate::sync::lock;
 use crate::state::CommitEntry;
@@ -57,26 +57,24 @@ pub(super) async fn open_queue(
     timing: Timing,
 ) -> Queue {
     let mut queue = Queue::new(standing, Duration::from_secs(3600));
+    let opener = Opener {
+        workers_write: false,
+        delta_log: false,
+        timing,
+        counters: Arc::default(),
+    };
     for (sweep, priority, weight) in sweeps {
         let name = sweep.name.clone();
         let state = dir.join("state").join(&name);
-        let opening = Opening {
-            sweep,
-            out: Store::local(dir.join(&name)),
-            workers_write: None,
-            state: &state,
-            lock_state: true,
-            delta_log: false,
-            timing: timing.clone(),
-            metrics: Arc::default(),
-        };
         let place = Place {
             seq: queue.next_seq(),
             priority,
             weight,
             admin: Admin::Active,
         };
-        queue.push(open(opening, place).await.expect("sweep opens"));
+        let out = Store::local(dir.join(&name));
+        let entry = opener.open(sweep, out, Home::Alone(&state), place).await;
+        queue.push(entry.expect("sweep opens"));
     }
     queue
 }
