@@ -21,13 +21,12 @@ mod queue;
 mod scrape;
 mod server;
 mod service;
-mod standing;
 mod state;
 mod sync;
 mod writer;
 
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hammer_proto::error_chain;
@@ -39,19 +38,15 @@ use tracing::{info, warn};
 pub use crate::config::{CoordinatorConfig, DEFAULT_HALF_LIFE, TlsFiles, Tokens};
 pub use crate::core::Timing;
 pub use crate::error::CoordinatorError;
-use crate::queue::{Admin, Home, Opener, Place, Queue};
-use crate::standing::Standing;
+use crate::queue::{Admin, Home, Opener, Place, Queue, Standing};
 pub use crate::state::{StateDir, StateError, StateSummary};
 use crate::sync::lock;
-use crate::writer::job::Events;
 
 /// A running coordinator.
 pub struct Coordinator {
     addr: SocketAddr,
     tls: bool,
     queue: Arc<Mutex<Queue>>,
-    /// The one sweep's events, for a coordinator of one sweep.
-    events: Option<watch::Receiver<Events>>,
     /// The first failed commit of any sweep.
     fatal: watch::Receiver<Option<String>>,
     drain: watch::Sender<bool>,
@@ -64,8 +59,6 @@ pub struct Coordinator {
     metrics: Arc<counters::Counters>,
     metrics_server: Option<JoinHandle<()>>,
     health: tonic_health::server::HealthReporter,
-    /// A standing coordinator's lock on its state root.
-    _lock: Option<std::fs::File>,
 }
 
 impl Coordinator {
@@ -90,14 +83,13 @@ impl Coordinator {
         }
         let metrics: Arc<counters::Counters> = Arc::default();
         let service_timing = timing.clone();
-        let mut queue = Queue::new(sweep.is_none(), half_life);
         let opener = Opener {
             workers_write,
             delta_log,
             timing,
             counters: metrics.clone(),
         };
-        let (standing, root_lock, events) = match sweep {
+        let queue = match sweep {
             Some(sweep) => {
                 let place = Place {
                     seq: 1,
@@ -106,24 +98,17 @@ impl Coordinator {
                     admin: Admin::Active,
                 };
                 let entry = opener.open(sweep, out, Home::Alone(&state), place).await?;
-                let events = entry.writing.events.subscribe();
-                queue.push(entry);
-                (None, None, Some(events))
+                Queue::one(entry, half_life)
             }
             None => {
-                let standing = Arc::new(Standing {
-                    root: out.to_string(),
-                    state,
-                    opener,
-                });
-                let lock = standing.take_root(&out, &mut queue).await?;
-                (Some(standing), Some(lock), None)
+                let (standing, entries) = Standing::take_root(&out, state, opener).await?;
+                Queue::standing(standing, entries, half_life)
             }
         };
         let resumed_units: u32 = queue
             .entries()
             .iter()
-            .map(|e| lock_core(e).status().units_committed)
+            .map(|e| lock(&e.core).status().units_committed)
             .sum();
         if resumed_units > 0 {
             info!(
@@ -143,7 +128,6 @@ impl Coordinator {
             hammer_version,
             timing: service_timing,
             metrics: metrics.clone(),
-            standing,
             submitting: Arc::default(),
             changed: watch::channel(0).0,
         };
@@ -155,7 +139,6 @@ impl Coordinator {
             addr,
             tls: tls.is_some(),
             queue,
-            events,
             fatal,
             drain,
             server_stop: Some(serving.stop),
@@ -167,7 +150,6 @@ impl Coordinator {
             metrics,
             metrics_server: None,
             health: serving.health,
-            _lock: root_lock,
         })
     }
 
@@ -226,7 +208,9 @@ impl Coordinator {
     /// Whether every unit of the one sweep is committed (never, for a standing
     /// coordinator).
     pub fn is_complete(&self) -> bool {
-        self.events.as_ref().is_some_and(|e| e.borrow().complete)
+        lock(&self.queue)
+            .events()
+            .is_some_and(|e| e.borrow().complete)
     }
 
     /// Resolves when every unit of the one sweep is committed (Ok), or a commit failed
@@ -239,10 +223,9 @@ impl Coordinator {
                 Err(_) => CoordinatorError::Internal("the writer threads are gone".into()),
             }
         };
-        let Some(events) = &self.events else {
+        let Some(mut events) = lock(&self.queue).events() else {
             return Err(failed.await);
         };
-        let mut events = events.clone();
         tokio::select! {
             done = events.wait_for(|e| e.complete) => done
                 .map(|_| ())
@@ -256,14 +239,7 @@ impl Coordinator {
     /// that is gone.
     pub async fn wait_workers_told(&self, linger: Duration) {
         let deadline = Instant::now() + linger;
-        let recent = {
-            let queue = lock(&self.queue);
-            queue
-                .entries()
-                .first()
-                .map_or(Duration::ZERO, |e| lock_core(e).timing.heartbeat * 3)
-        };
-        while Instant::now() < deadline && !lock(&self.queue).workers_informed(recent) {
+        while Instant::now() < deadline && !lock(&self.queue).workers_informed() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -392,9 +368,4 @@ fn spawn_expiry(queue: Arc<Mutex<Queue>>) -> JoinHandle<()> {
             lock(&queue).tick(Instant::now());
         }
     })
-}
-
-/// The core of a queue's entry, locked.
-fn lock_core(entry: &queue::Entry) -> MutexGuard<'_, core::Core> {
-    lock(&entry.core)
 }

@@ -56,10 +56,20 @@ struct GangSlot {
     pub size: u32,
     /// Gangs formed for this game so far; names the next one.
     pub formed: u32,
-    /// Workers waiting to form the next gang, with when each last asked.
-    pub waiting: Vec<(String, Instant)>,
+    /// Workers waiting to form the next gang.
+    pub waiting: Vec<Waiting>,
     /// The gang leased the game now, if any.
     pub current: Option<Gang>,
+}
+
+/// A worker on a game's waiting list.
+#[derive(Debug)]
+struct Waiting {
+    worker: String,
+    /// Where the other members reach it, as of its last ask.
+    peer: String,
+    /// When it last asked.
+    asked: Instant,
 }
 
 /// A gang that holds a game.
@@ -93,11 +103,12 @@ pub(super) struct Member {
 }
 
 impl Core {
-    /// A lease for a worker that takes part in gangs: the lease its formed gang holds
-    /// for it, or its place in the waiting list of the first available game (`None` when
-    /// that game is not a gang's, or the worker registered no peer address).
-    pub(super) fn gang_lease(&mut self, worker: &str) -> Option<LeaseOutcome> {
-        if self.workers.get(worker)?.peer.is_empty() {
+    /// A lease for a worker that takes part in gangs, reached at `peer`: the lease its
+    /// formed gang holds for it, or its place in the waiting list of the first available
+    /// game (`None` when that game is not a gang's, or the worker registered no peer
+    /// address).
+    pub(super) fn gang_lease(&mut self, worker: &str, peer: &str) -> Option<LeaseOutcome> {
+        if peer.is_empty() {
             return None;
         }
         if let Some(outcome) = self.fetch_member_lease(worker) {
@@ -114,12 +125,19 @@ impl Core {
         let gang = self.gangs.games.get_mut(&slot)?;
         let (fresh, stale): (Vec<_>, Vec<_>) = std::mem::take(&mut gang.waiting)
             .into_iter()
-            .partition(|(_, asked)| now.duration_since(*asked) < STALE_ASK);
+            .partition(|w| now.duration_since(w.asked) < STALE_ASK);
         gang.waiting = fresh;
-        match gang.waiting.iter_mut().find(|(w, _)| w == worker) {
-            Some(entry) => entry.1 = now,
+        match gang.waiting.iter_mut().find(|w| w.worker == worker) {
+            Some(waiting) => {
+                waiting.peer = peer.to_owned();
+                waiting.asked = now;
+            }
             None => {
-                gang.waiting.push((worker.to_owned(), now));
+                gang.waiting.push(Waiting {
+                    worker: worker.to_owned(),
+                    peer: peer.to_owned(),
+                    asked: now,
+                });
                 tracing::info!(
                     unit = %unit,
                     worker,
@@ -130,24 +148,17 @@ impl Core {
             }
         }
         let formed = gang.waiting.len() >= gang.size as usize;
-        let waiting: Vec<String> = if formed {
-            gang.waiting.drain(..).map(|(w, _)| w).collect()
+        let members: Vec<(String, String)> = if formed {
+            gang.waiting.drain(..).map(|w| (w.worker, w.peer)).collect()
         } else {
             Vec::new()
         };
-        for (gone, _) in stale {
-            self.gangs.seats.remove(&gone);
+        for gone in stale {
+            self.gangs.seats.remove(&gone.worker);
         }
         if !formed {
             return Some(LeaseOutcome::Wait(200));
         }
-        let members: Vec<(String, String)> = waiting
-            .into_iter()
-            .map(|w| {
-                let peer = self.workers.get(&w).map(|r| r.peer.clone());
-                (w, peer.unwrap_or_default())
-            })
-            .collect();
         let gang = self.gangs.games.get_mut(&slot)?;
         let name = format!("{unit}-gang{}", gang.formed);
         gang.formed += 1;
@@ -198,9 +209,9 @@ impl Core {
             return;
         }
         if let Some(gang) = self.gangs.games.get_mut(&slot)
-            && gang.waiting.iter().any(|(w, _)| w == worker)
+            && gang.waiting.iter().any(|w| w.worker == worker)
         {
-            gang.waiting.retain(|(w, _)| w != worker);
+            gang.waiting.retain(|w| w.worker != worker);
             self.gangs.seats.remove(worker);
         }
     }

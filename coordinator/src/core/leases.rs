@@ -9,10 +9,10 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{HeartbeatResponse, Lease, LeaseProgress, Unit as WireUnit};
+use hammer_proto::v1::{Lease, LeaseProgress, Unit as WireUnit};
 
 use super::gang::Member;
-use super::{Core, CoreError, LeaseOutcome, SlotState};
+use super::{Core, LeaseOutcome, SlotState};
 
 /// Where a lease is in its life. Only an active lease counts as working on its unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,10 +45,21 @@ pub(super) struct LeaseRec {
     pub gang: Option<Member>,
 }
 
+/// What a heartbeat found of the leases it named, by the core's ids.
+#[derive(Debug, Default)]
+pub(crate) struct Renewed {
+    /// Leases of units no longer open, or revoked: the worker drops them.
+    pub dropped: Vec<String>,
+    /// Leases this sweep does not know, or not as the worker's.
+    pub unknown: Vec<String>,
+}
+
 /// Every lease given out and not yet forgotten, by id.
 #[derive(Default)]
 pub(super) struct Leases {
     by_id: HashMap<u64, LeaseRec>,
+    /// The active leases of each worker; a worker works on one unit at a time.
+    held: HashMap<String, Vec<u64>>,
     next: u64,
 }
 
@@ -68,6 +79,23 @@ impl Leases {
         self.by_id.get_mut(id)
     }
 
+    /// The active leases of `worker`.
+    pub fn held(&self, worker: &str) -> &[u64] {
+        self.held.get(worker).map_or(&[], Vec::as_slice)
+    }
+
+    /// Counts lease `id` among `worker`'s active ones.
+    fn hold(&mut self, worker: &str, id: u64) {
+        self.held.entry(worker.to_owned()).or_default().push(id);
+    }
+
+    /// No longer counts lease `id` among `worker`'s active ones.
+    fn let_go(&mut self, worker: &str, id: u64) {
+        if let Some(held) = self.held.get_mut(worker) {
+            held.retain(|&l| l != id);
+        }
+    }
+
     /// Whether `id` is active and `worker`'s.
     fn held_by(&self, id: &u64, worker: &str) -> bool {
         self.get(id)
@@ -76,34 +104,20 @@ impl Leases {
 }
 
 impl Core {
-    /// The first step of a lease request: the worker is known and seen, lapsed leases
-    /// end, and the worker's own leases end (it asks because it finished or dropped its
-    /// unit).
-    pub fn begin_lease(&mut self, worker: &str, gang_failed: bool) -> Result<(), CoreError> {
-        if self.draining {
-            return Err(CoreError::ShuttingDown);
-        }
-        self.worker_mut(worker)?;
+    /// The first step of a lease request: lapsed leases end, and the worker's own
+    /// leases end (it asks because it finished or dropped its unit), with its gang's when
+    /// `gang_failed` says that broke.
+    pub fn begin_lease(&mut self, worker: &str, gang_failed: bool) {
         self.expire(Instant::now());
         self.release_all(worker, gang_failed);
-        if self.is_complete() {
-            self.mark_told_complete(worker);
-        }
-        Ok(())
-    }
-
-    /// Marks `worker` as told the sweep is complete.
-    pub fn mark_told_complete(&mut self, worker: &str) {
-        if let Some(w) = self.workers.get_mut(worker) {
-            w.told_complete = true;
-            w.last_seen = Instant::now();
-        }
     }
 
     /// A new unit for `worker`: its seat in a gang, or the first open unit it searches
-    /// alone. `None` when the sweep has none.
-    pub fn fresh(&mut self, worker: &str) -> Option<LeaseOutcome> {
-        self.gang_lease(worker).or_else(|| self.alone(worker))
+    /// alone. `None` when the sweep has none. `peer` is where other workers reach it for
+    /// gangs (empty: it takes part in none).
+    pub fn fresh(&mut self, worker: &str, peer: &str) -> Option<LeaseOutcome> {
+        self.gang_lease(worker, peer)
+            .or_else(|| self.alone(worker))
     }
 
     /// Whether a formed gang of this sweep holds a seat for `worker`.
@@ -144,25 +158,21 @@ impl Core {
             .count()
     }
 
-    /// The threads of the workers holding this sweep's active leases: what the sweep
-    /// uses of the cluster now, for fair share.
-    pub fn active_threads(&self) -> u64 {
+    /// The threads of the workers holding this sweep's active leases, by `threads` of a
+    /// worker: what the sweep uses of the cluster now, for fair share.
+    pub fn active_threads(&self, threads: impl Fn(&str) -> u32) -> u64 {
         self.leases
             .by_id
             .values()
             .filter(|l| l.state == LeaseState::Active)
-            .map(|l| u64::from(self.workers.get(&l.worker).map_or(1, |w| w.threads)))
+            .map(|l| u64::from(threads(&l.worker)))
             .sum()
     }
 
     /// A worker asks for work when it has finished or dropped its unit: its leases end,
     /// and with them its gang's when that broke.
     fn release_all(&mut self, worker: &str, gang_failed: bool) {
-        let old: Vec<u64> = self
-            .workers
-            .get(worker)
-            .map(|w| w.active.clone())
-            .unwrap_or_default();
+        let old: Vec<u64> = self.leases.held(worker).to_vec();
         for lease in old {
             if gang_failed {
                 self.dissolve_of(lease, "a member's gang broke");
@@ -217,9 +227,7 @@ impl Core {
             progressed: now,
             gang: None,
         });
-        if let Some(w) = self.workers.get_mut(worker) {
-            w.active.push(id);
-        }
+        self.leases.hold(worker, id);
         self.available.remove(&slot_index);
         self.leased.insert(slot_index);
         let slot = &mut self.slots[slot_index as usize];
@@ -297,9 +305,7 @@ impl Core {
         }
         let slot_index = rec.slot;
         let worker = rec.worker.clone();
-        if let Some(w) = self.workers.get_mut(&worker) {
-            w.active.retain(|&l| l != lease);
-        }
+        self.leases.let_go(&worker, lease);
         let slot = &mut self.slots[slot_index as usize];
         slot.active = slot.active.saturating_sub(1);
         if slot.active == 0 {
@@ -330,35 +336,33 @@ impl Core {
         self.expire_gangs(now);
     }
 
+    /// A heartbeat of `worker`: renews the leases it names (by the core's ids) that are
+    /// its own and open, and keeps the expansions it reports.
     pub fn heartbeat(
         &mut self,
         worker: &str,
         leases: &[String],
         progress: &[LeaseProgress],
-    ) -> Result<HeartbeatResponse, CoreError> {
-        self.worker_mut(worker)?;
+    ) -> Renewed {
         let now = Instant::now();
-        let mut answer = HeartbeatResponse {
-            sweep_complete: self.is_complete(),
-            ..HeartbeatResponse::default()
-        };
+        let mut answer = Renewed::default();
         for text in leases {
             let Some(rec) = text
                 .parse::<u64>()
                 .ok()
                 .and_then(|id| self.leases.get(&id).map(|r| (id, r)))
             else {
-                answer.unknown_lease_ids.push(text.clone());
+                answer.unknown.push(text.clone());
                 continue;
             };
             let (id, rec) = rec;
             if rec.worker != worker {
-                answer.unknown_lease_ids.push(text.clone());
+                answer.unknown.push(text.clone());
                 continue;
             }
             let slot = rec.slot;
             if self.slots[slot as usize].state != SlotState::Open || rec.state == LeaseState::Revoked {
-                answer.dropped_lease_ids.push(text.clone());
+                answer.dropped.push(text.clone());
                 continue;
             }
             self.renew(id, now);
@@ -380,7 +384,7 @@ impl Core {
                 rec.progressed = now;
             }
         }
-        Ok(answer)
+        answer
     }
 
     /// Extends a lease, and takes it up again if it had lapsed (see [`LeaseState`] for
@@ -398,9 +402,7 @@ impl Core {
         rec.state = LeaseState::Active;
         let slot_index = rec.slot;
         let worker = rec.worker.clone();
-        if let Some(w) = self.workers.get_mut(&worker) {
-            w.active.push(id);
-        }
+        self.leases.hold(&worker, id);
         let slot = &mut self.slots[slot_index as usize];
         slot.active += 1;
         self.available.remove(&slot_index);

@@ -3,8 +3,13 @@
 //!
 //! By job: this module keeps the units and their states; `leases.rs` grants, renews and
 //! lapses leases and picks what a worker gets; `gang.rs` forms and dissolves gangs;
-//! `workers.rs` the workers registered; `ingest.rs` takes result batches; `status.rs`
-//! keeps the tallies that `hammer status` and the metrics show.
+//! `ingest.rs` takes result batches; `status.rs` keeps the tallies that `hammer status`
+//! and the metrics show.
+//!
+//! A pure scheduler of one sweep: it knows workers only by the ids its leases name, and
+//! takes what else it needs of them (a peer address, a worker's threads, who produced a
+//! batch) as arguments from the queue, which alone keeps the workers, the draining and
+//! the completion of a coordinator of one sweep.
 //!
 //! Everything here is synchronous and fast (no I/O), so it lives behind one mutex that
 //! the gRPC handlers hold only for the duration of one call. Writing part files happens
@@ -26,14 +31,13 @@ mod gang;
 mod ingest;
 mod leases;
 mod status;
-pub(crate) mod workers;
 
 use gang::Gangs;
 use leases::{LeaseRec, LeaseState, Leases};
 use status::Tally;
-use workers::{WorkerRec, Workers};
 
 pub(crate) use error::CoreError;
+pub(crate) use leases::Renewed;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SlotState {
@@ -96,11 +100,9 @@ pub(crate) struct Core {
     /// Open units with at least one active lease.
     leased: BTreeSet<u32>,
     leases: Leases,
-    workers: Workers,
     /// The games of gang experiments: who waits to search each, and the gang that does.
     gangs: Gangs,
     tally: Tally,
-    pub draining: bool,
     /// Counters for `--metrics`; atomics, shared with the service and the writers.
     pub metrics: Arc<Counters>,
 }
@@ -143,10 +145,8 @@ impl Core {
             available: BTreeSet::new(),
             leased: BTreeSet::new(),
             leases: Leases::default(),
-            workers: Workers::default(),
             gangs,
             tally,
-            draining: false,
             metrics,
         };
         for entry in committed {
@@ -162,12 +162,6 @@ impl Core {
 
     pub fn is_complete(&self) -> bool {
         self.tally.units_committed as usize == self.slots.len()
-    }
-
-    /// Makes a worker that registered with the queue known to this sweep.
-    pub fn ensure_worker(&mut self, id: &str, version: &str, peer: &str, threads: u32) {
-        self.workers.ensure(id, version, peer);
-        self.workers.set_threads(id, threads);
     }
 
     /// Whether no unit is leased or being written: a stopped sweep is then at rest.
@@ -187,15 +181,6 @@ impl Core {
     /// Whether an open unit waits without a lease.
     pub fn has_available(&self) -> bool {
         !self.available.is_empty()
-    }
-
-    fn worker_mut(&mut self, worker: &str) -> Result<&mut WorkerRec, CoreError> {
-        let rec = self
-            .workers
-            .get_mut(worker)
-            .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?;
-        rec.last_seen = Instant::now();
-        Ok(rec)
     }
 
     /// The unit that lease `lease_id` (as sent on the wire) covers, when it is known.
@@ -249,11 +234,3 @@ impl Core {
             }
         }
     }
-
-    /// Whether every worker seen recently has been told that the sweep is complete.
-    pub fn workers_informed(&self, recent: Duration) -> bool {
-        self.workers
-            .values()
-            .all(|w| w.told_complete || w.last_seen.elapsed() > recent)
-    }
-}

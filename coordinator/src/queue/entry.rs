@@ -15,6 +15,7 @@
 //! written atomically whenever one of them changes; `admin` is `active`, `stopped` or
 //! `cancelled`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -146,6 +147,10 @@ pub(crate) struct Entry {
     pub usage: f64,
     /// A unit of it was leased or committed: it is running, not queued.
     pub started: bool,
+    /// The workers it has met (a lease request that reached it, a batch, a heartbeat),
+    /// each with whether it was told that the sweep is complete: `hammer status` shows
+    /// the others.
+    pub met: HashMap<String, bool>,
     /// Where `queue.meta` goes; `None` for a coordinator of one sweep.
     pub dir: Option<PathBuf>,
     /// The Delta log's periodic task, when the log is kept.
@@ -258,6 +263,7 @@ impl Opener {
         writing,
         usage: 0.0,
         started: !committed.is_empty(),
+        met: HashMap::new(),
         dir: match home {
             Home::Alone(_) => None,
             Home::Queued(dir) => Some(dir),

@@ -9,7 +9,7 @@ use hammer_proto::v1::{HeartbeatRequest, HeartbeatResponse, LeaseRequest, lease_
 use hammer_store::Store;
 use hammer_sweep::Sweep;
 
-use super::{Admin, Home, Opener, Place, Queue};
+use super::{Admin, Home, Opener, Place, Queue, Standing};
 use crate::core::Timing;
 use crate::sync::lock;
 use crate::state::CommitEntry;
@@ -48,33 +48,48 @@ async fn queue_of(
     open_queue(dir, standing, sweeps, timing).await
 }
 
-/// A queue of `sweeps` (sweep, priority, weight), standing or of one sweep, opened in
-/// `dir` as the coordinator opens them.
+/// A standing queue of `sweeps` (sweep, priority, weight), or the queue of a coordinator
+/// of one sweep, opened in `dir` as the coordinator opens them.
 pub(super) async fn open_queue(
     dir: &std::path::Path,
     standing: bool,
     sweeps: Vec<(Sweep, i32, f64)>,
     timing: Timing,
 ) -> Queue {
-    let mut queue = Queue::new(standing, Duration::from_secs(3600));
     let opener = Opener {
         workers_write: false,
         delta_log: false,
         timing,
         counters: Arc::default(),
     };
+    let half_life = Duration::from_secs(3600);
+    if !standing {
+        let [(sweep, priority, weight)] = <[_; 1]>::try_from(sweeps).expect("one sweep");
+        let state = dir.join("state");
+        let out = Store::local(dir.join(&sweep.name));
+        let place = Place {
+            seq: 1,
+            priority,
+            weight,
+            admin: Admin::Active,
+        };
+        let entry = opener.open(sweep, out, Home::Alone(&state), place).await;
+        return Queue::one(entry.expect("sweep opens"), half_life);
+    }
+    let out = Store::local(dir.join("out"));
+    let (standing, restored) = Standing::take_root(&out, dir.join("state"), opener)
+        .await
+        .expect("state root");
+    let mut queue = Queue::standing(standing, restored, half_life);
+    let standing = queue.standing_opener().expect("a standing queue");
     for (sweep, priority, weight) in sweeps {
-        let name = sweep.name.clone();
-        let state = dir.join("state").join(&name);
         let place = Place {
             seq: queue.next_seq(),
             priority,
             weight,
             admin: Admin::Active,
         };
-        let out = Store::local(dir.join(&name));
-        let entry = opener.open(sweep, out, Home::Alone(&state), place).await;
-        queue.push(entry.expect("sweep opens"));
+        queue.push(standing.open(sweep, place).await.expect("sweep opens"));
     }
     queue
 }
@@ -182,7 +197,7 @@ async fn a_worker_idle_when_the_last_unit_commits_is_told_complete() {
     assert_eq!(queue.status("").expect("status").workers, 1);
     complete(&mut queue, &busy);
     assert_eq!(queue.status("").expect("status").workers, 0);
-    assert!(queue.workers_informed(Duration::from_secs(60)));
+    assert!(queue.workers_informed());
 }
 
 /// Four workers take turns asking for work while a clock advances; each lease held is
