@@ -217,8 +217,12 @@ fn escape(value: &str) -> String {
 
 /// Answers `GET /metrics` on `listener` until the task is aborted.
 /// `status` reads the sweeps' progress at each scrape.
-pub(crate) async fn serve<F>(listener: TcpListener, status: F, metrics: Arc<Counters>, started: Instant)
-where
+pub(crate) async fn serve<F>(
+    listener: TcpListener,
+    status: F,
+    metrics: Arc<Counters>,
+    started: Instant,
+) where
     F: Fn() -> StatusResponse + Send + Sync + 'static,
 {
     let status = Arc::new(status);

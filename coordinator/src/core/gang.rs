@@ -20,7 +20,6 @@ use std::time::{Duration, Instant};
 
 use hammer_proto::v1::GangLease;
 
-use super::leases::LeaseState;
 use super::{Core, LeaseOutcome, SlotState};
 
 /// A worker that stopped asking this long ago leaves a game's waiting list.
@@ -234,7 +233,7 @@ impl Core {
             }
         }
         for lease in gang.leases.into_iter().flatten() {
-            self.deactivate(lease, LeaseState::Revoked);
+            self.revoke(lease);
         }
         let slot_rec = &self.slots[slot as usize];
         if slot_rec.state == SlotState::Open && slot_rec.active == 0 {

@@ -7,7 +7,6 @@ use std::time::Instant;
 use hammer_proto::v1::{BatchAck, GameResult, ResultBatch, UnitState, UnitWritten};
 use hammer_sweep::{Cap, Unit};
 
-use super::leases::LeaseState;
 use super::{Core, CoreError, SlotState};
 use crate::state::CommitEntry;
 use crate::writer::job::{Part, Stored, WorkerInfo, WriteJob};
@@ -106,7 +105,7 @@ impl Core {
             unit_state: state as i32,
         };
         for lease in slot_leases {
-            self.deactivate(lease, LeaseState::Released);
+            self.release(lease);
         }
         if job.is_some() {
             self.leased.remove(&slot_index);

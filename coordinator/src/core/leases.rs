@@ -116,8 +116,7 @@ impl Core {
     /// alone. `None` when the sweep has none. `peer` is where other workers reach it for
     /// gangs (empty: it takes part in none).
     pub fn fresh(&mut self, worker: &str, peer: &str) -> Option<LeaseOutcome> {
-        self.gang_lease(worker, peer)
-            .or_else(|| self.alone(worker))
+        self.gang_lease(worker, peer).or_else(|| self.alone(worker))
     }
 
     /// Whether a formed gang of this sweep holds a seat for `worker`.
@@ -274,7 +273,8 @@ impl Core {
                 let moving = slot.leases.iter().any(|l| {
                     self.leases.get(l).is_some_and(|r| {
                         r.state == LeaseState::Active
-                            && r.expansions > 0 && now.duration_since(r.progressed) < stall
+                            && r.expansions > 0
+                            && now.duration_since(r.progressed) < stall
                     })
                 });
                 (slot.state == SlotState::Open
@@ -289,10 +289,21 @@ impl Core {
             .map(|(_, i)| i)
     }
 
+    /// Lets go of a lease (its unit is complete, or its worker asked for other work).
+    pub(super) fn release(&mut self, lease: u64) {
+        self.deactivate(lease, LeaseState::Released);
+    }
+
+    /// Revokes a lease, active or not: it is never revived, and heartbeats tell its
+    /// worker to drop it.
+    pub(super) fn revoke(&mut self, lease: u64) {
+        self.deactivate(lease, LeaseState::Revoked);
+    }
+
     /// Ends an active lease's claim on its unit, leaving it `to`; the unit becomes
     /// available again if no one else works on it. A lease that is no longer active
     /// keeps its state, except that any lease can be revoked.
-    pub(super) fn deactivate(&mut self, lease: u64, to: LeaseState) {
+    fn deactivate(&mut self, lease: u64, to: LeaseState) {
         let Some(rec) = self.leases.get_mut(&lease) else {
             return;
         };
@@ -361,7 +372,9 @@ impl Core {
                 continue;
             }
             let slot = rec.slot;
-            if self.slots[slot as usize].state != SlotState::Open || rec.state == LeaseState::Revoked {
+            if self.slots[slot as usize].state != SlotState::Open
+                || rec.state == LeaseState::Revoked
+            {
                 answer.dropped.push(text.clone());
                 continue;
             }

@@ -33,11 +33,10 @@ mod leases;
 mod status;
 
 use gang::Gangs;
-use leases::{LeaseRec, LeaseState, Leases};
+use leases::{LeaseRec, Leases};
 use status::Tally;
 
 pub(crate) use error::CoreError;
-pub(crate) use leases::Renewed;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SlotState {
@@ -214,7 +213,7 @@ impl Core {
         slot.results = Vec::new();
         let leases = slot.leases.clone();
         for lease in leases {
-            self.deactivate(lease, LeaseState::Released);
+            self.release(lease);
         }
         self.available.remove(&slot_index);
         self.leased.remove(&slot_index);
@@ -234,3 +233,4 @@ impl Core {
             }
         }
     }
+}

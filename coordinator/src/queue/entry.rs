@@ -27,10 +27,10 @@ use tokio::task::JoinHandle;
 use tracing::info;
 
 use crate::core::{Core, Timing};
-use crate::delta::DeltaWriter;
 use crate::counters::Counters;
-use crate::state::{CommitEntry, StateDir, StateError, write_atomic};
+use crate::delta::DeltaWriter;
 use crate::error::CoordinatorError;
+use crate::state::{CommitEntry, StateDir, StateError, write_atomic};
 use crate::sync::lock;
 use crate::writer::SweepWriting;
 use crate::writer::job::Events;
@@ -222,54 +222,59 @@ impl Opener {
             Home::Alone(dir) => (*dir, true),
             Home::Queued(dir) => (dir.as_path(), false),
         };
-    // Checked before anything is opened or written.
-    let knowledge_bases = shipped_knowledge_bases(&sweep)?;
-    let sweep = Arc::new(sweep);
-    let (mut state_dir, mut committed) = StateDir::open(state, &sweep, lock_state)?;
-    let delta =
-        open_dataset(&out, &sweep, &mut state_dir, &mut committed, self.delta_log).await?;
-    let core = Core::new(sweep.clone(), self.timing.clone(), &committed, self.counters.clone());
-    let (events, _) = watch::channel(Events {
-        complete: core.is_complete(),
-        ..Events::default()
-    });
-    let core = Arc::new(Mutex::new(core));
-    let spec = SweepSpec {
-        name: sweep.name.clone(),
-        digest: sweep.digest.clone(),
-        text: sweep.text.clone(),
-        knowledge_bases,
-        dataset_url: if self.workers_write {
-            out.to_string()
-        } else {
-            String::new()
-        },
-    };
-    let delta_task = delta.as_ref().map(|d| d.spawn());
-    let writing = Arc::new(SweepWriting {
-        out,
-        state: Mutex::new(state_dir),
-        core: core.clone(),
-        sweep: sweep.clone(),
-        events,
-        delta,
-        cancelled: RwLock::new(place.admin == Admin::Cancelled),
-    });
-    Ok(Entry {
-        place,
-        sweep,
-        spec: Arc::new(spec),
-        core,
-        writing,
-        usage: 0.0,
-        started: !committed.is_empty(),
-        met: HashMap::new(),
-        dir: match home {
-            Home::Alone(_) => None,
-            Home::Queued(dir) => Some(dir),
-        },
-        delta_task,
-    })
+        // Checked before anything is opened or written.
+        let knowledge_bases = shipped_knowledge_bases(&sweep)?;
+        let sweep = Arc::new(sweep);
+        let (mut state_dir, mut committed) = StateDir::open(state, &sweep, lock_state)?;
+        let delta =
+            open_dataset(&out, &sweep, &mut state_dir, &mut committed, self.delta_log).await?;
+        let core = Core::new(
+            sweep.clone(),
+            self.timing.clone(),
+            &committed,
+            self.counters.clone(),
+        );
+        let (events, _) = watch::channel(Events {
+            complete: core.is_complete(),
+            ..Events::default()
+        });
+        let core = Arc::new(Mutex::new(core));
+        let spec = SweepSpec {
+            name: sweep.name.clone(),
+            digest: sweep.digest.clone(),
+            text: sweep.text.clone(),
+            knowledge_bases,
+            dataset_url: if self.workers_write {
+                out.to_string()
+            } else {
+                String::new()
+            },
+        };
+        let delta_task = delta.as_ref().map(|d| d.spawn());
+        let writing = Arc::new(SweepWriting {
+            out,
+            state: Mutex::new(state_dir),
+            core: core.clone(),
+            sweep: sweep.clone(),
+            events,
+            delta,
+            cancelled: RwLock::new(place.admin == Admin::Cancelled),
+        });
+        Ok(Entry {
+            place,
+            sweep,
+            spec: Arc::new(spec),
+            core,
+            writing,
+            usage: 0.0,
+            started: !committed.is_empty(),
+            met: HashMap::new(),
+            dir: match home {
+                Home::Alone(_) => None,
+                Home::Queued(dir) => Some(dir),
+            },
+            delta_task,
+        })
     }
 }
 
@@ -295,9 +300,7 @@ async fn open_dataset(
     if !delta_log {
         return Ok(None);
     }
-    Ok(Some(
-        DeltaWriter::start(out, sweep, committed).await?,
-    ))
+    Ok(Some(DeltaWriter::start(out, sweep, committed).await?))
 }
 
 /// The knowledge bases the sweep's learned orders name, as `GetSweep` ships them;

@@ -66,7 +66,10 @@ impl Standing {
         let location = format!("{}/{}", self.root.trim_end_matches('/'), sweep.name);
         let out = Store::open(&location)?;
         let dir = self.sweeps_dir().join(&sweep.name);
-        let entry = self.opener.open(sweep, out, Home::Queued(dir), place).await?;
+        let entry = self
+            .opener
+            .open(sweep, out, Home::Queued(dir), place)
+            .await?;
         entry.save()?;
         Ok(entry)
     }

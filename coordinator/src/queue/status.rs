@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use hammer_proto::v1::{StatusResponse, WorkerStatus};
 
-use super::{Entry, QueueError, Queue};
+use super::{Entry, Queue, QueueError};
 use crate::sync::lock;
 
 impl Queue {

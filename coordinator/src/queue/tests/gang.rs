@@ -10,7 +10,8 @@ use super::{ask, beat, open_queue};
 use crate::core::Timing;
 use crate::queue::Queue;
 
-const SWEEP: &str = "name = \"g\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [5]\ngames = 2\ngang = 2\n";
+const SWEEP: &str =
+    "name = \"g\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [5]\ngames = 2\ngang = 2\n";
 
 /// A coordinator's queue of the one gang sweep, whose leases lapse after `ttl_ms`.
 async fn queue(dir: &std::path::Path, ttl_ms: u64) -> Queue {

@@ -11,8 +11,8 @@ use hammer_sweep::Sweep;
 
 use super::{Admin, Home, Opener, Place, Queue, Standing};
 use crate::core::Timing;
-use crate::sync::lock;
 use crate::state::CommitEntry;
+use crate::sync::lock;
 
 mod gang;
 mod leases;
