@@ -14,8 +14,9 @@ use hammer_sweep::Sweep;
 use tokio::task::JoinHandle;
 use tracing::{debug, warn};
 
+use crate::error::CoordinatorError;
 use crate::state::CommitEntry;
-use crate::{CoordinatorError, lock};
+use crate::sync::lock;
 
 /// How often the queued parts become a new version of the log.
 const EVERY: Duration = Duration::from_secs(2);

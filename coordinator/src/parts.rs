@@ -7,7 +7,7 @@ use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tracing::info;
 
-use crate::CoordinatorError;
+use crate::error::CoordinatorError;
 use crate::state::{CommitEntry, StateDir};
 
 /// Commits the parts already in the store of units the journal does not have. One listing

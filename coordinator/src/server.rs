@@ -13,8 +13,9 @@ use tonic::service::interceptor::InterceptedService;
 use tonic::transport::server::TcpIncoming;
 use tonic::transport::{Identity, Server, ServerTlsConfig};
 
+use crate::config::{TlsFiles, Tokens};
+use crate::error::CoordinatorError;
 use crate::service::{Auth, Service};
-use crate::{CoordinatorError, TlsFiles, Tokens};
 
 /// The health service's name for the coordinator.
 pub(crate) const SERVICE_NAME: &str = "hammer.v1.Coordinator";

@@ -21,10 +21,9 @@ use tracing::{debug, info, warn};
 use hammer_store::Store;
 
 use crate::core::{Core, CoreError, Timing};
-use crate::lock;
-use crate::metrics::Metrics;
-use crate::queue::{Admitted, LONG_POLL, Queue};
-use crate::standing::Standing;
+use crate::counters::Counters;
+use crate::queue::{Admitted, LONG_POLL, Queue, QueueError};
+use crate::sync::lock;
 use crate::writer::Job;
 
 pub(crate) struct Service {
@@ -34,9 +33,7 @@ pub(crate) struct Service {
     pub hammer_version: String,
     /// The lease and heartbeat periods workers are told.
     pub timing: Timing,
-    pub metrics: Arc<Metrics>,
-    /// How a standing coordinator opens the sweeps submitted to it.
-    pub standing: Option<Arc<Standing>>,
+    pub metrics: Arc<Counters>,
     /// One submission at a time: a new sweep is opened outside the queue's lock.
     pub submitting: Arc<tokio::sync::Mutex<()>>,
     /// Bumped when a sweep is submitted or resumed, to wake idle workers' lease calls.
@@ -66,7 +63,7 @@ impl Coordinator for Service {
             )));
         }
         let mut queue = lock(&self.queue);
-        if queue.draining {
+        if queue.is_draining() {
             return Err(Status::unavailable("the coordinator is shutting down"));
         }
         let worker_id = queue.register(
@@ -103,8 +100,12 @@ impl Coordinator for Service {
         require(&request, Role::Worker, "Lease")?;
         let request = request.into_inner();
         let mut changed = self.changed.subscribe();
-        let (mut answer, idle) = lock(&self.queue).lease(&request)?;
-        if idle && self.standing.is_some() {
+        let (mut answer, poll) = {
+            let mut queue = lock(&self.queue);
+            let (answer, idle) = queue.lease(&request)?;
+            (answer, idle && queue.is_standing())
+        };
+        if poll {
             // Long poll: an idle worker hears of a submission at once.
             let mut drain = self.drain.clone();
             tokio::select! {
@@ -217,8 +218,8 @@ impl Coordinator for Service {
         let info = match admitted {
             Admitted::Known(info) => info,
             Admitted::New(sweep, place) => {
-                let Some(standing) = &self.standing else {
-                    return Err(CoreError::OneSweepOnly.into());
+                let Some(standing) = lock(&self.queue).standing_opener() else {
+                    return Err(QueueError::OneSweepOnly.into());
                 };
                 let name = sweep.name.clone();
                 let entry = standing.open(*sweep, place).await.map_err(|e| {
@@ -277,11 +278,13 @@ async fn take_batch(
 ) -> Result<(BatchAck, Option<Job>), Status> {
     let routed = lock(queue).route(&batch.worker_id, &batch.lease_id)?;
     if routed.cancelled {
-        return Err(CoreError::SweepCancelled(routed.writing.sweep.name.clone()).into());
+        return Err(QueueError::SweepCancelled(routed.writing.sweep.name.clone()).into());
     }
     let wire = std::mem::replace(&mut batch.lease_id, routed.lease.clone());
     check_part(&routed.core, &routed.writing.out, &batch).await?;
-    let (mut ack, job) = lock(&routed.core).ingest(batch)?;
+    let (mut ack, job) = lock(&routed.core)
+        .ingest(batch, routed.worker.clone())
+        .map_err(QueueError::from)?;
     ack.lease_id = wire;
     let job = job.map(|unit| Job {
         sweep: routed.writing.clone(),
@@ -409,27 +412,33 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// The gRPC code of each refusal: workers act on the code (`NotFound`: register or lease
-/// again; `Unavailable`: retry later), the message is for people.
-impl From<CoreError> for Status {
-    fn from(error: CoreError) -> Status {
+/// The gRPC code of each refusal, the queue's and its cores': workers act on the code
+/// (`NotFound`: register or lease again; `Unavailable`: retry later), the message is for
+/// people.
+impl From<QueueError> for Status {
+    fn from(error: QueueError) -> Status {
         let message = error.to_string();
         match error {
-            CoreError::UnknownWorker(_)
-            | CoreError::UnknownLease(_)
-            | CoreError::UnknownSweep { .. }
-            | CoreError::SweepCancelled(_) => Status::not_found(message),
-            CoreError::ShuttingDown => Status::unavailable(message),
-            CoreError::NameNeeded(_) | CoreError::BadSweep(_) => Status::invalid_argument(message),
-            CoreError::OneSweepOnly => Status::failed_precondition(message),
-            CoreError::SweepExists { .. } => Status::already_exists(message),
-            CoreError::Persist(_) => Status::internal(message),
-            CoreError::MalformedLease(_)
-            | CoreError::OutsideLease { .. }
-            | CoreError::ResultRefused { .. }
-            | CoreError::PartRefused { .. } => Status::invalid_argument(message),
-            CoreError::NotYourLease { .. } => Status::permission_denied(message),
-            CoreError::UnitOutsideSweep => Status::internal(message),
+            QueueError::UnknownWorker(_)
+            | QueueError::UnknownSweep { .. }
+            | QueueError::SweepCancelled(_)
+            | QueueError::Core(CoreError::UnknownLease(_)) => Status::not_found(message),
+            QueueError::ShuttingDown => Status::unavailable(message),
+            QueueError::NameNeeded(_) | QueueError::BadSweep(_) => {
+                Status::invalid_argument(message)
+            }
+            QueueError::OneSweepOnly => Status::failed_precondition(message),
+            QueueError::SweepExists { .. } => Status::already_exists(message),
+            QueueError::Persist(_) => Status::internal(message),
+            QueueError::MalformedLease(_)
+            | QueueError::Core(
+                CoreError::MalformedLease(_)
+                | CoreError::OutsideLease { .. }
+                | CoreError::ResultRefused { .. }
+                | CoreError::PartRefused { .. },
+            ) => Status::invalid_argument(message),
+            QueueError::Core(CoreError::NotYourLease { .. }) => Status::permission_denied(message),
+            QueueError::Core(CoreError::UnitOutsideSweep) => Status::internal(message),
         }
     }
 }

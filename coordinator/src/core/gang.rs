@@ -55,10 +55,20 @@ struct GangSlot {
     pub size: u32,
     /// Gangs formed for this game so far; names the next one.
     pub formed: u32,
-    /// Workers waiting to form the next gang, with when each last asked.
-    pub waiting: Vec<(String, Instant)>,
+    /// Workers waiting to form the next gang.
+    pub waiting: Vec<Waiting>,
     /// The gang leased the game now, if any.
     pub current: Option<Gang>,
+}
+
+/// A worker on a game's waiting list.
+#[derive(Debug)]
+struct Waiting {
+    worker: String,
+    /// Where the other members reach it, as of its last ask.
+    peer: String,
+    /// When it last asked.
+    asked: Instant,
 }
 
 /// A gang that holds a game.
@@ -92,11 +102,12 @@ pub(super) struct Member {
 }
 
 impl Core {
-    /// A lease for a worker that takes part in gangs: the lease its formed gang holds
-    /// for it, or its place in the waiting list of the first available game (`None` when
-    /// that game is not a gang's, or the worker registered no peer address).
-    pub(super) fn gang_lease(&mut self, worker: &str) -> Option<LeaseOutcome> {
-        if self.workers.get(worker)?.peer.is_empty() {
+    /// A lease for a worker that takes part in gangs, reached at `peer`: the lease its
+    /// formed gang holds for it, or its place in the waiting list of the first available
+    /// game (`None` when that game is not a gang's, or the worker registered no peer
+    /// address).
+    pub(super) fn gang_lease(&mut self, worker: &str, peer: &str) -> Option<LeaseOutcome> {
+        if peer.is_empty() {
             return None;
         }
         if let Some(outcome) = self.fetch_member_lease(worker) {
@@ -113,12 +124,19 @@ impl Core {
         let gang = self.gangs.games.get_mut(&slot)?;
         let (fresh, stale): (Vec<_>, Vec<_>) = std::mem::take(&mut gang.waiting)
             .into_iter()
-            .partition(|(_, asked)| now.duration_since(*asked) < STALE_ASK);
+            .partition(|w| now.duration_since(w.asked) < STALE_ASK);
         gang.waiting = fresh;
-        match gang.waiting.iter_mut().find(|(w, _)| w == worker) {
-            Some(entry) => entry.1 = now,
+        match gang.waiting.iter_mut().find(|w| w.worker == worker) {
+            Some(waiting) => {
+                waiting.peer = peer.to_owned();
+                waiting.asked = now;
+            }
             None => {
-                gang.waiting.push((worker.to_owned(), now));
+                gang.waiting.push(Waiting {
+                    worker: worker.to_owned(),
+                    peer: peer.to_owned(),
+                    asked: now,
+                });
                 tracing::info!(
                     unit = %unit,
                     worker,
@@ -129,24 +147,17 @@ impl Core {
             }
         }
         let formed = gang.waiting.len() >= gang.size as usize;
-        let waiting: Vec<String> = if formed {
-            gang.waiting.drain(..).map(|(w, _)| w).collect()
+        let members: Vec<(String, String)> = if formed {
+            gang.waiting.drain(..).map(|w| (w.worker, w.peer)).collect()
         } else {
             Vec::new()
         };
-        for (gone, _) in stale {
-            self.gangs.seats.remove(&gone);
+        for gone in stale {
+            self.gangs.seats.remove(&gone.worker);
         }
         if !formed {
             return Some(LeaseOutcome::Wait(200));
         }
-        let members: Vec<(String, String)> = waiting
-            .into_iter()
-            .map(|w| {
-                let peer = self.workers.get(&w).map(|r| r.peer.clone());
-                (w, peer.unwrap_or_default())
-            })
-            .collect();
         let gang = self.gangs.games.get_mut(&slot)?;
         let name = format!("{unit}-gang{}", gang.formed);
         gang.formed += 1;
@@ -197,9 +208,9 @@ impl Core {
             return;
         }
         if let Some(gang) = self.gangs.games.get_mut(&slot)
-            && gang.waiting.iter().any(|(w, _)| w == worker)
+            && gang.waiting.iter().any(|w| w.worker == worker)
         {
-            gang.waiting.retain(|(w, _)| w != worker);
+            gang.waiting.retain(|w| w.worker != worker);
             self.gangs.seats.remove(worker);
         }
     }
@@ -222,10 +233,7 @@ impl Core {
             }
         }
         for lease in gang.leases.into_iter().flatten() {
-            if let Some(rec) = self.leases.get_mut(&lease) {
-                rec.revoked = true;
-            }
-            self.deactivate(lease);
+            self.revoke(lease);
         }
         let slot_rec = &self.slots[slot as usize];
         if slot_rec.state == SlotState::Open && slot_rec.active == 0 {
@@ -271,122 +279,5 @@ impl Core {
         for slot in stale {
             self.dissolve(slot, "a member did not take its lease in time");
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::Arc;
-
-    use hammer_sweep::Sweep;
-
-    use super::super::{Core, LeaseOutcome, Timing};
-
-    const SWEEP: &str = "name = \"g\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [5]\ngames = 2\ngang = 2\n";
-
-    fn core(ttl_ms: u64) -> Core {
-        let sweep = Sweep::parse(SWEEP, "test").expect("sweep parses");
-        let timing = Timing {
-            lease_ttl: std::time::Duration::from_millis(ttl_ms),
-            ..Timing::default()
-        };
-        Core::new(Arc::new(sweep), timing, &[])
-    }
-
-    /// (lease id, rank, peers, gang name) of a gang lease; panics on anything else.
-    fn gang_lease(outcome: LeaseOutcome) -> (String, u32, Vec<String>, String, String) {
-        let LeaseOutcome::Lease(lease) = outcome else {
-            panic!("expected a lease");
-        };
-        let gang = lease.gang.expect("a gang lease");
-        let unit = lease.unit.expect("a unit").unit_id;
-        (lease.lease_id, gang.rank, gang.peers, gang.game, unit)
-    }
-
-    fn waits(outcome: LeaseOutcome) -> bool {
-        matches!(outcome, LeaseOutcome::Wait(_))
-    }
-
-    #[test]
-    fn a_gang_forms_from_workers_with_peers_and_dissolves_whole() {
-        let mut core = core(30_000);
-        let a = core.register("a", "v", "1", "a:7001");
-        let b = core.register("b", "v", "2", "b:7002");
-        let lone = core.register("lone", "v", "3", "");
-        // A worker without a peer address is never given a gang's game.
-        assert!(waits(core.lease(&lone, "", false).unwrap()));
-        assert!(waits(core.lease(&a, "", false).unwrap()));
-        // The second completes the gang and gets its lease at once; the first at its
-        // next ask, with the same members and name.
-        let (_, rank_b, peers, name, unit) = gang_lease(core.lease(&b, "", false).unwrap());
-        assert_eq!(rank_b, 1);
-        assert_eq!(peers, ["a:7001", "b:7002"]);
-        let (lease_a, rank_a, peers_a, name_a, unit_a) =
-            gang_lease(core.lease(&a, "", false).unwrap());
-        assert_eq!(
-            (rank_a, &peers_a, &name_a, &unit_a),
-            (0, &peers, &name, &unit)
-        );
-        let status = core.status();
-        let leased: Vec<(u32, u32)> = status
-            .worker_list
-            .iter()
-            .flat_map(|w| &w.units)
-            .map(|u| (u.gang_rank, u.gang_size))
-            .collect();
-        assert_eq!(leased.len(), 2, "{leased:?}");
-        assert!(leased.contains(&(0, 2)) && leased.contains(&(1, 2)));
-        // Member b reports that its gang broke: a's lease is dropped, and the game
-        // goes to a new gang under a new name.
-        assert!(waits(core.lease(&b, "", true).unwrap()));
-        let beat = core
-            .heartbeat(&a, std::slice::from_ref(&lease_a), &[])
-            .unwrap();
-        assert_eq!(beat.dropped_lease_ids, [lease_a]);
-        let (_, _, _, renamed, again) = gang_lease(core.lease(&a, "", false).unwrap());
-        assert_eq!(again, unit);
-        assert_ne!(renamed, name);
-    }
-
-    /// A gang whose only fetched member lets go of the game before the others fetched
-    /// their leases is over: the others get no lease of it, and wait for a new gang.
-    #[test]
-    fn a_gang_no_member_holds_is_over() {
-        let mut core = core(30_000);
-        let a = core.register("a", "v", "1", "a:7001");
-        let b = core.register("b", "v", "2", "b:7002");
-        assert!(waits(core.lease(&a, "", false).unwrap()));
-        let (_, _, _, name, _) = gang_lease(core.lease(&b, "", false).unwrap());
-        assert!(waits(core.lease(&b, "", false).unwrap()));
-        let (_, _, _, renamed, _) = gang_lease(core.lease(&a, "", false).unwrap());
-        assert_ne!(renamed, name);
-    }
-
-    #[test]
-    fn a_lapsed_member_dissolves_its_gang() {
-        let mut core = core(100);
-        let a = core.register("a", "v", "1", "a:7001");
-        let b = core.register("b", "v", "2", "b:7002");
-        assert!(waits(core.lease(&a, "", false).unwrap()));
-        let (lease_b, ..) = gang_lease(core.lease(&b, "", false).unwrap());
-        let (lease_a, ..) = gang_lease(core.lease(&a, "", false).unwrap());
-        // a keeps its lease alive; b goes silent past the lease's time.
-        for _ in 0..4 {
-            std::thread::sleep(std::time::Duration::from_millis(40));
-            let beat = core
-                .heartbeat(&a, std::slice::from_ref(&lease_a), &[])
-                .unwrap();
-            assert!(beat.dropped_lease_ids.is_empty());
-        }
-        core.expire(std::time::Instant::now());
-        let beat = core
-            .heartbeat(&a, std::slice::from_ref(&lease_a), &[])
-            .unwrap();
-        assert_eq!(beat.dropped_lease_ids, [lease_a]);
-        // b's late heartbeat does not revive its lease.
-        let beat = core
-            .heartbeat(&b, std::slice::from_ref(&lease_b), &[])
-            .unwrap();
-        assert_eq!(beat.dropped_lease_ids, [lease_b]);
     }
 }

@@ -1,22 +1,24 @@
 //! Taking in result batches: the checks that refuse a batch whole, and the hand-over of
 //! a complete unit to the writer.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use hammer_proto::v1::{BatchAck, GameResult, ResultBatch, UnitState, UnitWritten};
 use hammer_sweep::{Cap, Unit};
 
-use super::{Core, CoreError, Part, SlotState, Stored, WriteJob};
+use super::{Core, CoreError, SlotState};
 use crate::state::CommitEntry;
+use crate::writer::job::{Part, Stored, WorkerInfo, WriteJob};
 
 impl Core {
-    /// Takes one batch of results. Refuses the whole batch, writing nothing of it, when
-    /// any result lies outside the lease or is malformed.
+    /// Takes one batch of results, which `worker` produced. Refuses the whole batch,
+    /// writing nothing of it, when any result lies outside the lease or is malformed.
     pub fn ingest(
         &mut self,
         batch: ResultBatch,
+        worker: Arc<WorkerInfo>,
     ) -> Result<(BatchAck, Option<WriteJob>), CoreError> {
-        let worker = self.worker_mut(&batch.worker_id)?.info.clone();
         let (lease_id, slot_index) = self.check_batch(&batch)?;
         let unit = self.slots[slot_index as usize].unit;
 
@@ -103,7 +105,7 @@ impl Core {
             unit_state: state as i32,
         };
         for lease in slot_leases {
-            self.deactivate(lease);
+            self.release(lease);
         }
         if job.is_some() {
             self.leased.remove(&slot_index);

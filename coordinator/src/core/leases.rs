@@ -9,31 +9,57 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{HeartbeatResponse, Lease, LeaseProgress, Unit as WireUnit};
+use hammer_proto::v1::{Lease, LeaseProgress, Unit as WireUnit};
 
 use super::gang::Member;
-use super::{Core, CoreError, LeaseOutcome, SlotState};
+use super::{Core, LeaseOutcome, SlotState};
+
+/// Where a lease is in its life. Only an active lease counts as working on its unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LeaseState {
+    /// Its worker works on the unit; heartbeats and batches renew it.
+    Active,
+    /// Not renewed in time. A renewal revives it: a heartbeat or a batch under it shows
+    /// that the worker is still at work, and only the network paused.
+    Lapsed,
+    /// Let go: its worker asked for other work, or its unit was completed. That is the
+    /// worker's own word, so a renewal (a heartbeat or batch still in flight) does not
+    /// revive it; the results it carries are still taken.
+    Released,
+    /// Its gang was dissolved or its sweep cancelled: never revived, and heartbeats tell
+    /// the worker to drop it.
+    Revoked,
+}
 
 /// One lease given out.
 pub(super) struct LeaseRec {
     pub slot: u32,
     pub worker: String,
     pub expires: Instant,
-    pub active: bool,
+    pub state: LeaseState,
     /// Expansions the worker reported for the unit so far (heartbeats), and when that
     /// number last grew (when the lease was granted, before any report).
     pub expansions: u64,
     pub progressed: Instant,
     /// For a member of a gang: its place in it.
     pub gang: Option<Member>,
-    /// Its gang was dissolved: never renewed, and the worker is told to drop it.
-    pub revoked: bool,
+}
+
+/// What a heartbeat found of the leases it named, by the core's ids.
+#[derive(Debug, Default)]
+pub(crate) struct Renewed {
+    /// Leases of units no longer open, or revoked: the worker drops them.
+    pub dropped: Vec<String>,
+    /// Leases this sweep does not know, or not as the worker's.
+    pub unknown: Vec<String>,
 }
 
 /// Every lease given out and not yet forgotten, by id.
 #[derive(Default)]
 pub(super) struct Leases {
     by_id: HashMap<u64, LeaseRec>,
+    /// The active leases of each worker; a worker works on one unit at a time.
+    held: HashMap<String, Vec<u64>>,
     next: u64,
 }
 
@@ -53,64 +79,44 @@ impl Leases {
         self.by_id.get_mut(id)
     }
 
+    /// The active leases of `worker`.
+    pub fn held(&self, worker: &str) -> &[u64] {
+        self.held.get(worker).map_or(&[], Vec::as_slice)
+    }
+
+    /// Counts lease `id` among `worker`'s active ones.
+    fn hold(&mut self, worker: &str, id: u64) {
+        self.held.entry(worker.to_owned()).or_default().push(id);
+    }
+
+    /// No longer counts lease `id` among `worker`'s active ones.
+    fn let_go(&mut self, worker: &str, id: u64) {
+        if let Some(held) = self.held.get_mut(worker) {
+            held.retain(|&l| l != id);
+        }
+    }
+
     /// Whether `id` is active and `worker`'s.
     fn held_by(&self, id: &u64, worker: &str) -> bool {
-        self.get(id).is_some_and(|r| r.active && r.worker == worker)
+        self.get(id)
+            .is_some_and(|r| r.state == LeaseState::Active && r.worker == worker)
     }
 }
 
 impl Core {
-    /// The next lease for `worker` from this sweep alone (a coordinator of one sweep).
-    /// `resume` names the unit it was working on before a reconnect; `gang_failed` says
-    /// the gang of its last lease broke. The queue of a standing coordinator calls the
-    /// steps one by one, across its sweeps.
-    #[cfg(test)]
-    pub fn lease(
-        &mut self,
-        worker: &str,
-        resume: &str,
-        gang_failed: bool,
-    ) -> Result<LeaseOutcome, CoreError> {
-        self.begin_lease(worker, gang_failed)?;
-        if self.is_complete() {
-            return Ok(LeaseOutcome::Complete);
-        }
-        let outcome = self
-            .resumed(worker, resume)
-            .or_else(|| self.fresh(worker))
-            .or_else(|| self.speculative(worker))
-            .unwrap_or(LeaseOutcome::Wait(200));
-        Ok(outcome)
-    }
-
-    /// The first step of a lease request: the worker is known and seen, lapsed leases
-    /// end, and the worker's own leases end (it asks because it finished or dropped its
-    /// unit).
-    pub fn begin_lease(&mut self, worker: &str, gang_failed: bool) -> Result<(), CoreError> {
-        if self.draining {
-            return Err(CoreError::ShuttingDown);
-        }
-        self.worker_mut(worker)?;
+    /// The first step of a lease request: lapsed leases end, and the worker's own
+    /// leases end (it asks because it finished or dropped its unit), with its gang's when
+    /// `gang_failed` says that broke.
+    pub fn begin_lease(&mut self, worker: &str, gang_failed: bool) {
         self.expire(Instant::now());
         self.release_all(worker, gang_failed);
-        if self.is_complete() {
-            self.mark_told_complete(worker);
-        }
-        Ok(())
-    }
-
-    /// Marks `worker` as told the sweep is complete.
-    pub fn mark_told_complete(&mut self, worker: &str) {
-        if let Some(w) = self.workers.get_mut(worker) {
-            w.told_complete = true;
-            w.last_seen = Instant::now();
-        }
     }
 
     /// A new unit for `worker`: its seat in a gang, or the first open unit it searches
-    /// alone. `None` when the sweep has none.
-    pub fn fresh(&mut self, worker: &str) -> Option<LeaseOutcome> {
-        self.gang_lease(worker).or_else(|| self.alone(worker))
+    /// alone. `None` when the sweep has none. `peer` is where other workers reach it for
+    /// gangs (empty: it takes part in none).
+    pub fn fresh(&mut self, worker: &str, peer: &str) -> Option<LeaseOutcome> {
+        self.gang_lease(worker, peer).or_else(|| self.alone(worker))
     }
 
     /// Whether a formed gang of this sweep holds a seat for `worker`.
@@ -130,14 +136,11 @@ impl Core {
             .leases
             .by_id
             .iter()
-            .filter(|(_, l)| l.active)
+            .filter(|(_, l)| l.state == LeaseState::Active)
             .map(|(&id, _)| id)
             .collect();
         for id in active {
-            if let Some(rec) = self.leases.get_mut(&id) {
-                rec.revoked = true;
-            }
-            self.deactivate(id);
+            self.deactivate(id, LeaseState::Revoked);
         }
         let waiting: Vec<String> = self.gangs.seats.keys().cloned().collect();
         for worker in waiting {
@@ -147,33 +150,33 @@ impl Core {
 
     /// Leases held now.
     pub fn active_leases(&self) -> usize {
-        self.leases.by_id.values().filter(|l| l.active).count()
-    }
-
-    /// The threads of the workers holding this sweep's active leases: what the sweep
-    /// uses of the cluster now, for fair share.
-    pub fn active_threads(&self) -> u64 {
         self.leases
             .by_id
             .values()
-            .filter(|l| l.active)
-            .map(|l| u64::from(self.workers.get(&l.worker).map_or(1, |w| w.threads)))
+            .filter(|l| l.state == LeaseState::Active)
+            .count()
+    }
+
+    /// The threads of the workers holding this sweep's active leases, by `threads` of a
+    /// worker: what the sweep uses of the cluster now, for fair share.
+    pub fn active_threads(&self, threads: impl Fn(&str) -> u32) -> u64 {
+        self.leases
+            .by_id
+            .values()
+            .filter(|l| l.state == LeaseState::Active)
+            .map(|l| u64::from(threads(&l.worker)))
             .sum()
     }
 
     /// A worker asks for work when it has finished or dropped its unit: its leases end,
     /// and with them its gang's when that broke.
     fn release_all(&mut self, worker: &str, gang_failed: bool) {
-        let old: Vec<u64> = self
-            .workers
-            .get(worker)
-            .map(|w| w.active.clone())
-            .unwrap_or_default();
+        let old: Vec<u64> = self.leases.held(worker).to_vec();
         for lease in old {
             if gang_failed {
                 self.dissolve_of(lease, "a member's gang broke");
             }
-            self.deactivate(lease);
+            self.deactivate(lease, LeaseState::Released);
         }
     }
 
@@ -218,15 +221,12 @@ impl Core {
             slot: slot_index,
             worker: worker.to_owned(),
             expires: now + self.timing.lease_ttl,
-            active: true,
+            state: LeaseState::Active,
             expansions: 0,
             progressed: now,
             gang: None,
-            revoked: false,
         });
-        if let Some(w) = self.workers.get_mut(worker) {
-            w.active.push(id);
-        }
+        self.leases.hold(worker, id);
         self.available.remove(&slot_index);
         self.leased.insert(slot_index);
         let slot = &mut self.slots[slot_index as usize];
@@ -272,7 +272,9 @@ impl Core {
                 // deterministic search.
                 let moving = slot.leases.iter().any(|l| {
                     self.leases.get(l).is_some_and(|r| {
-                        r.active && r.expansions > 0 && now.duration_since(r.progressed) < stall
+                        r.state == LeaseState::Active
+                            && r.expansions > 0
+                            && now.duration_since(r.progressed) < stall
                     })
                 });
                 (slot.state == SlotState::Open
@@ -287,21 +289,34 @@ impl Core {
             .map(|(_, i)| i)
     }
 
-    /// Ends a lease's claim on its unit; the unit becomes available again if no one
-    /// else works on it.
-    pub(super) fn deactivate(&mut self, lease: u64) {
+    /// Lets go of a lease (its unit is complete, or its worker asked for other work).
+    pub(super) fn release(&mut self, lease: u64) {
+        self.deactivate(lease, LeaseState::Released);
+    }
+
+    /// Revokes a lease, active or not: it is never revived, and heartbeats tell its
+    /// worker to drop it.
+    pub(super) fn revoke(&mut self, lease: u64) {
+        self.deactivate(lease, LeaseState::Revoked);
+    }
+
+    /// Ends an active lease's claim on its unit, leaving it `to`; the unit becomes
+    /// available again if no one else works on it. A lease that is no longer active
+    /// keeps its state, except that any lease can be revoked.
+    fn deactivate(&mut self, lease: u64, to: LeaseState) {
         let Some(rec) = self.leases.get_mut(&lease) else {
             return;
         };
-        if !rec.active {
+        let was = rec.state;
+        if was == LeaseState::Active || to == LeaseState::Revoked {
+            rec.state = to;
+        }
+        if was != LeaseState::Active {
             return;
         }
-        rec.active = false;
         let slot_index = rec.slot;
         let worker = rec.worker.clone();
-        if let Some(w) = self.workers.get_mut(&worker) {
-            w.active.retain(|&l| l != lease);
-        }
+        self.leases.let_go(&worker, lease);
         let slot = &mut self.slots[slot_index as usize];
         slot.active = slot.active.saturating_sub(1);
         if slot.active == 0 {
@@ -320,47 +335,47 @@ impl Core {
             .leases
             .by_id
             .iter()
-            .filter(|(_, l)| l.active && l.expires <= now)
+            .filter(|(_, l)| l.state == LeaseState::Active && l.expires <= now)
             .map(|(&id, _)| id)
             .collect();
         for lease in expired {
             tracing::info!(lease, "lease expired, the unit will be given out again");
             self.metrics.lease_expired();
             self.dissolve_of(lease, "a member's lease expired");
-            self.deactivate(lease);
+            self.deactivate(lease, LeaseState::Lapsed);
         }
         self.expire_gangs(now);
     }
 
+    /// A heartbeat of `worker`: renews the leases it names (by the core's ids) that are
+    /// its own and open, and keeps the expansions it reports.
     pub fn heartbeat(
         &mut self,
         worker: &str,
         leases: &[String],
         progress: &[LeaseProgress],
-    ) -> Result<HeartbeatResponse, CoreError> {
-        self.worker_mut(worker)?;
+    ) -> Renewed {
         let now = Instant::now();
-        let mut answer = HeartbeatResponse {
-            sweep_complete: self.is_complete(),
-            ..HeartbeatResponse::default()
-        };
+        let mut answer = Renewed::default();
         for text in leases {
             let Some(rec) = text
                 .parse::<u64>()
                 .ok()
                 .and_then(|id| self.leases.get(&id).map(|r| (id, r)))
             else {
-                answer.unknown_lease_ids.push(text.clone());
+                answer.unknown.push(text.clone());
                 continue;
             };
             let (id, rec) = rec;
             if rec.worker != worker {
-                answer.unknown_lease_ids.push(text.clone());
+                answer.unknown.push(text.clone());
                 continue;
             }
             let slot = rec.slot;
-            if self.slots[slot as usize].state != SlotState::Open || rec.revoked {
-                answer.dropped_lease_ids.push(text.clone());
+            if self.slots[slot as usize].state != SlotState::Open
+                || rec.state == LeaseState::Revoked
+            {
+                answer.dropped.push(text.clone());
                 continue;
             }
             self.renew(id, now);
@@ -382,11 +397,11 @@ impl Core {
                 rec.progressed = now;
             }
         }
-        Ok(answer)
+        answer
     }
 
-    /// Extends a lease, and takes it up again if it had lapsed: the worker is evidently
-    /// still at work.
+    /// Extends a lease, and takes it up again if it had lapsed (see [`LeaseState`] for
+    /// why a lapsed lease alone is revived): the worker is evidently still at work.
     pub(super) fn renew(&mut self, id: u64, now: Instant) {
         let ttl = self.timing.lease_ttl;
         let Some(rec) = self.leases.get_mut(&id) else {
@@ -394,15 +409,13 @@ impl Core {
         };
         rec.expires = now + ttl;
         let open = self.slots[rec.slot as usize].state == SlotState::Open;
-        if rec.active || !open || rec.revoked {
+        if rec.state != LeaseState::Lapsed || !open {
             return;
         }
-        rec.active = true;
+        rec.state = LeaseState::Active;
         let slot_index = rec.slot;
         let worker = rec.worker.clone();
-        if let Some(w) = self.workers.get_mut(&worker) {
-            w.active.push(id);
-        }
+        self.leases.hold(&worker, id);
         let slot = &mut self.slots[slot_index as usize];
         slot.active += 1;
         self.available.remove(&slot_index);

@@ -3,8 +3,13 @@
 //!
 //! By job: this module keeps the units and their states; `leases.rs` grants, renews and
 //! lapses leases and picks what a worker gets; `gang.rs` forms and dissolves gangs;
-//! `workers.rs` the workers registered; `ingest.rs` takes result batches; `status.rs`
-//! keeps the tallies that `hammer status` and the metrics show.
+//! `ingest.rs` takes result batches; `status.rs` keeps the tallies that `hammer status`
+//! and the metrics show.
+//!
+//! A pure scheduler of one sweep: it knows workers only by the ids its leases name, and
+//! takes what else it needs of them (a peer address, a worker's threads, who produced a
+//! batch) as arguments from the queue, which alone keeps the workers, the draining and
+//! the completion of a coordinator of one sweep.
 //!
 //! Everything here is synchronous and fast (no I/O), so it lives behind one mutex that
 //! the gRPC handlers hold only for the duration of one call. Writing part files happens
@@ -14,56 +19,24 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{GameResult, Lease};
+use hammer_proto::v1::Lease;
 use hammer_sweep::{Sweep, Unit};
 
-use crate::metrics::Metrics;
+use crate::counters::Counters;
 use crate::state::CommitEntry;
+use crate::writer::job::Stored;
 
 mod error;
 mod gang;
 mod ingest;
 mod leases;
 mod status;
-pub(crate) mod workers;
 
 use gang::Gangs;
 use leases::{LeaseRec, Leases};
 use status::Tally;
-use workers::{WorkerRec, Workers};
 
 pub(crate) use error::CoreError;
-
-/// Who produced a result: goes into the dataset's `worker` and `hammer_version` columns.
-#[derive(Debug)]
-pub(crate) struct WorkerInfo {
-    pub id: String,
-    pub version: String,
-}
-
-/// One received result and its producer.
-#[derive(Clone)]
-pub(crate) struct Stored {
-    pub result: GameResult,
-    pub worker: Arc<WorkerInfo>,
-}
-
-/// A complete unit on its way to the writer thread.
-pub(crate) struct WriteJob {
-    pub slot: u32,
-    pub unit: Unit,
-    pub unit_id: String,
-    pub part: Part,
-}
-
-/// A complete unit's part: still to write, or already in the store.
-pub(crate) enum Part {
-    /// Every game's result, in game order: the writer encodes and puts the part.
-    Rows(Vec<Stored>),
-    /// A worker put the part itself; the writer journals what it holds (and its size in
-    /// bytes, for the Delta log).
-    Written(CommitEntry, u64),
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SlotState {
@@ -113,8 +86,6 @@ impl Default for Timing {
 pub(crate) enum LeaseOutcome {
     Lease(Lease),
     Wait(u64),
-    #[cfg(test)]
-    Complete,
 }
 
 pub(crate) struct Core {
@@ -128,17 +99,20 @@ pub(crate) struct Core {
     /// Open units with at least one active lease.
     leased: BTreeSet<u32>,
     leases: Leases,
-    workers: Workers,
     /// The games of gang experiments: who waits to search each, and the gang that does.
     gangs: Gangs,
     tally: Tally,
-    pub draining: bool,
     /// Counters for `--metrics`; atomics, shared with the service and the writers.
-    pub metrics: Arc<Metrics>,
+    pub metrics: Arc<Counters>,
 }
 
 impl Core {
-    pub fn new(sweep: Arc<Sweep>, timing: Timing, committed: &[CommitEntry]) -> Core {
+    pub fn new(
+        sweep: Arc<Sweep>,
+        timing: Timing,
+        committed: &[CommitEntry],
+        metrics: Arc<Counters>,
+    ) -> Core {
         let units = sweep.units();
         let mut tally = Tally::default();
         let mut gangs = Gangs::default();
@@ -170,11 +144,9 @@ impl Core {
             available: BTreeSet::new(),
             leased: BTreeSet::new(),
             leases: Leases::default(),
-            workers: Workers::default(),
             gangs,
             tally,
-            draining: false,
-            metrics: Arc::default(),
+            metrics,
         };
         for entry in committed {
             if let Some(&slot) = core.by_id.get(&entry.unit_id) {
@@ -189,18 +161,6 @@ impl Core {
 
     pub fn is_complete(&self) -> bool {
         self.tally.units_committed as usize == self.slots.len()
-    }
-
-    /// See [`Workers::register`].
-    #[cfg(test)]
-    pub fn register(&mut self, name: &str, version: &str, instance: &str, peer: &str) -> String {
-        self.workers.register(name, version, instance, peer)
-    }
-
-    /// Makes a worker that registered with the queue known to this sweep.
-    pub fn ensure_worker(&mut self, id: &str, version: &str, peer: &str, threads: u32) {
-        self.workers.ensure(id, version, peer);
-        self.workers.set_threads(id, threads);
     }
 
     /// Whether no unit is leased or being written: a stopped sweep is then at rest.
@@ -220,15 +180,6 @@ impl Core {
     /// Whether an open unit waits without a lease.
     pub fn has_available(&self) -> bool {
         !self.available.is_empty()
-    }
-
-    fn worker_mut(&mut self, worker: &str) -> Result<&mut WorkerRec, CoreError> {
-        let rec = self
-            .workers
-            .get_mut(worker)
-            .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?;
-        rec.last_seen = Instant::now();
-        Ok(rec)
     }
 
     /// The unit that lease `lease_id` (as sent on the wire) covers, when it is known.
@@ -262,7 +213,7 @@ impl Core {
         slot.results = Vec::new();
         let leases = slot.leases.clone();
         for lease in leases {
-            self.deactivate(lease);
+            self.release(lease);
         }
         self.available.remove(&slot_index);
         self.leased.remove(&slot_index);
@@ -281,36 +232,5 @@ impl Core {
                 self.available.insert(slot_index);
             }
         }
-    }
-
-    /// Whether every worker seen recently has been told that the sweep is complete.
-    pub fn workers_informed(&self, recent: Duration) -> bool {
-        self.workers
-            .values()
-            .all(|w| w.told_complete || w.last_seen.elapsed() > recent)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn core() -> Core {
-        let text = "name = \"t\"\nseed = 1\n\n[[experiment]]\nname = \"e\"\nsizes = [4]\ngames = 20\nunit_games = 10\n";
-        let sweep = Sweep::parse(text, "test").expect("sweep parses");
-        Core::new(Arc::new(sweep), Timing::default(), &[])
-    }
-
-    #[test]
-    fn a_worker_keeps_its_id_when_it_registers_again() {
-        let mut core = core();
-        let first = core.register("host-42", "0.1.0", "1a2b3c4d", "");
-        assert_eq!(first, "host-42-1a2b3c4d");
-        assert_eq!(core.register("host-42", "0.1.0", "1a2b3c4d", ""), first);
-        // Another process with the same name is another worker.
-        assert_ne!(core.register("host-42", "0.1.0", "99999999", ""), first);
-        // Older workers without an instance get a fresh id each time.
-        let old = core.register("old", "0.1.0", "", "");
-        assert_ne!(core.register("old", "0.1.0", "", ""), old);
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{ExperimentStatus, LeasedUnit, StatusResponse, WorkerStatus};
+use hammer_proto::v1::{ExperimentStatus, LeasedUnit, StatusResponse};
 use hammer_sweep::Unit;
 
 use super::Core;
@@ -138,7 +138,6 @@ impl Core {
                 }
             })
             .collect();
-        let recent = self.timing.lease_ttl;
         StatusResponse {
             sweep_name: self.sweep.name.clone(),
             sweep_digest: self.sweep.digest.clone(),
@@ -148,42 +147,24 @@ impl Core {
             units_total: self.slots.len() as u32,
             units_committed: self.tally.units_committed,
             units_leased: self.leased.len() as u32,
-            workers: self
-                .workers
-                .values()
-                .filter(|w| w.last_seen.elapsed() <= recent && !w.told_complete)
-                .count() as u32,
             games_per_second: self.tally.rate(),
             complete: self.is_complete(),
             experiments,
             refused: self.tally.refused,
             duplicates: self.tally.duplicates,
-            worker_list: self.worker_list(),
+            // The workers are the queue's: it adds them.
             ..StatusResponse::default()
         }
     }
 
-    /// Every worker not yet told the sweep is complete, by id, with its active leases.
-    fn worker_list(&self) -> Vec<WorkerStatus> {
-        let now = Instant::now();
-        let mut list: Vec<WorkerStatus> = self
-            .workers
-            .values()
-            .filter(|w| !w.told_complete)
-            .map(|w| WorkerStatus {
-                id: w.info.id.clone(),
-                version: w.info.version.clone(),
-                idle_ms: now.duration_since(w.last_seen).as_millis() as u64,
-                units: w
-                    .active
-                    .iter()
-                    .filter_map(|id| self.leases.get(id))
-                    .map(|lease| self.leased_unit(lease, now))
-                    .collect(),
-            })
-            .collect();
-        list.sort_by(|a, b| a.id.cmp(&b.id));
-        list
+    /// The units `worker` holds active leases of, as of `now`.
+    pub fn leased_units(&self, worker: &str, now: Instant) -> Vec<LeasedUnit> {
+        self.leases
+            .held(worker)
+            .iter()
+            .filter_map(|id| self.leases.get(id))
+            .map(|lease| self.leased_unit(lease, now))
+            .collect()
     }
 
     fn leased_unit(&self, lease: &super::LeaseRec, now: Instant) -> LeasedUnit {

@@ -15,6 +15,7 @@
 //! written atomically whenever one of them changes; `admin` is `active`, `stopped` or
 //! `cancelled`.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -23,12 +24,16 @@ use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
+use tracing::info;
 
 use crate::core::{Core, Timing};
-use crate::metrics::Metrics;
-use crate::state::{StateDir, StateError, write_atomic};
+use crate::counters::Counters;
+use crate::delta::DeltaWriter;
+use crate::error::CoordinatorError;
+use crate::state::{CommitEntry, StateDir, StateError, write_atomic};
+use crate::sync::lock;
 use crate::writer::SweepWriting;
-use crate::{CoordinatorError, Events, lock};
+use crate::writer::job::Events;
 
 /// The file of a sweep's place in the queue.
 const QUEUE_META: &str = "queue.meta";
@@ -142,6 +147,10 @@ pub(crate) struct Entry {
     pub usage: f64,
     /// A unit of it was leased or committed: it is running, not queued.
     pub started: bool,
+    /// The workers it has met (a lease request that reached it, a batch, a heartbeat),
+    /// each with whether it was told that the sweep is complete: `hammer status` shows
+    /// the others.
+    pub met: HashMap<String, bool>,
     /// Where `queue.meta` goes; `None` for a coordinator of one sweep.
     pub dir: Option<PathBuf>,
     /// The Delta log's periodic task, when the log is kept.
@@ -178,74 +187,120 @@ impl Entry {
     }
 }
 
-/// Where and how a sweep is opened.
-pub(crate) struct Opening<'a> {
-    pub sweep: Sweep,
-    pub out: Store,
-    /// The dataset's URL for workers that put the parts themselves.
-    pub workers_write: Option<String>,
-    pub state: &'a Path,
-    /// Take the state directory's own lock (a coordinator of one sweep).
-    pub lock_state: bool,
+/// How the coordinator opens a sweep: the same for its one sweep (`--sweep`) and for
+/// every sweep submitted to a standing coordinator.
+#[derive(Clone)]
+pub(crate) struct Opener {
+    /// Workers put the parts themselves, into the dataset whose URL `GetSweep` ships.
+    pub workers_write: bool,
+    /// Keep a Delta log over the parts.
     pub delta_log: bool,
     pub timing: Timing,
-    pub metrics: Arc<Metrics>,
+    pub counters: Arc<Counters>,
 }
 
-/// Opens a sweep for serving: its state directory (refusing another sweep's), its
-/// dataset readied, and its core with the units already committed.
-pub(crate) async fn open(opening: Opening<'_>, place: Place) -> Result<Entry, CoordinatorError> {
-    let Opening {
-        sweep,
-        out,
-        workers_write,
-        state,
-        lock_state,
-        delta_log,
-        timing,
-        metrics,
-    } = opening;
-    // Checked before anything is opened or written.
-    let knowledge_bases = shipped_knowledge_bases(&sweep)?;
-    let sweep = Arc::new(sweep);
-    let (mut state_dir, mut committed) = StateDir::open(state, &sweep, lock_state)?;
-    let delta =
-        crate::open_dataset(&out, &sweep, &mut state_dir, &mut committed, delta_log).await?;
-    let mut core = Core::new(sweep.clone(), timing, &committed);
-    core.metrics = metrics;
-    let (events, _) = watch::channel(Events {
-        complete: core.is_complete(),
-        ..Events::default()
-    });
-    let core = Arc::new(Mutex::new(core));
-    let spec = SweepSpec {
-        name: sweep.name.clone(),
-        digest: sweep.digest.clone(),
-        text: sweep.text.clone(),
-        knowledge_bases,
-        dataset_url: workers_write.unwrap_or_default(),
-    };
-    let delta_task = delta.as_ref().map(|d| d.spawn());
-    let writing = Arc::new(SweepWriting {
-        out,
-        state: Mutex::new(state_dir),
-        core: core.clone(),
-        sweep: sweep.clone(),
-        events,
-        delta,
-        cancelled: RwLock::new(place.admin == Admin::Cancelled),
-    });
-    Ok(Entry {
-        place,
-        sweep,
-        spec: Arc::new(spec),
-        core,
-        writing,
-        usage: 0.0,
-        started: !committed.is_empty(),
-        dir: None,
-        delta_task,
-    })
+/// Where a sweep's state directory is, and what locks it.
+pub(crate) enum Home<'a> {
+    /// The one sweep's state directory, which the sweep locks itself.
+    Alone(&'a Path),
+    /// A queued sweep's directory below the state root, whose lock covers it; its place
+    /// in the queue is kept there too.
+    Queued(PathBuf),
+}
+
+impl Opener {
+    /// Opens a sweep for serving: its state directory (refusing another sweep's), its
+    /// dataset `out` readied, and its core with the units already committed.
+    pub(crate) async fn open(
+        &self,
+        sweep: Sweep,
+        out: Store,
+        home: Home<'_>,
+        place: Place,
+    ) -> Result<Entry, CoordinatorError> {
+        let (state, lock_state) = match &home {
+            Home::Alone(dir) => (*dir, true),
+            Home::Queued(dir) => (dir.as_path(), false),
+        };
+        // Checked before anything is opened or written.
+        let knowledge_bases = shipped_knowledge_bases(&sweep)?;
+        let sweep = Arc::new(sweep);
+        let (mut state_dir, mut committed) = StateDir::open(state, &sweep, lock_state)?;
+        let delta =
+            open_dataset(&out, &sweep, &mut state_dir, &mut committed, self.delta_log).await?;
+        let core = Core::new(
+            sweep.clone(),
+            self.timing.clone(),
+            &committed,
+            self.counters.clone(),
+        );
+        let (events, _) = watch::channel(Events {
+            complete: core.is_complete(),
+            ..Events::default()
+        });
+        let core = Arc::new(Mutex::new(core));
+        let spec = SweepSpec {
+            name: sweep.name.clone(),
+            digest: sweep.digest.clone(),
+            text: sweep.text.clone(),
+            knowledge_bases,
+            dataset_url: if self.workers_write {
+                out.to_string()
+            } else {
+                String::new()
+            },
+        };
+        let delta_task = delta.as_ref().map(|d| d.spawn());
+        let writing = Arc::new(SweepWriting {
+            out,
+            state: Mutex::new(state_dir),
+            core: core.clone(),
+            sweep: sweep.clone(),
+            events,
+            delta,
+            cancelled: RwLock::new(place.admin == Admin::Cancelled),
+        });
+        Ok(Entry {
+            place,
+            sweep,
+            spec: Arc::new(spec),
+            core,
+            writing,
+            usage: 0.0,
+            started: !committed.is_empty(),
+            met: HashMap::new(),
+            dir: match home {
+                Home::Alone(_) => None,
+                Home::Queued(dir) => Some(dir),
+            },
+            delta_task,
+        })
+    }
+}
+
+/// Readies the dataset before any unit is leased: removes a crash's temporary files from
+/// a local directory, proves the store writable, commits the parts the journal lacks, and
+/// opens the Delta log when it is kept.
+async fn open_dataset(
+    out: &Store,
+    sweep: &Sweep,
+    state_dir: &mut StateDir,
+    committed: &mut Vec<CommitEntry>,
+    delta_log: bool,
+) -> Result<Option<Arc<DeltaWriter>>, CoordinatorError> {
+    if let Some(dir) = out.local_dir() {
+        // No writer is active: the state lock is ours and the writer has not started.
+        let removed = hammer_dataset::remove_stale_temp_files(dir)?;
+        if removed > 0 {
+            info!(removed, dir = %dir.display(), "removed stale temporary files left by a crash");
+        }
+    }
+    out.check_writable().await?;
+    crate::parts::adopt(out, sweep, state_dir, committed).await?;
+    if !delta_log {
+        return Ok(None);
+    }
+    Ok(Some(DeltaWriter::start(out, sweep, committed).await?))
 }
 
 /// The knowledge bases the sweep's learned orders name, as `GetSweep` ships them;

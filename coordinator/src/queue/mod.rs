@@ -2,10 +2,13 @@
 //! about.
 //!
 //! A coordinator of one sweep (`--sweep FILE`) is a queue of one that never takes a
-//! submission; a standing coordinator's queue grows by submissions and persists in its
-//! state directory. Each sweep keeps its own [`Core`]: units, leases, gangs, tallies. The
-//! queue adds what spans sweeps: the workers, which sweep a free worker serves
-//! (`share.rs`), and the users' calls (`users.rs`).
+//! submission, and tells its workers when that sweep is complete; a standing
+//! coordinator's queue grows by submissions and persists in its state directory
+//! (`standing.rs`). Which of the two it is, is the queue's [`Mode`]. Each sweep keeps its
+//! own [`Core`]: units, leases, gangs, tallies. The queue alone keeps what spans sweeps
+//! or outlives a lease: the workers (`workers.rs`), the draining, which sweep a free
+//! worker serves (`share.rs`), the users' calls (`users.rs`) and what `hammer status`
+//! shows of the workers (`status.rs`).
 //!
 //! A lease id on the wire is `SEQ.ID`: the sweep's place in submission order and the
 //! core's own id, so that a result or a heartbeat finds its sweep without a lookup table.
@@ -13,35 +16,49 @@
 //! Lock order: the queue, then a sweep's core. The writer threads take a core alone.
 
 mod entry;
+mod error;
 mod share;
+mod standing;
+mod status;
 mod users;
+mod workers;
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hammer_proto::v1::{
-    HeartbeatRequest, HeartbeatResponse, LeaseProgress, LeaseRequest, LeaseResponse,
-    StatusResponse, SweepSpec, lease_response,
+    HeartbeatRequest, HeartbeatResponse, LeaseProgress, LeaseRequest, LeaseResponse, SweepSpec,
+    lease_response,
 };
+use tokio::sync::watch;
 
-use crate::core::workers::Workers;
-use crate::core::{Core, CoreError, LeaseOutcome};
-use crate::lock;
+use crate::core::{Core, LeaseOutcome};
+use crate::sync::lock;
 use crate::writer::SweepWriting;
+use crate::writer::job::{Events, WorkerInfo};
+use workers::Workers;
 
-pub(crate) use entry::{Admin, Entry, Opening, Place, open};
+pub(crate) use entry::{Admin, Entry, Home, Opener, Place};
+pub(crate) use error::QueueError;
+pub(crate) use standing::Standing;
 pub(crate) use users::Admitted;
 
 /// How long an idle worker's lease request waits for a submission before it is told to
 /// ask again (a standing coordinator's long poll).
 pub(crate) const LONG_POLL: Duration = Duration::from_secs(2);
 
+/// What a coordinator serves.
+pub(crate) enum Mode {
+    /// One sweep, until it is complete: its writer's events tell when it is.
+    One { events: watch::Receiver<Events> },
+    /// The sweeps submitted to it, opened by this, until it is stopped.
+    Standing(Arc<Standing>),
+}
+
 /// The sweeps, the workers, and the fair-share clock.
 pub(crate) struct Queue {
-    /// A standing coordinator's queue takes submissions and never tells a worker that
-    /// its work is complete.
-    pub standing: bool,
+    mode: Mode,
     /// By submission order: entry `i` has seq `i + 1`.
     entries: Vec<Entry>,
     by_name: HashMap<String, usize>,
@@ -49,9 +66,10 @@ pub(crate) struct Queue {
     /// For each worker, the sweeps where it may hold a lease or a gang's seat: where its
     /// next lease request must end them.
     touched: HashMap<String, BTreeSet<usize>>,
-    pub half_life: Duration,
+    half_life: Duration,
     last_tick: Instant,
-    pub draining: bool,
+    /// Shutting down: no registration and no lease any more.
+    draining: bool,
 }
 
 /// Where a wire lease id leads.
@@ -60,13 +78,32 @@ pub(crate) struct Routed {
     pub writing: Arc<SweepWriting>,
     /// The core's own lease id.
     pub lease: String,
+    /// Who sends the batch, as its rows name it.
+    pub worker: Arc<WorkerInfo>,
     pub cancelled: bool,
 }
 
 impl Queue {
-    pub(crate) fn new(standing: bool, half_life: Duration) -> Queue {
+    /// The queue of a coordinator of one sweep.
+    pub(crate) fn one(entry: Entry, half_life: Duration) -> Queue {
+        let events = entry.writing.events.subscribe();
+        let mut queue = Queue::new(Mode::One { events }, half_life);
+        queue.push(entry);
+        queue
+    }
+
+    /// A standing coordinator's queue, with the sweeps read back from its state root.
+    pub(crate) fn standing(standing: Standing, entries: Vec<Entry>, half_life: Duration) -> Queue {
+        let mut queue = Queue::new(Mode::Standing(Arc::new(standing)), half_life);
+        for entry in entries {
+            queue.push(entry);
+        }
+        queue
+    }
+
+    fn new(mode: Mode, half_life: Duration) -> Queue {
         Queue {
-            standing,
+            mode,
             entries: Vec::new(),
             by_name: HashMap::new(),
             workers: Workers::default(),
@@ -93,6 +130,31 @@ impl Queue {
         self.entries.len() as u64 + 1
     }
 
+    /// How a standing coordinator opens the sweeps submitted to it; `None` for a
+    /// coordinator of one sweep.
+    pub(crate) fn standing_opener(&self) -> Option<Arc<Standing>> {
+        match &self.mode {
+            Mode::One { .. } => None,
+            Mode::Standing(standing) => Some(standing.clone()),
+        }
+    }
+
+    /// The one sweep's events; `None` for a standing coordinator.
+    pub(crate) fn events(&self) -> Option<watch::Receiver<Events>> {
+        match &self.mode {
+            Mode::One { events } => Some(events.clone()),
+            Mode::Standing(_) => None,
+        }
+    }
+
+    pub(crate) fn is_standing(&self) -> bool {
+        matches!(self.mode, Mode::Standing(_))
+    }
+
+    pub(crate) fn is_draining(&self) -> bool {
+        self.draining
+    }
+
     /// A worker's registration: its id, the same for the same name and instance.
     pub(crate) fn register(
         &mut self,
@@ -104,24 +166,26 @@ impl Queue {
     ) -> String {
         let id = self.workers.register(name, version, instance, peer);
         self.workers.set_threads(&id, threads);
-        // A worker that registers again brings its version, peer address and threads up
-        // to date in every sweep that knows it.
-        for &i in self.touched.get(&id).into_iter().flatten() {
-            let mut core = lock(&self.entries[i].core);
-            core.ensure_worker(&id, version, peer, threads);
-        }
         id
     }
 
-    /// Makes worker `worker` known to sweep `index`'s core.
-    fn introduce(&mut self, worker: &str, index: usize) -> Result<(), CoreError> {
-        let rec = self
-            .workers
-            .get(worker)
-            .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?;
-        let (version, peer, threads) = (rec.info.version.clone(), rec.peer.clone(), rec.threads);
-        lock(&self.entries[index].core).ensure_worker(worker, &version, &peer, threads);
+    /// Notes that sweep `index` has met `worker`, which must be registered.
+    fn introduce(&mut self, worker: &str, index: usize) -> Result<(), QueueError> {
+        if self.workers.get(worker).is_none() {
+            return Err(QueueError::UnknownWorker(worker.to_owned()));
+        }
+        self.entries[index]
+            .met
+            .entry(worker.to_owned())
+            .or_insert(false);
         Ok(())
+    }
+
+    /// Notes that sweep `index` told `worker` it is complete, if it has met the worker.
+    fn told(&mut self, worker: &str, index: usize) {
+        if let Some(told) = self.entries[index].met.get_mut(worker) {
+            *told = true;
+        }
     }
 
     /// Notes that `worker` may hold a lease of sweep `index`.
@@ -144,15 +208,12 @@ impl Queue {
     pub(crate) fn lease(
         &mut self,
         request: &LeaseRequest,
-    ) -> Result<(LeaseResponse, bool), CoreError> {
+    ) -> Result<(LeaseResponse, bool), QueueError> {
         if self.draining {
-            return Err(CoreError::ShuttingDown);
+            return Err(QueueError::ShuttingDown);
         }
         let worker = request.worker_id.as_str();
-        self.workers
-            .get_mut(worker)
-            .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?
-            .last_seen = Instant::now();
+        let peer = self.workers.seen(worker)?.peer.clone();
         let ended_sweeps = request
             .held_sweeps
             .iter()
@@ -169,15 +230,21 @@ impl Queue {
             .unwrap_or_default();
         for &i in &touched {
             self.introduce(worker, i)?;
-            let mut core = lock(&self.entries[i].core);
-            core.begin_lease(worker, request.gang_failed)?;
-            core.forget_waiting(worker);
+            let complete = {
+                let mut core = lock(&self.entries[i].core);
+                core.begin_lease(worker, request.gang_failed);
+                core.forget_waiting(worker);
+                core.is_complete()
+            };
+            if complete {
+                self.told(worker, i);
+            }
         }
         // Its leases ended; only a formed gang's seat still ties it to a sweep.
         if let Some(mine) = self.touched.get_mut(worker) {
             mine.retain(|&i| lock(&self.entries[i].core).has_seat(worker));
         }
-        let picked = self.pick(worker, request, &touched)?;
+        let picked = self.pick(worker, &peer, request, &touched)?;
         let idle = picked.is_none();
         if let Some((index, _)) = &picked {
             self.touch(worker, *index);
@@ -192,8 +259,6 @@ impl Queue {
                 lease_response::Outcome::Lease(lease)
             }
             Some((_, LeaseOutcome::Wait(ms))) => lease_response::Outcome::WaitMs(ms),
-            #[cfg(test)]
-            Some((_, LeaseOutcome::Complete)) => lease_response::Outcome::Complete(true),
             None if self.tell_complete(worker) => lease_response::Outcome::Complete(true),
             None => lease_response::Outcome::WaitMs(200),
         };
@@ -204,13 +269,15 @@ impl Queue {
         Ok((answer, idle))
     }
 
-    /// The sweep and outcome of a lease request, if any sweep has work for `worker`.
+    /// The sweep and outcome of a lease request, if any sweep has work for `worker`,
+    /// reached at `peer` for gangs.
     fn pick(
         &mut self,
         worker: &str,
+        peer: &str,
         request: &LeaseRequest,
         touched: &[usize],
-    ) -> Result<Option<(usize, LeaseOutcome)>, CoreError> {
+    ) -> Result<Option<(usize, LeaseOutcome)>, QueueError> {
         if let Some(i) = self.by_digest(&request.resume_sweep)
             && self.entries[i].leasable()
         {
@@ -222,9 +289,12 @@ impl Queue {
         }
         for &i in touched {
             let entry = &self.entries[i];
-            if entry.leasable()
-                && lock(&entry.core).has_seat(worker)
-                && let Some(outcome) = lock(&entry.core).fresh(worker)
+            if !entry.leasable() {
+                continue;
+            }
+            let mut core = lock(&entry.core);
+            if core.has_seat(worker)
+                && let Some(outcome) = core.fresh(worker, peer)
             {
                 return Ok(Some((i, outcome)));
             }
@@ -232,7 +302,7 @@ impl Queue {
         let order = self.order();
         for &i in &order {
             self.introduce(worker, i)?;
-            if let Some(outcome) = lock(&self.entries[i].core).fresh(worker) {
+            if let Some(outcome) = lock(&self.entries[i].core).fresh(worker, peer) {
                 return Ok(Some((i, outcome)));
             }
         }
@@ -247,28 +317,23 @@ impl Queue {
     /// Whether a one-sweep coordinator's sweep is complete; if so, `worker` is marked as
     /// told, even when this request did not touch the sweep (its last unit was committed
     /// after its previous lease request), so the coordinator does not wait for it to exit.
-    fn tell_complete(&self, worker: &str) -> bool {
-        if self.standing {
-            return false;
-        }
-        let Some(entry) = self.entries.first() else {
-            return false;
-        };
-        let mut core = lock(&entry.core);
-        let complete = core.is_complete();
+    fn tell_complete(&mut self, worker: &str) -> bool {
+        let complete = self.one_complete();
         if complete {
-            core.mark_told_complete(worker);
+            self.told(worker, 0);
         }
         complete
     }
 
     /// Whether a one-sweep coordinator's sweep is complete.
     fn one_complete(&self) -> bool {
-        !self.standing
-            && self
+        match &self.mode {
+            Mode::One { .. } => self
                 .entries
                 .first()
-                .is_some_and(|e| lock(&e.core).is_complete())
+                .is_some_and(|e| lock(&e.core).is_complete()),
+            Mode::Standing(_) => false,
+        }
     }
 
     /// Splits a wire lease id into its sweep's index and the core's id.
@@ -279,10 +344,11 @@ impl Queue {
     }
 
     /// The sweep a result batch's lease belongs to.
-    pub(crate) fn route(&mut self, worker: &str, wire: &str) -> Result<Routed, CoreError> {
+    pub(crate) fn route(&mut self, worker: &str, wire: &str) -> Result<Routed, QueueError> {
         let (index, lease) = self
             .split(wire)
-            .ok_or_else(|| CoreError::MalformedLease(wire.to_owned()))?;
+            .ok_or_else(|| QueueError::MalformedLease(wire.to_owned()))?;
+        let info = self.workers.seen(worker)?.info.clone();
         self.introduce(worker, index)?;
         self.touch(worker, index);
         let entry = &self.entries[index];
@@ -290,6 +356,7 @@ impl Queue {
             core: entry.core.clone(),
             writing: entry.writing.clone(),
             lease,
+            worker: info,
             cancelled: entry.place.admin == Admin::Cancelled,
         })
     }
@@ -298,12 +365,9 @@ impl Queue {
     pub(crate) fn heartbeat(
         &mut self,
         request: &HeartbeatRequest,
-    ) -> Result<HeartbeatResponse, CoreError> {
+    ) -> Result<HeartbeatResponse, QueueError> {
         let worker = request.worker_id.as_str();
-        self.workers
-            .get_mut(worker)
-            .ok_or_else(|| CoreError::UnknownWorker(worker.to_owned()))?
-            .last_seen = Instant::now();
+        self.workers.seen(worker)?;
         let mut answer = HeartbeatResponse {
             sweep_complete: self.one_complete(),
             ..HeartbeatResponse::default()
@@ -327,44 +391,44 @@ impl Queue {
             self.introduce(worker, index)?;
             self.touch(worker, index);
             let seq = self.entries[index].place.seq;
-            let part = lock(&self.entries[index].core).heartbeat(worker, &ids, &progress)?;
+            let renewed = lock(&self.entries[index].core).heartbeat(worker, &ids, &progress);
             let wire = |id: String| format!("{seq}.{id}");
             answer
                 .dropped_lease_ids
-                .extend(part.dropped_lease_ids.into_iter().map(wire));
+                .extend(renewed.dropped.into_iter().map(wire));
             answer
                 .unknown_lease_ids
-                .extend(part.unknown_lease_ids.into_iter().map(wire));
+                .extend(renewed.unknown.into_iter().map(wire));
         }
         Ok(answer)
     }
 
     /// The sweep of a digest, for a worker that leased one of its units.
-    pub(crate) fn spec(&self, digest: &str) -> Result<Arc<SweepSpec>, CoreError> {
+    pub(crate) fn spec(&self, digest: &str) -> Result<Arc<SweepSpec>, QueueError> {
         self.by_digest(digest)
             .map(|i| self.entries[i].spec.clone())
-            .ok_or_else(|| CoreError::UnknownSweep {
+            .ok_or_else(|| QueueError::UnknownSweep {
                 name: format!("of digest {digest}"),
                 known: self.names(),
             })
     }
 
     /// The index of sweep `name`; an empty name is the only sweep.
-    pub(crate) fn find(&self, name: &str) -> Result<usize, CoreError> {
+    pub(crate) fn find(&self, name: &str) -> Result<usize, QueueError> {
         if name.is_empty() {
             return match self.entries.len() {
                 1 => Ok(0),
-                0 => Err(CoreError::UnknownSweep {
+                0 => Err(QueueError::UnknownSweep {
                     name: "at all".to_owned(),
                     known: self.names(),
                 }),
-                _ => Err(CoreError::NameNeeded(self.names())),
+                _ => Err(QueueError::NameNeeded(self.names())),
             };
         }
         self.by_name
             .get(name)
             .copied()
-            .ok_or_else(|| CoreError::UnknownSweep {
+            .ok_or_else(|| QueueError::UnknownSweep {
                 name: format!("{name:?}"),
                 known: self.names(),
             })
@@ -379,61 +443,9 @@ impl Queue {
         }
     }
 
-    /// One sweep's progress, as `hammer status` shows it.
-    pub(crate) fn status(&self, name: &str) -> Result<StatusResponse, CoreError> {
-        let entry = &self.entries[self.find(name)?];
-        let mut status = lock(&entry.core).status();
-        status.dataset = entry.writing.out.to_string();
-        status.state = entry.state() as i32;
-        Ok(status)
-    }
-
-    /// What the metrics show: the one sweep's status, or the queue's summed (its series
-    /// named `SWEEP/EXPERIMENT`).
-    pub(crate) fn metrics_status(&self) -> StatusResponse {
-        if !self.standing {
-            return self.status("").unwrap_or_default();
-        }
-        let mut total = StatusResponse {
-            sweep_name: "queue".to_owned(),
-            ..StatusResponse::default()
-        };
-        for entry in &self.entries {
-            let s = lock(&entry.core).status();
-            total.games_total += s.games_total;
-            total.games_committed += s.games_committed;
-            total.games_pending += s.games_pending;
-            total.units_total += s.units_total;
-            total.units_committed += s.units_committed;
-            total.units_leased += s.units_leased;
-            total.games_per_second += s.games_per_second;
-            total.refused += s.refused;
-            total.duplicates += s.duplicates;
-            total.workers = total.workers.max(s.workers);
-            total
-                .experiments
-                .extend(s.experiments.into_iter().map(|mut x| {
-                    x.experiment = format!("{}/{}", entry.sweep.name, x.experiment);
-                    x
-                }));
-        }
-        total.complete = false;
-        total
-    }
-
-    /// Whether every worker seen recently was told that the one sweep is complete.
-    pub(crate) fn workers_informed(&self, recent: Duration) -> bool {
-        self.entries
-            .first()
-            .is_none_or(|e| lock(&e.core).workers_informed(recent))
-    }
-
-    /// Stops every sweep's leasing and ingest for a shutdown.
+    /// Stops every sweep's leasing for a shutdown.
     pub(crate) fn drain(&mut self) {
         self.draining = true;
-        for entry in &self.entries {
-            lock(&entry.core).draining = true;
-        }
     }
 }
 

@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use std::time::{Duration, Instant};
 
 use super::Queue;
-use crate::lock;
+use crate::sync::lock;
 
 impl Queue {
     /// The leasable sweeps, the one to serve first first.
@@ -41,13 +41,19 @@ impl Queue {
         keyed.into_iter().map(|(i, _, _)| i).collect()
     }
 
+    /// The threads worker `id` solves on (1 for a worker no longer known).
+    fn threads(&self, id: &str) -> u32 {
+        self.workers.threads(id)
+    }
+
     /// Usage per weight, counting each lease held now as its threads times one median
     /// unit time.
     pub(super) fn share_key(&self, index: usize) -> f64 {
         let entry = &self.entries[index];
         let core = lock(&entry.core);
         let unit = core.median_unit_seconds().unwrap_or(1.0).max(0.001);
-        (entry.usage + core.active_threads() as f64 * unit) / entry.place.weight
+        let threads = core.active_threads(|worker| self.threads(worker));
+        (entry.usage + threads as f64 * unit) / entry.place.weight
     }
 
     /// Charges every sweep the thread-seconds of the leases it held since the last tick,
@@ -56,10 +62,11 @@ impl Queue {
         let elapsed = now.saturating_duration_since(self.last_tick).as_secs_f64();
         self.last_tick = now;
         let decay = decay(elapsed, self.half_life);
+        let workers = &self.workers;
         for entry in &mut self.entries {
             let mut core = lock(&entry.core);
             core.expire(now);
-            let held = core.active_threads() as f64;
+            let held = core.active_threads(|w| workers.threads(w)) as f64;
             entry.usage = entry.usage * decay + held * elapsed;
         }
     }

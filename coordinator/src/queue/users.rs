@@ -6,9 +6,8 @@ use std::time::Duration;
 use hammer_proto::v1::{SubmitSweepRequest, SweepInfo, SweepState};
 use hammer_sweep::Sweep;
 
-use super::{Admin, Place, Queue};
-use crate::core::CoreError;
-use crate::lock;
+use super::{Admin, Place, Queue, QueueError};
+use crate::sync::lock;
 use crate::writer::SweepWriting;
 
 /// What a submission needs next.
@@ -22,9 +21,9 @@ pub(crate) enum Admitted {
 
 impl Queue {
     /// Checks a submission and, for a sweep the queue has, applies it.
-    pub(crate) fn admit(&mut self, request: &SubmitSweepRequest) -> Result<Admitted, CoreError> {
-        if !self.standing {
-            return Err(CoreError::OneSweepOnly);
+    pub(crate) fn admit(&mut self, request: &SubmitSweepRequest) -> Result<Admitted, QueueError> {
+        if !self.is_standing() {
+            return Err(QueueError::OneSweepOnly);
         }
         let origin = if request.origin.is_empty() {
             "<submitted sweep>"
@@ -32,9 +31,9 @@ impl Queue {
             request.origin.as_str()
         };
         let sweep = Sweep::parse(&request.text, origin)
-            .map_err(|e| CoreError::BadSweep(hammer_proto::error_chain(&e)))?;
+            .map_err(|e| QueueError::BadSweep(hammer_proto::error_chain(&e)))?;
         if sweep.name.starts_with('.') {
-            return Err(CoreError::BadSweep(format!(
+            return Err(QueueError::BadSweep(format!(
                 "{origin}: sweep name {:?} starts with '.', which a queue keeps for itself",
                 sweep.name
             )));
@@ -43,7 +42,7 @@ impl Queue {
             0.0 => 1.0,
             w if w.is_finite() && w > 0.0 => w,
             w => {
-                return Err(CoreError::BadSweep(format!(
+                return Err(QueueError::BadSweep(format!(
                     "weight {w} must be a positive number"
                 )));
             }
@@ -59,7 +58,7 @@ impl Queue {
         };
         let entry = &mut self.entries[index];
         if entry.sweep.digest != sweep.digest {
-            return Err(CoreError::SweepExists {
+            return Err(QueueError::SweepExists {
                 name: sweep.name.clone(),
                 queued: entry.sweep.digest.clone(),
                 submitted: sweep.digest.clone(),
@@ -78,12 +77,12 @@ impl Queue {
         }
         entry
             .save()
-            .map_err(|e| CoreError::Persist(hammer_proto::error_chain(&e)))?;
+            .map_err(|e| QueueError::Persist(hammer_proto::error_chain(&e)))?;
         Ok(Admitted::Known(self.info(index, true)))
     }
 
     /// `hammer stop`: no new unit of the sweep is leased.
-    pub(crate) fn stop(&mut self, name: &str) -> Result<SweepInfo, CoreError> {
+    pub(crate) fn stop(&mut self, name: &str) -> Result<SweepInfo, QueueError> {
         let index = self.find(name)?;
         self.set_admin(index, Admin::Stopped)?;
         Ok(self.info(index, false))
@@ -92,7 +91,7 @@ impl Queue {
     /// `hammer cancel`, its first half: no new lease, and every lease revoked. Returns the
     /// writer's context, whose `cancelled` flag the caller sets, off the async threads:
     /// setting it waits for the commits under way.
-    pub(crate) fn cancel(&mut self, name: &str) -> Result<(usize, Arc<SweepWriting>), CoreError> {
+    pub(crate) fn cancel(&mut self, name: &str) -> Result<(usize, Arc<SweepWriting>), QueueError> {
         let index = self.find(name)?;
         self.set_admin(index, Admin::Cancelled)?;
         let entry = &self.entries[index];
@@ -100,7 +99,7 @@ impl Queue {
         Ok((index, entry.writing.clone()))
     }
 
-    fn set_admin(&mut self, index: usize, admin: Admin) -> Result<(), CoreError> {
+    fn set_admin(&mut self, index: usize, admin: Admin) -> Result<(), QueueError> {
         let entry = &mut self.entries[index];
         if lock(&entry.core).is_complete() || entry.place.admin == admin {
             return Ok(());
@@ -112,7 +111,7 @@ impl Queue {
         tracing::info!(sweep = %entry.sweep.name, ?admin, "a user stopped or cancelled the sweep");
         entry
             .save()
-            .map_err(|e| CoreError::Persist(hammer_proto::error_chain(&e)))
+            .map_err(|e| QueueError::Persist(hammer_proto::error_chain(&e)))
     }
 
     /// Every sweep, in submission order.

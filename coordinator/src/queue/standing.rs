@@ -8,41 +8,37 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use hammer_store::Store;
 use hammer_sweep::Sweep;
 use tracing::{info, warn};
 
-use crate::CoordinatorError;
-use crate::core::Timing;
-use crate::metrics::Metrics;
-use crate::queue::{self, Entry, Opening, Place, Queue};
+use super::entry::{Entry, Home, Opener, Place};
+use crate::error::CoordinatorError;
 use crate::state::{StateError, lock_dir};
 
 /// Where a standing coordinator keeps its sweeps, and how it opens them.
 pub(crate) struct Standing {
     /// The root of the datasets, as given (a directory or a URL).
-    pub root: String,
+    root: String,
     /// The root of the sweeps' state directories.
-    pub state: PathBuf,
-    /// Workers put the parts (the root is a URL).
-    pub workers_write: bool,
-    pub delta_log: bool,
-    pub timing: Timing,
-    pub metrics: Arc<Metrics>,
+    state: PathBuf,
+    /// How each sweep is opened.
+    opener: Opener,
+    /// The state root's lock, held for the life of the coordinator.
+    _lock: File,
 }
 
 impl Standing {
-    /// Takes the state root's lock for the life of the coordinator, makes the datasets'
-    /// root when it is a directory, and puts the sweeps found in the state root back
-    /// into `queue`. The lock is held for as long as the file returned is.
+    /// Takes the state root `state`'s lock for the life of the coordinator, makes the
+    /// datasets' root `out` when it is a directory, and reads back the sweeps kept in the
+    /// state root, in submission order.
     pub(crate) async fn take_root(
-        &self,
         out: &Store,
-        queue: &mut Queue,
-    ) -> Result<File, CoordinatorError> {
-        let lock = lock_dir(&self.state)?;
+        state: PathBuf,
+        opener: Opener,
+    ) -> Result<(Standing, Vec<Entry>), CoordinatorError> {
+        let lock = lock_dir(&state)?;
         if let Some(dir) = out.local_dir() {
             std::fs::create_dir_all(dir).map_err(|source| StateError::Io {
                 path: dir.to_owned(),
@@ -50,8 +46,14 @@ impl Standing {
                 source,
             })?;
         }
-        self.restore(queue).await?;
-        Ok(lock)
+        let standing = Standing {
+            root: out.to_string(),
+            state,
+            opener,
+            _lock: lock,
+        };
+        let entries = standing.restore().await?;
+        Ok((standing, entries))
     }
 
     fn sweeps_dir(&self) -> PathBuf {
@@ -64,19 +66,10 @@ impl Standing {
         let location = format!("{}/{}", self.root.trim_end_matches('/'), sweep.name);
         let out = Store::open(&location)?;
         let dir = self.sweeps_dir().join(&sweep.name);
-        let workers_write = self.workers_write.then(|| out.to_string());
-        let opening = Opening {
-            sweep,
-            out,
-            workers_write,
-            state: &dir,
-            lock_state: false,
-            delta_log: self.delta_log,
-            timing: self.timing.clone(),
-            metrics: self.metrics.clone(),
-        };
-        let mut entry = queue::open(opening, place).await?;
-        entry.dir = Some(dir);
+        let entry = self
+            .opener
+            .open(sweep, out, Home::Queued(dir), place)
+            .await?;
         entry.save()?;
         Ok(entry)
     }
@@ -84,12 +77,12 @@ impl Standing {
     /// Reads the queue back: every sweep with a saved place, in submission order,
     /// renumbered from 1 (lease ids of before the restart are unknown anyway). A
     /// directory without `queue.meta` is a submission that never returned: skipped.
-    async fn restore(&self, queue: &mut Queue) -> Result<(), CoordinatorError> {
+    async fn restore(&self) -> Result<Vec<Entry>, CoordinatorError> {
         let mut found: Vec<(Place, PathBuf)> = Vec::new();
         let dir = self.sweeps_dir();
         let listing = match std::fs::read_dir(&dir) {
             Ok(listing) => listing,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(source) => {
                 return Err(StateError::Io {
                     path: dir,
@@ -108,14 +101,15 @@ impl Standing {
             found.push((Place::load(&path)?, path));
         }
         found.sort_by_key(|(place, _)| place.seq);
+        let mut entries = Vec::with_capacity(found.len());
         for (mut place, path) in found {
             let sweep = read_sweep(&path)?;
-            place.seq = queue.next_seq();
+            place.seq = entries.len() as u64 + 1;
             let entry = self.open(sweep, place).await?;
             info!(sweep = %entry.sweep.name, seq = place.seq, "sweep restored from the queue");
-            queue.push(entry);
+            entries.push(entry);
         }
-        Ok(())
+        Ok(entries)
     }
 }
 

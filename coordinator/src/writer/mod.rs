@@ -17,10 +17,15 @@ use tracing::{debug, error};
 
 use hammer_parts::delta::LoggedPart;
 
-use crate::core::{Core, Part, Stored, WriteJob};
+use crate::core::Core;
 use crate::delta::DeltaWriter;
+use crate::error::CoordinatorError;
 use crate::state::{CommitEntry, StateDir};
-use crate::{CoordinatorError, Events, lock};
+use crate::sync::lock;
+
+pub(crate) mod job;
+
+use job::{Events, Part, Stored, WriteJob};
 
 /// What the writer threads write one sweep's parts with.
 pub(crate) struct SweepWriting {
@@ -164,7 +169,7 @@ fn commit(
 
 #[cfg(test)]
 mod tests {
-    use crate::Events;
+    use super::job::Events;
 
     #[test]
     fn a_late_report_of_an_earlier_commit_does_not_undo_completion() {

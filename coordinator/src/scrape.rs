@@ -4,15 +4,13 @@
 //! is one `GET /metrics` per interval, so a tiny HTTP/1.1 responder on tokio does the job
 //! without a metrics crate or an HTTP server stack beyond what tonic already pulls in.
 //!
-//! Most values are read from the core's status at scrape time (units, games, workers,
-//! rate), so the hot paths pay nothing for them. Only what the core does not keep is
-//! counted here: results accepted and dropped as duplicates (by the service), lapsed
-//! leases (by the core) and the time each unit took to write and journal (by the writer
-//! threads).
+//! Most values are read from the cores' status at scrape time (units, games, workers,
+//! rate), through a snapshot function, so the hot paths pay nothing for them; the rest
+//! are the atomics of `counters.rs`. The server knows neither the queue nor its lock.
 
 use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use hammer_proto::v1::StatusResponse;
@@ -20,70 +18,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tracing::{debug, warn};
 
-use crate::lock;
-use crate::queue::Queue;
-
-/// Upper bounds (seconds) of the write-latency histogram: a unit's part file (Arrow
-/// conversion, zstd, three fsyncs) and its journal line take milliseconds on local disks
-/// and up to seconds on network storage.
-const WRITE_BUCKETS: [f64; 13] = [
-    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
-];
-
-/// Counters that the core's status does not provide.
-#[derive(Debug, Default)]
-pub(crate) struct Metrics {
-    /// Results accepted (first copy of their key), since this process started.
-    results: AtomicU64,
-    /// Results dropped because their key had already arrived.
-    duplicates: AtomicU64,
-    /// Leases that lapsed without renewal.
-    lease_expiries: AtomicU64,
-    write: Histogram,
-}
-
-impl Metrics {
-    pub fn results_received(&self, accepted: u32, duplicates: u32) {
-        self.results
-            .fetch_add(u64::from(accepted), Ordering::Relaxed);
-        self.duplicates
-            .fetch_add(u64::from(duplicates), Ordering::Relaxed);
-    }
-
-    pub fn lease_expired(&self) {
-        self.lease_expiries.fetch_add(1, Ordering::Relaxed);
-    }
-
-    /// Time from a complete unit leaving the queue to its journal line being durable.
-    pub fn unit_written(&self, took: Duration) {
-        self.write.observe(took);
-    }
-}
-
-/// A cumulative histogram with fixed buckets, lock-free so that writer threads never
-/// wait for a scrape.
-#[derive(Debug, Default)]
-struct Histogram {
-    /// Per bucket of `WRITE_BUCKETS`, observations at most that bound (not cumulative;
-    /// summed when rendered).
-    buckets: [AtomicU64; WRITE_BUCKETS.len()],
-    count: AtomicU64,
-    sum_nanos: AtomicU64,
-}
-
-impl Histogram {
-    fn observe(&self, took: Duration) {
-        let secs = took.as_secs_f64();
-        if let Some(i) = WRITE_BUCKETS.iter().position(|&b| secs <= b) {
-            self.buckets[i].fetch_add(1, Ordering::Relaxed);
-        }
-        self.sum_nanos.fetch_add(
-            u64::try_from(took.as_nanos()).unwrap_or(u64::MAX),
-            Ordering::Relaxed,
-        );
-        self.count.fetch_add(1, Ordering::Relaxed);
-    }
-}
+use crate::counters::{Counters, Histogram, WRITE_BUCKETS};
 
 /// The values of one scrape that come from the core.
 pub(crate) struct Snapshot {
@@ -92,7 +27,7 @@ pub(crate) struct Snapshot {
 }
 
 /// Renders one scrape in the Prometheus text exposition format (version 0.0.4).
-pub(crate) fn render(snapshot: &Snapshot, metrics: &Metrics) -> String {
+pub(crate) fn render(snapshot: &Snapshot, metrics: &Counters) -> String {
     let s = &snapshot.status;
     let mut out = Text(String::with_capacity(4096));
     sweep_metrics(&mut out, s);
@@ -202,7 +137,7 @@ fn work_metrics(out: &mut Text, s: &StatusResponse) {
 }
 
 /// Results, workers, leases and uptime.
-fn result_metrics(out: &mut Text, snapshot: &Snapshot, metrics: &Metrics) {
+fn result_metrics(out: &mut Text, snapshot: &Snapshot, metrics: &Counters) {
     let s = &snapshot.status;
     out.metric(
         "hammer_results_total",
@@ -281,12 +216,16 @@ fn escape(value: &str) -> String {
 }
 
 /// Answers `GET /metrics` on `listener` until the task is aborted.
-pub(crate) async fn serve(
+/// `status` reads the sweeps' progress at each scrape.
+pub(crate) async fn serve<F>(
     listener: TcpListener,
-    queue: Arc<Mutex<Queue>>,
-    metrics: Arc<Metrics>,
+    status: F,
+    metrics: Arc<Counters>,
     started: Instant,
-) {
+) where
+    F: Fn() -> StatusResponse + Send + Sync + 'static,
+{
+    let status = Arc::new(status);
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -297,11 +236,11 @@ pub(crate) async fn serve(
                 continue;
             }
         };
-        let (queue, metrics) = (queue.clone(), metrics.clone());
+        let (status, metrics) = (status.clone(), metrics.clone());
         tokio::spawn(async move {
             let answer = tokio::time::timeout(
                 Duration::from_secs(10),
-                answer(stream, &queue, &metrics, started),
+                answer(stream, &*status, &metrics, started),
             )
             .await;
             match answer {
@@ -317,8 +256,8 @@ pub(crate) async fn serve(
 /// per scrape anyway, and this keeps the server free of keep-alive state.
 async fn answer(
     mut stream: TcpStream,
-    queue: &Mutex<Queue>,
-    metrics: &Metrics,
+    status: &(dyn Fn() -> StatusResponse + Send + Sync),
+    metrics: &Counters,
     started: Instant,
 ) -> std::io::Result<()> {
     let mut head = Vec::with_capacity(1024);
@@ -358,7 +297,7 @@ async fn answer(
         .await;
     }
     let snapshot = Snapshot {
-        status: lock(queue).metrics_status(),
+        status: status(),
         uptime: started.elapsed(),
     };
     let body = render(&snapshot, metrics);
@@ -389,7 +328,7 @@ mod tests {
 
     #[test]
     fn the_histogram_is_cumulative_and_counts_every_observation() {
-        let metrics = Metrics::default();
+        let metrics = Counters::default();
         metrics.unit_written(Duration::from_micros(500));
         metrics.unit_written(Duration::from_millis(30));
         metrics.unit_written(Duration::from_secs(60));

@@ -1,17 +1,21 @@
-//! The scheduling rule of `share.rs` on real cores: priority, weighted fair share, and no
-//! starvation among equals.
+//! The scheduling of the queue on real cores, through the calls the service makes: the
+//! rule of `share.rs` (priority, weighted fair share, no starvation among equals) here,
+//! gangs in `gang.rs`, the life of a lease in `leases.rs`.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hammer_proto::v1::{LeaseRequest, lease_response};
+use hammer_proto::v1::{HeartbeatRequest, HeartbeatResponse, LeaseRequest, lease_response};
 use hammer_store::Store;
 use hammer_sweep::Sweep;
 
-use super::{Admin, Opening, Place, Queue, open};
+use super::{Admin, Home, Opener, Place, Queue, Standing};
 use crate::core::Timing;
-use crate::lock;
 use crate::state::CommitEntry;
+use crate::sync::lock;
+
+mod gang;
+mod leases;
 
 fn sweep(name: &str, games: u32) -> Sweep {
     let text = format!(
@@ -32,32 +36,83 @@ async fn queue_of(
     games: u32,
     sweeps: &[(&str, i32, f64)],
 ) -> Queue {
-    let mut queue = Queue::new(standing, Duration::from_secs(3600));
-    for &(name, priority, weight) in sweeps {
-        let state = dir.join("state").join(name);
-        let opening = Opening {
-            sweep: sweep(name, games),
-            out: Store::local(dir.join(name)),
-            workers_write: None,
-            state: &state,
-            lock_state: true,
-            delta_log: false,
-            // The test's clock runs ahead of the real one: no lease lapses on it.
-            timing: Timing {
-                lease_ttl: Duration::from_secs(86_400),
-                ..Timing::default()
-            },
-            metrics: Arc::default(),
+    let sweeps = sweeps
+        .iter()
+        .map(|&(name, priority, weight)| (sweep(name, games), priority, weight))
+        .collect();
+    // The test's clock runs ahead of the real one: no lease lapses on it.
+    let timing = Timing {
+        lease_ttl: Duration::from_secs(86_400),
+        ..Timing::default()
+    };
+    open_queue(dir, standing, sweeps, timing).await
+}
+
+/// A standing queue of `sweeps` (sweep, priority, weight), or the queue of a coordinator
+/// of one sweep, opened in `dir` as the coordinator opens them.
+pub(super) async fn open_queue(
+    dir: &std::path::Path,
+    standing: bool,
+    sweeps: Vec<(Sweep, i32, f64)>,
+    timing: Timing,
+) -> Queue {
+    let opener = Opener {
+        workers_write: false,
+        delta_log: false,
+        timing,
+        counters: Arc::default(),
+    };
+    let half_life = Duration::from_secs(3600);
+    if !standing {
+        let [(sweep, priority, weight)] = <[_; 1]>::try_from(sweeps).expect("one sweep");
+        let state = dir.join("state");
+        let out = Store::local(dir.join(&sweep.name));
+        let place = Place {
+            seq: 1,
+            priority,
+            weight,
+            admin: Admin::Active,
         };
+        let entry = opener.open(sweep, out, Home::Alone(&state), place).await;
+        return Queue::one(entry.expect("sweep opens"), half_life);
+    }
+    let out = Store::local(dir.join("out"));
+    let (standing, restored) = Standing::take_root(&out, dir.join("state"), opener)
+        .await
+        .expect("state root");
+    let mut queue = Queue::standing(standing, restored, half_life);
+    let standing = queue.standing_opener().expect("a standing queue");
+    for (sweep, priority, weight) in sweeps {
         let place = Place {
             seq: queue.next_seq(),
             priority,
             weight,
             admin: Admin::Active,
         };
-        queue.push(open(opening, place).await.expect("sweep opens"));
+        queue.push(standing.open(sweep, place).await.expect("sweep opens"));
     }
     queue
+}
+
+/// What the queue answers `worker`'s lease request, `gang_failed` or not.
+pub(super) fn ask(queue: &mut Queue, worker: &str, gang_failed: bool) -> lease_response::Outcome {
+    let request = LeaseRequest {
+        worker_id: worker.to_owned(),
+        gang_failed,
+        ..LeaseRequest::default()
+    };
+    let (answer, _) = queue.lease(&request).expect("lease");
+    answer.outcome.expect("an outcome")
+}
+
+/// The queue's answer to `worker`'s heartbeat for `leases`.
+pub(super) fn beat(queue: &mut Queue, worker: &str, leases: &[&str]) -> HeartbeatResponse {
+    let request = HeartbeatRequest {
+        worker_id: worker.to_owned(),
+        lease_ids: leases.iter().map(|&l| l.to_owned()).collect(),
+        ..HeartbeatRequest::default()
+    };
+    queue.heartbeat(&request).expect("heartbeat")
 }
 
 /// The name of the sweep whose unit `worker` gets next.
@@ -142,7 +197,7 @@ async fn a_worker_idle_when_the_last_unit_commits_is_told_complete() {
     assert_eq!(queue.status("").expect("status").workers, 1);
     complete(&mut queue, &busy);
     assert_eq!(queue.status("").expect("status").workers, 0);
-    assert!(queue.workers_informed(Duration::from_secs(60)));
+    assert!(queue.workers_informed());
 }
 
 /// Four workers take turns asking for work while a clock advances; each lease held is

@@ -1,20 +1,19 @@
-//! The workers the coordinator has heard from, by id.
+//! The workers the coordinator has heard from, by id: the one registry, which spans the
+//! sweeps. A sweep's core knows a worker only by the id its leases name.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use super::WorkerInfo;
+use super::QueueError;
+use crate::writer::job::WorkerInfo;
 
 /// One worker, as the coordinator knows it.
 pub(crate) struct WorkerRec {
     pub info: Arc<WorkerInfo>,
     pub last_seen: Instant,
-    pub told_complete: bool,
     /// Where other workers reach this one for gangs; empty when it takes no part.
     pub peer: String,
-    /// Leases of this worker that are active; a worker works on one unit at a time.
-    pub active: Vec<u64>,
     /// The threads it solves on (at least 1): what a lease of it costs a sweep's share.
     pub threads: u32,
 }
@@ -69,7 +68,6 @@ impl Workers {
                 // The same process again, after a reconnect: its leases stay until its
                 // next Lease call, which resumes or ends them.
                 rec.last_seen = now;
-                rec.told_complete = false;
                 rec.peer = peer.to_owned();
                 if rec.info.version != version {
                     rec.info = Arc::new(WorkerInfo {
@@ -87,9 +85,7 @@ impl Workers {
                             version,
                         }),
                         last_seen: now,
-                        told_complete: false,
                         peer: peer.to_owned(),
-                        active: Vec::new(),
                         threads: 1,
                     },
                 );
@@ -105,43 +101,44 @@ impl Workers {
         }
     }
 
-    /// Adds worker `id`, registered elsewhere (with a standing coordinator's queue), or
-    /// updates its version and peer address.
-    pub(super) fn ensure(&mut self, id: &str, version: &str, peer: &str) {
+    /// Worker `id`, seen now; refused when it never registered (with this process).
+    pub(crate) fn seen(&mut self, id: &str) -> Result<&WorkerRec, QueueError> {
         let rec = self
             .by_id
-            .entry(id.to_owned())
-            .or_insert_with(|| WorkerRec {
-                info: Arc::new(WorkerInfo {
-                    id: id.to_owned(),
-                    version: version.to_owned(),
-                }),
-                last_seen: Instant::now(),
-                told_complete: false,
-                peer: peer.to_owned(),
-                active: Vec::new(),
-                threads: 1,
-            });
-        if rec.peer != peer {
-            rec.peer = peer.to_owned();
-        }
-        if rec.info.version != version {
-            rec.info = Arc::new(WorkerInfo {
-                id: id.to_owned(),
-                version: version.to_owned(),
-            });
-        }
+            .get_mut(id)
+            .ok_or_else(|| QueueError::UnknownWorker(id.to_owned()))?;
+        rec.last_seen = Instant::now();
+        Ok(rec)
+    }
+
+    /// The threads worker `id` solves on (1 for a worker not known).
+    pub(crate) fn threads(&self, id: &str) -> u32 {
+        self.by_id.get(id).map_or(1, |w| w.threads)
     }
 
     pub fn get(&self, id: &str) -> Option<&WorkerRec> {
         self.by_id.get(id)
     }
 
-    pub fn get_mut(&mut self, id: &str) -> Option<&mut WorkerRec> {
-        self.by_id.get_mut(id)
-    }
-
     pub fn values(&self) -> impl Iterator<Item = &WorkerRec> {
         self.by_id.values()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Workers;
+
+    #[test]
+    fn a_worker_keeps_its_id_when_it_registers_again() {
+        let mut workers = Workers::default();
+        let first = workers.register("host-42", "0.1.0", "1a2b3c4d", "");
+        assert_eq!(first, "host-42-1a2b3c4d");
+        assert_eq!(workers.register("host-42", "0.1.0", "1a2b3c4d", ""), first);
+        // Another process with the same name is another worker.
+        assert_ne!(workers.register("host-42", "0.1.0", "99999999", ""), first);
+        // Older workers without an instance get a fresh id each time.
+        let old = workers.register("old", "0.1.0", "", "");
+        assert_ne!(workers.register("old", "0.1.0", "", ""), old);
     }
 }
