@@ -554,9 +554,9 @@ impl Drop for Coordinator {
     }
 }
 
-/// Readies the dataset before any unit is leased: removes a crash's temporary files from
-/// a local directory, proves the store writable, commits the parts the journal lacks, and
-/// opens the Delta log when it is kept.
+/// Readies the dataset before any unit is leased: finishes a compaction a crash left,
+/// removes a crash's temporary files from a local directory, proves the store writable,
+/// commits the parts the journal lacks, and opens the Delta log when it is kept.
 pub(crate) async fn open_dataset(
     out: &Store,
     sweep: &Sweep,
@@ -564,6 +564,9 @@ pub(crate) async fn open_dataset(
     committed: &mut Vec<state::CommitEntry>,
     delta_log: bool,
 ) -> Result<Option<Arc<delta::DeltaWriter>>, CoordinatorError> {
+    // Before anything reads the parts: an unfinished compaction may hold some units'
+    // rows in its staged files alone.
+    hammer_parts::compact::recover(out).await?;
     if let Some(dir) = out.local_dir() {
         // No writer is active: the state lock is ours and the writer has not started.
         let removed = hammer_dataset::remove_stale_temp_files(dir)?;
