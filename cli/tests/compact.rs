@@ -51,7 +51,12 @@ fn run(sweep: &Path, out: &Path, state: &Path, flags: &[&str]) -> String {
 }
 
 fn compact(out: &Path, target: &str) -> String {
-    ok(&hammer(&["compact", path_str(out), "--target-size", target]))
+    ok(&hammer(&[
+        "compact",
+        path_str(out),
+        "--target-size",
+        target,
+    ]))
 }
 
 /// Every row, sorted by key; the values themselves are compared, timing columns too.
@@ -102,7 +107,9 @@ fn unknown(rows: &[ResultRow], experiment: &str) -> BTreeSet<i64> {
         .map(|r| (r.params.clone(), r.game_index))
         .collect();
     rows.iter()
-        .filter(|r| r.experiment == experiment && !solved.contains(&(r.params.clone(), r.game_index)))
+        .filter(|r| {
+            r.experiment == experiment && !solved.contains(&(r.params.clone(), r.game_index))
+        })
         .map(|r| r.game_index)
         .collect()
 }
@@ -124,7 +131,10 @@ fn a_compacted_sweep_reads_the_same_resumes_without_running_and_continues() {
     let after_files = files(&out);
     assert!(after_files.len() < 12, "{after_files:?}");
     for path in &after_files {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
         assert!(name.starts_with("part-compact-"), "{name}");
     }
     // The partitions stay: exact's n=5 and n=6, capped's n=6.
@@ -134,7 +144,11 @@ fn a_compacted_sweep_reads_the_same_resumes_without_running_and_continues() {
         .collect();
     assert_eq!(partitions.len(), 3, "{partitions:?}");
     assert_eq!(rows(&out), before, "the same rows");
-    assert_eq!(readers(&out, false), readers_before, "the same rows to every reader");
+    assert_eq!(
+        readers(&out, false),
+        readers_before,
+        "the same rows to every reader"
+    );
     assert!(hammer_list(&out.join(".hammer-compact")).is_empty());
     // Compacting again finds nothing to do.
     assert!(compact(&out, "8KiB").contains("nothing to compact"));
@@ -281,7 +295,11 @@ fn a_crash_at_any_step_leaves_the_old_rows_or_the_new() {
             );
         }
         if let (Some(now), Some(then)) = (readers(&out, true), &readers_before) {
-            assert_eq!(now.last(), then.last(), "{step}: the Delta log shows the old parts");
+            assert_eq!(
+                now.last(),
+                then.last(),
+                "{step}: the Delta log shows the old parts"
+            );
         }
         // Finished by the next compaction (staged: rolled back and done again), or by
         // the sweep's next start.

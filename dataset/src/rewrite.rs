@@ -24,7 +24,12 @@ pub const FOOTER_TAIL: usize = 8;
 
 /// The rows of the part file `bytes` (of partition `experiment`, `n`; `name` for
 /// messages) as batches of the file schema, in file order.
-pub fn part_batches(bytes: Bytes, experiment: &str, n: i32, name: &str) -> Result<Vec<RecordBatch>> {
+pub fn part_batches(
+    bytes: Bytes,
+    experiment: &str,
+    n: i32,
+    name: &str,
+) -> Result<Vec<RecordBatch>> {
     let decode = |source| Error::Encode {
         part_id: name.to_owned(),
         source,
@@ -60,10 +65,12 @@ impl PartEncoder {
     /// A new file, `name` for messages.
     pub fn new(name: &str) -> Result<PartEncoder> {
         let props = writer_properties_builder().build();
-        let writer = ArrowWriter::try_new(Vec::new(), file_schema(), Some(props))
-            .map_err(|source| Error::Encode {
-                part_id: name.to_owned(),
-                source,
+        let writer =
+            ArrowWriter::try_new(Vec::new(), file_schema(), Some(props)).map_err(|source| {
+                Error::Encode {
+                    part_id: name.to_owned(),
+                    source,
+                }
             })?;
         Ok(PartEncoder {
             writer,
@@ -122,12 +129,13 @@ pub fn footer_pairs(suffix: &[u8], name: &str) -> Result<Vec<(String, String)>> 
     let start = end
         .checked_sub(len)
         .ok_or_else(|| corrupt("the footer is longer than the bytes read"))?;
-    let metadata = ParquetMetaDataReader::decode_metadata(&suffix[start..end]).map_err(|source| {
-        Error::Encode {
-            part_id: name.to_owned(),
-            source,
-        }
-    })?;
+    let metadata =
+        ParquetMetaDataReader::decode_metadata(&suffix[start..end]).map_err(|source| {
+            Error::Encode {
+                part_id: name.to_owned(),
+                source,
+            }
+        })?;
     Ok(metadata
         .file_metadata()
         .key_value_metadata()

@@ -90,8 +90,10 @@ impl DeltaLog {
     ) -> Result<Option<u64>, PartError> {
         loop {
             let adds: Vec<&LoggedPart> = adds.iter().filter(|p| !self.has(&p.key)).collect();
-            let removes: Vec<&LoggedPart> =
-                removes.iter().filter(|p| self.live.contains(&p.key)).collect();
+            let removes: Vec<&LoggedPart> = removes
+                .iter()
+                .filter(|p| self.live.contains(&p.key))
+                .collect();
             if adds.is_empty() && removes.is_empty() {
                 return Ok(None);
             }

@@ -149,7 +149,9 @@ pub(crate) fn get_suffix(root: &Path, key: &str, len: u64) -> Result<Bytes, Stor
         file.read_to_end(&mut bytes)?;
         Ok(bytes)
     };
-    read().map(Bytes::from).map_err(io_error("cannot read", &path))
+    read()
+        .map(Bytes::from)
+        .map_err(io_error("cannot read", &path))
 }
 
 /// Links `from` to the free name `to`, then unlinks `from`, each durable.

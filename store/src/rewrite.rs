@@ -6,7 +6,6 @@ use bytes::Bytes;
 use futures_util::TryStreamExt;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt};
 
-
 use crate::{Store, StoreError, child, hidden_below, local};
 
 impl Store {

@@ -69,7 +69,9 @@ fn crash_point() -> Result<Option<Step>> {
         Ok("staged") => Some(Step::Staged),
         Ok("planned") => Some(Step::Planned),
         Ok("published") => Some(Step::Published),
-        Ok(other) => bail!("HAMMER_COMPACT_CRASH_AT={other}: expected staged, planned or published"),
+        Ok(other) => {
+            bail!("HAMMER_COMPACT_CRASH_AT={other}: expected staged, planned or published")
+        }
     })
 }
 
@@ -91,11 +93,17 @@ fn parse_size(text: &str) -> Result<u64, String> {
         "kib" => 1024.0,
         "mib" => 1024.0 * 1024.0,
         "gib" => 1024.0 * 1024.0 * 1024.0,
-        other => return Err(format!("unknown size unit {other:?} (B, KB, MB, GB, KiB, MiB, GiB)")),
+        other => {
+            return Err(format!(
+                "unknown size unit {other:?} (B, KB, MB, GB, KiB, MiB, GiB)"
+            ));
+        }
     };
     let bytes = number * scale;
     if !(bytes >= 1.0 && bytes < 1e15) {
-        return Err(format!("{text:?}: a target size is between 1 byte and 1 PB"));
+        return Err(format!(
+            "{text:?}: a target size is between 1 byte and 1 PB"
+        ));
     }
     Ok(bytes as u64)
 }

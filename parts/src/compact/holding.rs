@@ -127,7 +127,8 @@ const FIRST_READ: u64 = 256 * 1024;
 pub async fn holding_of(store: &Store, key: &str) -> Result<Holding, PartError> {
     let part_id = part_id_of(key).unwrap_or(key);
     let mut suffix = store.get_suffix(key, FIRST_READ).await?;
-    let footer = hammer_dataset::footer_length(&suffix).map(|len| len + hammer_dataset::FOOTER_TAIL);
+    let footer =
+        hammer_dataset::footer_length(&suffix).map(|len| len + hammer_dataset::FOOTER_TAIL);
     if let Some(needed) = footer.filter(|&n| n > suffix.len()) {
         suffix = store.get_suffix(key, needed as u64).await?;
     }

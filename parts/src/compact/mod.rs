@@ -23,8 +23,8 @@ use hammer_store::{Created, Store};
 use crate::PartError;
 use crate::delta::LoggedPart;
 pub use holding::{Holding, holding_of};
-use plan::{Output, Plan, staged_key};
 pub use plan::recover;
+use plan::{Output, Plan, staged_key};
 
 /// The prefix of a compacted file's part id; unit ids start with `e`.
 pub const COMPACTED: &str = "compact-";
@@ -80,7 +80,7 @@ pub struct Report {
 pub async fn compact(
     store: &Store,
     options: Options,
-    at: &dyn Fn(Step),
+    at: &(dyn Fn(Step) + Sync),
 ) -> Result<Report, PartError> {
     let mut report = Report {
         recovered: recover(store).await?,

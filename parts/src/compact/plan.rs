@@ -74,7 +74,7 @@ impl Plan {
     pub(crate) async fn finish(
         &self,
         store: &Store,
-        at: &dyn Fn(Step),
+        at: &(dyn Fn(Step) + Sync),
     ) -> Result<Option<u64>, PartError> {
         for output in &self.outputs {
             publish(store, output).await?;
@@ -82,8 +82,7 @@ impl Plan {
         at(Step::Published);
         let version = match DeltaLog::existing(store).await? {
             Some(mut log) => {
-                let adds: Vec<LoggedPart> =
-                    self.outputs.iter().map(|o| o.part.clone()).collect();
+                let adds: Vec<LoggedPart> = self.outputs.iter().map(|o| o.part.clone()).collect();
                 let removes: Vec<LoggedPart> =
                     self.outputs.iter().flat_map(|o| o.inputs.clone()).collect();
                 log.rewrite(&adds, &removes).await?
@@ -175,7 +174,9 @@ pub async fn recover(store: &Store) -> Result<usize, PartError> {
         plan.finish(store, &|_| {}).await?;
     }
     let committed = |key: &str| {
-        let run = key.strip_prefix(DIR).and_then(|k| k.trim_start_matches('/').split('/').next());
+        let run = key
+            .strip_prefix(DIR)
+            .and_then(|k| k.trim_start_matches('/').split('/').next());
         run.is_some_and(|run| keys.contains(&plan_key(run)))
     };
     for key in keys.iter().filter(|k| k.ends_with(".staged")) {
