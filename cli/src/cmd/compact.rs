@@ -100,7 +100,7 @@ fn parse_size(text: &str) -> Result<u64, String> {
         }
     };
     let bytes = number * scale;
-    if !(bytes >= 1.0 && bytes < 1e15) {
+    if !(1.0..1e15).contains(&bytes) {
         return Err(format!(
             "{text:?}: a target size is between 1 byte and 1 PB"
         ));
