@@ -70,6 +70,8 @@ enum Command {
     BenchRun(cmd::bench_run::RunBenchArgs),
     /// Turn a result dataset into the 2013 report's figures (HTML, Markdown, CSV, charts).
     Analyze(cmd::analyze::AnalyzeArgs),
+    /// Rewrite a dataset's many small parts as few files of a target size, all or nothing.
+    Compact(cmd::compact::CompactArgs),
     /// Learn a knowledge base of move transitions from a dataset's solved games.
     Learn(cmd::learn::LearnArgs),
     /// Tune a restart schedule from a run-time experiment, and validate it on fresh games.
@@ -115,6 +117,7 @@ fn main() -> ExitCode {
         Command::BenchIngest(args) => cmd::bench_ingest::ingest(args),
         Command::BenchRun(args) => cmd::bench_run::run_overhead(args),
         Command::Analyze(args) => cmd::analyze::run(args),
+        Command::Compact(args) => cmd::compact::compact_cmd(args),
         Command::Learn(args) => cmd::learn::learn(args),
         Command::Tune(args) => cmd::tune::run(args),
         Command::View(args) => cmd::view::view(args),

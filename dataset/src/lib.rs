@@ -14,6 +14,7 @@ mod columns;
 mod error;
 mod layout;
 mod read;
+mod rewrite;
 mod row;
 mod schema;
 mod table;
@@ -29,6 +30,7 @@ pub use layout::{
     validate_part_id,
 };
 pub use read::{open_part_file, read_dataset, read_part, remove_stale_temp_files};
+pub use rewrite::{FOOTER_TAIL, PartEncoder, footer_length, footer_pairs, part_batches};
 pub use row::{RowKey, rows_to_batch};
 pub use schema::{
     COLUMNS, FamilyColumn, PARTITION_COLUMNS, family_columns, file_schema, schema, type_accepted,

@@ -96,7 +96,7 @@ fn restored_schema(schema: &Schema, partition: Option<(&str, i32)>) -> (Schema, 
 }
 
 /// Appends the partition columns that the file does not store, as constants from the path.
-fn restore_partition(
+pub(crate) fn restore_partition(
     batch: &RecordBatch,
     partition: Option<(&str, i32)>,
 ) -> Result<RecordBatch, ArrowError> {

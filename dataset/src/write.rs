@@ -209,7 +209,7 @@ fn writer_properties() -> WriterProperties {
     writer_properties_builder().build()
 }
 
-fn writer_properties_builder() -> WriterPropertiesBuilder {
+pub(crate) fn writer_properties_builder() -> WriterPropertiesBuilder {
     let mut builder =
         WriterProperties::builder().set_compression(Compression::ZSTD(ZstdLevel::default()));
     for column in DISTINCT_COLUMNS {

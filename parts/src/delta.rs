@@ -43,7 +43,10 @@ pub struct DeltaLog {
     /// The table's name: the sweep's.
     name: String,
     next_version: u64,
+    /// Every path a version added, removed since or not.
     logged: BTreeSet<String>,
+    /// The paths of the table's current version: added and not removed since.
+    live: BTreeSet<String>,
 }
 
 impl DeltaLog {
@@ -56,14 +59,65 @@ impl DeltaLog {
             name: sweep_name.to_owned(),
             next_version: 0,
             logged: BTreeSet::new(),
+            live: BTreeSet::new(),
         };
         log.catch_up().await?;
         Ok(log)
     }
 
-    /// Whether the log already adds the part at `key`.
+    /// Reads the log at `store` when it has one, to rewrite its parts.
+    pub async fn existing(store: &Store) -> Result<Option<Self>, PartError> {
+        if store.list(LOG_DIR).await?.is_empty() {
+            return Ok(None);
+        }
+        // Version 0 exists, so the table's id and name are never written again.
+        Self::open(store, "", "").await.map(Some)
+    }
+
+    /// Whether some version added the part at `key` (a compaction may have removed it
+    /// since).
     pub fn has(&self, key: &str) -> bool {
         self.logged.contains(key)
+    }
+
+    /// Records a rewrite as one new version: `removes` (those in the table now) leave it
+    /// and `adds` (those never added) join it, with `dataChange: false`, as Delta's
+    /// OPTIMIZE records one. `None` when the log has it already.
+    pub async fn rewrite(
+        &mut self,
+        adds: &[LoggedPart],
+        removes: &[LoggedPart],
+    ) -> Result<Option<u64>, PartError> {
+        loop {
+            let adds: Vec<&LoggedPart> = adds.iter().filter(|p| !self.has(&p.key)).collect();
+            let removes: Vec<&LoggedPart> = removes
+                .iter()
+                .filter(|p| self.live.contains(&p.key))
+                .collect();
+            if adds.is_empty() && removes.is_empty() {
+                return Ok(None);
+            }
+            let version = self.next_version;
+            let text = self.rewrite_text(&adds, &removes);
+            match self
+                .store
+                .create(&version_key(version), Bytes::from(text))
+                .await?
+            {
+                Created::New => {
+                    for part in &removes {
+                        self.live.remove(&part.key);
+                    }
+                    for part in &adds {
+                        self.logged.insert(part.key.clone());
+                        self.live.insert(part.key.clone());
+                    }
+                    self.next_version += 1;
+                    return Ok(Some(version));
+                }
+                Created::Exists => self.catch_up().await?,
+            }
+        }
     }
 
     /// Adds `parts` (those not in the log yet) as one new version, and returns it; `None`
@@ -84,6 +138,7 @@ impl DeltaLog {
             {
                 Created::New => {
                     self.logged.extend(new.iter().map(|p| p.key.clone()));
+                    self.live.extend(new.iter().map(|p| p.key.clone()));
                     self.next_version += 1;
                     return Ok(Some(version));
                 }
@@ -111,6 +166,10 @@ impl DeltaLog {
                     .map_err(|e| PartError::DeltaLog(format!("{}: {e}", version_key(version))))?;
                 if let Some(path) = action["add"]["path"].as_str() {
                     self.logged.insert(path.to_owned());
+                    self.live.insert(path.to_owned());
+                }
+                if let Some(path) = action["remove"]["path"].as_str() {
+                    self.live.remove(path);
                 }
             }
             self.next_version = version + 1;
@@ -150,14 +209,49 @@ impl DeltaLog {
                 "dataChange": true,
             }}));
         }
-        let mut text = lines
-            .iter()
-            .map(Value::to_string)
-            .collect::<Vec<_>>()
-            .join("\n");
-        text.push('\n');
-        text
+        json_lines(&lines)
     }
+
+    /// A rewrite's JSON lines: its removes, then its adds.
+    fn rewrite_text(&self, adds: &[&LoggedPart], removes: &[&LoggedPart]) -> String {
+        let now = now_ms();
+        let mut lines = vec![json!({"commitInfo": {
+            "timestamp": now,
+            "operation": "OPTIMIZE",
+            "operationParameters": {},
+            "engineInfo": concat!("hammer/", env!("CARGO_PKG_VERSION")),
+        }})];
+        for part in removes {
+            lines.push(json!({"remove": {
+                "path": part.key,
+                "deletionTimestamp": now,
+                "dataChange": false,
+                "extendedFileMetadata": true,
+                "partitionValues": partition_values(&part.key),
+                "size": part.size,
+            }}));
+        }
+        for part in adds {
+            lines.push(json!({"add": {
+                "path": part.key,
+                "partitionValues": partition_values(&part.key),
+                "size": part.size,
+                "modificationTime": now,
+                "dataChange": false,
+            }}));
+        }
+        json_lines(&lines)
+    }
+}
+
+fn json_lines(lines: &[Value]) -> String {
+    let mut text = lines
+        .iter()
+        .map(Value::to_string)
+        .collect::<Vec<_>>()
+        .join("\n");
+    text.push('\n');
+    text
 }
 
 fn version_key(version: u64) -> String {

@@ -11,6 +11,7 @@
 //! recognised and committed from its footer alone, and a part of another sweep under the
 //! same name is refused rather than taken for this one's.
 
+pub mod compact;
 pub mod delta;
 
 use std::collections::HashMap;
@@ -21,12 +22,12 @@ use hammer_proto::v1::{GameResult, UnitWritten};
 use hammer_store::{Created, Store, StoreError};
 use hammer_sweep::{Sweep, Unit, UnitRows, cells_from_wire};
 
-const SWEEP: &str = "hammer.sweep";
-const DIGEST: &str = "hammer.sweep_digest";
-const UNIT: &str = "hammer.unit";
-const GAMES: &str = "hammer.games";
-const SOLVABLE: &str = "hammer.solvable";
-const EXPANSIONS: &str = "hammer.expansions";
+pub(crate) const SWEEP: &str = "hammer.sweep";
+pub(crate) const DIGEST: &str = "hammer.sweep_digest";
+pub(crate) const UNIT: &str = "hammer.unit";
+pub(crate) const GAMES: &str = "hammer.games";
+pub(crate) const SOLVABLE: &str = "hammer.solvable";
+pub(crate) const EXPANSIONS: &str = "hammer.expansions";
 
 /// What a unit's part holds, in the figures `hammer status` shows: one line of the
 /// coordinator's journal.
@@ -93,6 +94,10 @@ pub enum PartError {
     /// The dataset's Delta log holds a version that is not JSON lines.
     #[error("the Delta log's {0}")]
     DeltaLog(String),
+    /// A compaction cannot go on: its plan or staged files are not as it left them, or
+    /// its inputs are not what their footers say.
+    #[error("compaction: {0}")]
+    Compaction(String),
     /// A unit's part name is taken by a part that is not this sweep's.
     #[error(
         "{location} is taken by a part with {found}, not a part of this sweep (digest \

@@ -18,6 +18,7 @@
 //! never part of how a location prints.
 
 mod local;
+mod rewrite;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -339,44 +340,8 @@ impl Store {
     /// Hidden names below `dir` (a component starting with `.` or `_`) are left out, as
     /// hive readers leave them out.
     pub async fn list(&self, dir: &str) -> Result<Vec<String>, StoreError> {
-        let mut keys = match &self.kind {
-            Kind::Local(root) => local::list(root, dir)?,
-            Kind::Object { store, prefix, .. } => {
-                let metas: Vec<_> = store
-                    .list(Some(&child(prefix, dir)))
-                    .try_collect()
-                    .await
-                    .map_err(|source| self.object_error("list", dir, source))?;
-                metas
-                    .into_iter()
-                    .filter_map(|meta| {
-                        let full = meta.location.as_ref();
-                        let rest = full.strip_prefix(prefix.as_ref())?;
-                        Some(rest.trim_start_matches('/').to_owned())
-                    })
-                    .collect()
-            }
-        };
-        // Hidden below `dir` only, so that a hidden directory itself can be listed.
-        let inside = dir.trim_matches('/');
-        keys.retain(|key| {
-            !key.is_empty()
-                && !key
-                    .strip_prefix(inside)
-                    .unwrap_or(key)
-                    .split('/')
-                    .any(|c| c.starts_with('.') || c.starts_with('_'))
-        });
-        // A "folder" that some tools put into a bucket (an empty object named like the
-        // directory, as pyarrow's copy_files and web consoles make) is not an object of
-        // the dataset: a key is dropped when it is the directory of another key.
-        let folders: std::collections::HashSet<String> = keys
-            .iter()
-            .flat_map(|key| key.match_indices('/').map(|(i, _)| key[..i].to_owned()))
-            .collect();
-        keys.retain(|key| !folders.contains(key));
-        keys.sort();
-        Ok(keys)
+        let entries = self.list_sized(dir).await?;
+        Ok(entries.into_iter().map(|(key, _)| key).collect())
     }
 
     /// Copies every visible object below `dir` (`""`: the whole location) into the local
@@ -498,6 +463,31 @@ fn redacted(location: &str) -> String {
         Some(at) => format!("{scheme}://***@{}", &rest[at + 1..]),
         None => location.to_owned(),
     }
+}
+
+/// The keys of `keys` that a hive reader of `dir` sees, sorted: hidden names below `dir`
+/// only (a component starting with `.` or `_`) are left out, so that a hidden directory
+/// itself can be listed.
+fn hidden_below(dir: &str, mut keys: Vec<String>) -> Vec<String> {
+    let inside = dir.trim_matches('/');
+    keys.retain(|key| {
+        !key.is_empty()
+            && !key
+                .strip_prefix(inside)
+                .unwrap_or(key)
+                .split('/')
+                .any(|c| c.starts_with('.') || c.starts_with('_'))
+    });
+    // A "folder" that some tools put into a bucket (an empty object named like the
+    // directory, as pyarrow's copy_files and web consoles make) is not an object of
+    // the dataset: a key is dropped when it is the directory of another key.
+    let folders: std::collections::HashSet<String> = keys
+        .iter()
+        .flat_map(|key| key.match_indices('/').map(|(i, _)| key[..i].to_owned()))
+        .collect();
+    keys.retain(|key| !folders.contains(key));
+    keys.sort();
+    keys
 }
 
 fn child(prefix: &ObjectPath, key: &str) -> ObjectPath {

@@ -113,7 +113,8 @@ pub(crate) fn check_dir(root: &Path) -> Result<(), StoreError> {
 }
 
 /// Every file below `dir`, as keys relative to `root`.
-pub(crate) fn list(root: &Path, dir: &str) -> Result<Vec<String>, StoreError> {
+/// Every file below `dir` with its size in bytes, unsorted.
+pub(crate) fn list_sized(root: &Path, dir: &str) -> Result<Vec<(String, u64)>, StoreError> {
     let mut keys = Vec::new();
     let mut pending = vec![path_of(root, dir)];
     while let Some(dir) = pending.pop() {
@@ -129,12 +130,70 @@ pub(crate) fn list(root: &Path, dir: &str) -> Result<Vec<String>, StoreError> {
             if kind.is_dir() {
                 pending.push(path);
             } else if let Ok(rest) = path.strip_prefix(root) {
+                let size = match entry.metadata() {
+                    Ok(meta) => meta.len(),
+                    // Deleted since the directory was read.
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                    Err(e) => return Err(io_error("cannot stat", &path)(e)),
+                };
                 let parts: Vec<_> = rest.iter().map(|c| c.to_string_lossy()).collect();
-                keys.push(parts.join("/"));
+                keys.push((parts.join("/"), size));
             }
         }
     }
     Ok(keys)
+}
+
+/// The last `len` bytes of the file `key`, or all of it.
+pub(crate) fn get_suffix(root: &Path, key: &str, len: u64) -> Result<Bytes, StoreError> {
+    use std::io::{Read, Seek, SeekFrom};
+    let path = path_of(root, key);
+    let read = || -> io::Result<Vec<u8>> {
+        let mut file = File::open(&path)?;
+        let size = file.metadata()?.len();
+        file.seek(SeekFrom::Start(size.saturating_sub(len)))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        Ok(bytes)
+    };
+    read()
+        .map(Bytes::from)
+        .map_err(io_error("cannot read", &path))
+}
+
+/// Links `from` to the free name `to`, then unlinks `from`, each durable.
+pub(crate) fn rename(root: &Path, from: &str, to: &str) -> Result<(), StoreError> {
+    let (source, target) = (path_of(root, from), path_of(root, to));
+    let Some(dir) = target.parent() else {
+        return Err(StoreError::BadLocation {
+            location: target.display().to_string(),
+            reason: "an object needs a file name".into(),
+        });
+    };
+    ensure_dir(dir)?;
+    fs::hard_link(&source, &target).map_err(io_error("cannot link into place", &target))?;
+    sync_dir(dir)?;
+    delete(root, from)
+}
+
+/// Removes the file `key` (one already gone is fine), then its directories while they
+/// are empty, up to `root`, each removal made durable.
+pub(crate) fn delete(root: &Path, key: &str) -> Result<(), StoreError> {
+    let path = path_of(root, key);
+    match fs::remove_file(&path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io_error("cannot remove", &path)(e)),
+    }
+    let mut dir = path.parent();
+    while let Some(d) = dir.filter(|d| *d != root && d.starts_with(root)) {
+        if fs::remove_dir(d).is_err() {
+            // Not empty (or another process's): it stays.
+            break;
+        }
+        dir = d.parent();
+    }
+    sync_dir(dir.unwrap_or(root))
 }
 
 /// Makes a new directory entry durable.

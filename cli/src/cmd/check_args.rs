@@ -42,6 +42,7 @@ pub fn check_args(args: CheckArgs) -> ExitCode {
                 Command::BenchIngest(_) => "bench-ingest",
                 Command::BenchRun(_) => "bench-run",
                 Command::Analyze(_) => "analyze",
+                Command::Compact(_) => "compact",
                 Command::Learn(_) => "learn",
                 Command::Tune(_) => "tune",
                 Command::View(_) => "view",

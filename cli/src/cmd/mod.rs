@@ -8,6 +8,7 @@ pub mod bench;
 pub mod bench_ingest;
 pub mod bench_run;
 pub mod check_args;
+pub mod compact;
 pub mod coordinator;
 pub mod count;
 pub mod estimate;

@@ -280,8 +280,8 @@ impl Opener {
 }
 
 /// Readies the dataset before any unit is leased (its store already proved writable):
-/// removes a crash's temporary files from a local directory, commits the parts the
-/// journal lacks, and opens the Delta log when it is kept.
+/// finishes a compaction a crash left, removes a crash's temporary files from a local
+/// directory, commits the parts the journal lacks, and opens the Delta log when it is kept.
 async fn open_dataset(
     out: &Store,
     sweep: &Sweep,
@@ -289,6 +289,9 @@ async fn open_dataset(
     committed: &mut Vec<CommitEntry>,
     delta_log: bool,
 ) -> Result<Option<Arc<DeltaWriter>>, CoordinatorError> {
+    // Before anything reads the parts: an unfinished compaction may hold some units'
+    // rows in its staged files alone.
+    hammer_parts::compact::recover(out).await?;
     if let Some(dir) = out.local_dir() {
         // No writer is active: the state lock is ours and the writer has not started.
         let removed = hammer_dataset::remove_stale_temp_files(dir)?;

@@ -1,0 +1,90 @@
+//! What rewriting a dataset in place needs beyond the create-only put: the sizes of the
+//! objects listed, the tail of an object (a Parquet footer), moving an object to a free
+//! name, and deleting one. Compaction uses them; a sweep's writers never delete.
+
+use bytes::Bytes;
+use futures_util::TryStreamExt;
+use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt};
+
+use crate::{Store, StoreError, child, hidden_below, local};
+
+impl Store {
+    /// [`Store::list`] with each object's size in bytes.
+    pub async fn list_sized(&self, dir: &str) -> Result<Vec<(String, u64)>, StoreError> {
+        let mut entries = match &self.kind {
+            crate::Kind::Local(root) => local::list_sized(root, dir)?,
+            crate::Kind::Object { store, prefix, .. } => {
+                let metas: Vec<_> = store
+                    .list(Some(&child(prefix, dir)))
+                    .try_collect()
+                    .await
+                    .map_err(|source| self.object_error("list", dir, source))?;
+                metas
+                    .into_iter()
+                    .filter_map(|meta| {
+                        let full = meta.location.as_ref();
+                        let rest = full.strip_prefix(prefix.as_ref())?;
+                        Some((rest.trim_start_matches('/').to_owned(), meta.size))
+                    })
+                    .collect()
+            }
+        };
+        let keys: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
+        let kept = hidden_below(dir, keys);
+        entries.retain(|(key, _)| kept.binary_search(key).is_ok());
+        entries.sort();
+        Ok(entries)
+    }
+
+    /// The last `len` bytes of the object `key` (all of it when it is shorter).
+    pub async fn get_suffix(&self, key: &str, len: u64) -> Result<Bytes, StoreError> {
+        match &self.kind {
+            crate::Kind::Local(root) => local::get_suffix(root, key, len),
+            crate::Kind::Object { store, prefix, .. } => {
+                let options = GetOptions {
+                    range: Some(GetRange::Suffix(len)),
+                    ..GetOptions::default()
+                };
+                let result = store
+                    .get_opts(&child(prefix, key), options)
+                    .await
+                    .map_err(|source| self.object_error("get", key, source))?;
+                result
+                    .bytes()
+                    .await
+                    .map_err(|source| self.object_error("get", key, source))
+            }
+        }
+    }
+
+    /// Moves the object `from` to the name `to`, which must be free, durably. A local
+    /// directory links the file to its new name (which fails if the name is taken) and
+    /// then unlinks the old one; an object store copies and then deletes, so that a crash
+    /// in between leaves both names, never neither.
+    pub async fn rename(&self, from: &str, to: &str) -> Result<(), StoreError> {
+        match &self.kind {
+            crate::Kind::Local(root) => local::rename(root, from, to),
+            crate::Kind::Object { store, prefix, .. } => {
+                store
+                    .copy(&child(prefix, from), &child(prefix, to))
+                    .await
+                    .map_err(|source| self.object_error("copy", from, source))?;
+                self.delete(from).await
+            }
+        }
+    }
+
+    /// Deletes the object `key`; one that is not there is already deleted. A local
+    /// directory left empty is removed too, up to the location.
+    pub async fn delete(&self, key: &str) -> Result<(), StoreError> {
+        match &self.kind {
+            crate::Kind::Local(root) => local::delete(root, key),
+            crate::Kind::Object { store, prefix, .. } => {
+                match store.delete(&child(prefix, key)).await {
+                    Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+                    Err(source) => Err(self.object_error("delete", key, source)),
+                }
+            }
+        }
+    }
+}
