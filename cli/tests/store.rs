@@ -365,7 +365,10 @@ fn a_missing_bucket_is_refused_everywhere(sweep: &str, dir: &Path, rt: &tokio::r
     assert!(!state.exists(), "the state directory was made");
 
     // The readers: a missing bucket is not an empty dataset.
-    fails_with(&hammer_s3(&["analyze", url, "--format", "json"], &[]), &needles);
+    fails_with(
+        &hammer_s3(&["analyze", url, "--format", "json"], &[]),
+        &needles,
+    );
     let kb = dir.join("no-bucket.kb");
     let learn = ["learn", url, "--n", "5", "--out", path_str(&kb)];
     fails_with(&hammer_s3(&learn, &[]), &needles);
