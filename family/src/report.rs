@@ -27,5 +27,9 @@ pub struct TourRows {
     pub count_nodes: usize,
     /// The obstacle cells (0-based row, column), row by row, of a board in the family's
     /// notation; `None` when the text is no board.
-    pub obstacle_cells: fn(&str) -> Option<Vec<(usize, usize)>>,
+    pub obstacle_cells: ObstacleCells,
 }
+
+/// Reads a board's obstacle cells (0-based row, column) from its text; `None` when the
+/// text is no board.
+pub type ObstacleCells = fn(&str) -> Option<Vec<(usize, usize)>>;
