@@ -40,11 +40,7 @@ impl DatasetArg {
             .tempdir()
             .context("cannot create a temporary directory for the dataset's copy")?;
         let started = std::time::Instant::now();
-        let parts = crate::runtime::runtime()?.block_on(async {
-            // A missing bucket would otherwise read as an empty dataset.
-            store.check_readable().await?;
-            store.download(dir, copy.path()).await
-        })?;
+        let parts = crate::runtime::runtime()?.block_on(store.download(dir, copy.path()))?;
         eprintln!(
             "read {parts} objects of {store} in {:.1} s",
             started.elapsed().as_secs_f64()

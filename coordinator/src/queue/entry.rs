@@ -224,7 +224,6 @@ impl Opener {
         };
         // Checked before anything is opened or written.
         let knowledge_bases = shipped_knowledge_bases(&sweep)?;
-        out.check_writable().await?;
         let sweep = Arc::new(sweep);
         let (mut state_dir, mut committed) = StateDir::open(state, &sweep, lock_state)?;
         let delta =
@@ -279,9 +278,9 @@ impl Opener {
     }
 }
 
-/// Readies the dataset before any unit is leased (its store already proved writable):
-/// finishes a compaction a crash left, removes a crash's temporary files from a local
-/// directory, commits the parts the journal lacks, and opens the Delta log when it is kept.
+/// Readies the dataset before any unit is leased: finishes a compaction a crash left,
+/// removes a crash's temporary files from a local directory, proves the store writable,
+/// commits the parts the journal lacks, and opens the Delta log when it is kept.
 async fn open_dataset(
     out: &Store,
     sweep: &Sweep,
@@ -299,6 +298,7 @@ async fn open_dataset(
             info!(removed, dir = %dir.display(), "removed stale temporary files left by a crash");
         }
     }
+    out.check_writable().await?;
     crate::parts::adopt(out, sweep, state_dir, committed).await?;
     if !delta_log {
         return Ok(None);
