@@ -278,8 +278,8 @@ impl Opener {
     }
 }
 
-/// Readies the dataset before any unit is leased: finishes a compaction a crash left,
-/// removes a crash's temporary files from a local directory, proves the store writable,
+/// Readies the dataset before any unit is leased: proves the store writable, finishes a
+/// compaction a crash left, removes a crash's temporary files from a local directory,
 /// commits the parts the journal lacks, and opens the Delta log when it is kept.
 async fn open_dataset(
     out: &Store,
@@ -288,6 +288,8 @@ async fn open_dataset(
     committed: &mut Vec<CommitEntry>,
     delta_log: bool,
 ) -> Result<Option<Arc<DeltaWriter>>, CoordinatorError> {
+    // First, with the probe's short retries: a bad location fails here in seconds.
+    out.check_writable().await?;
     // Before anything reads the parts: an unfinished compaction may hold some units'
     // rows in its staged files alone.
     hammer_parts::compact::recover(out).await?;
@@ -298,7 +300,6 @@ async fn open_dataset(
             info!(removed, dir = %dir.display(), "removed stale temporary files left by a crash");
         }
     }
-    out.check_writable().await?;
     crate::parts::adopt(out, sweep, state_dir, committed).await?;
     if !delta_log {
         return Ok(None);
