@@ -10,14 +10,14 @@ use arrow::record_batch::RecordBatch;
 use bytes::Bytes;
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::file::metadata::{KeyValue, ParquetMetaDataReader};
+use parquet::file::metadata::{FooterTail, KeyValue, ParquetMetaDataReader};
 
 use crate::error::{Error, Result};
 use crate::read::restore_partition;
 use crate::row::{batch_from_refs, rows_from_batch};
 use crate::schema::file_schema;
 use crate::table::ResultRow;
-use crate::write::writer_properties_builder;
+use crate::write::{key_value_pairs, writer_properties_builder};
 
 /// The length of a Parquet file's tail: the footer's length and the magic.
 pub const FOOTER_TAIL: usize = 8;
@@ -111,10 +111,9 @@ impl PartEncoder {
 /// when they are not a Parquet tail.
 pub fn footer_length(tail: &[u8]) -> Option<usize> {
     let tail = tail.get(tail.len().checked_sub(FOOTER_TAIL)?..)?;
-    if &tail[4..] != b"PAR1" {
-        return None;
-    }
-    usize::try_from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]])).ok()
+    FooterTail::try_from(tail)
+        .ok()
+        .map(|footer| footer.metadata_length())
 }
 
 /// The key-value pairs of a footer, from a file's last bytes that hold at least the footer
@@ -136,11 +135,5 @@ pub fn footer_pairs(suffix: &[u8], name: &str) -> Result<Vec<(String, String)>> 
                 source,
             }
         })?;
-    Ok(metadata
-        .file_metadata()
-        .key_value_metadata()
-        .into_iter()
-        .flatten()
-        .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
-        .collect())
+    Ok(key_value_pairs(metadata.file_metadata()))
 }

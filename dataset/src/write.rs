@@ -172,14 +172,19 @@ pub fn part_metadata(part_id: &str, bytes: bytes::Bytes) -> Result<Vec<(String, 
         part_id: part_id.to_owned(),
         source,
     })?;
-    Ok(reader
-        .metadata()
-        .file_metadata()
+    Ok(key_value_pairs(reader.metadata().file_metadata()))
+}
+
+/// A footer's key-value pairs, a missing value as empty.
+pub(crate) fn key_value_pairs(
+    metadata: &parquet::file::metadata::FileMetaData,
+) -> Vec<(String, String)> {
+    metadata
         .key_value_metadata()
         .into_iter()
         .flatten()
         .map(|kv| (kv.key.clone(), kv.value.clone().unwrap_or_default()))
-        .collect())
+        .collect()
 }
 
 /// The key of a part below the dataset's root: `experiment=NAME/n=N/part-ID.parquet`.

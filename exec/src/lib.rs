@@ -164,6 +164,23 @@ pub struct Measured {
 }
 
 impl Measured {
+    /// A run that used nothing and printed nothing: one that never started, or a
+    /// status's test case.
+    pub(crate) fn bare(exit: Exit, termination: Termination, wall: Duration) -> Measured {
+        Measured {
+            exit,
+            termination,
+            wall,
+            cpu_user: Duration::ZERO,
+            cpu_system: Duration::ZERO,
+            peak_memory: 0,
+            stdout: Vec::new(),
+            stderr_tail: Vec::new(),
+            output_bytes: 0,
+            method: Method::ProcessGroup,
+        }
+    }
+
     /// User plus system CPU time.
     pub fn cpu(&self) -> Duration {
         self.cpu_user + self.cpu_system

@@ -303,16 +303,9 @@ fn exit_of(status: libc::c_int) -> Exit {
 }
 
 fn not_started(error: std::io::Error, start: Instant) -> Measured {
-    Measured {
-        exit: Exit::NotStarted(error.to_string()),
-        termination: Termination::Ended,
-        wall: start.elapsed(),
-        cpu_user: Duration::ZERO,
-        cpu_system: Duration::ZERO,
-        peak_memory: 0,
-        stdout: Vec::new(),
-        stderr_tail: Vec::new(),
-        output_bytes: 0,
-        method: Method::ProcessGroup,
-    }
+    Measured::bare(
+        Exit::NotStarted(error.to_string()),
+        Termination::Ended,
+        start.elapsed(),
+    )
 }

@@ -100,22 +100,10 @@ impl RunStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Method;
     use std::time::Duration;
 
     fn measured(exit: Exit, termination: Termination) -> Measured {
-        Measured {
-            exit,
-            termination,
-            wall: Duration::ZERO,
-            cpu_user: Duration::ZERO,
-            cpu_system: Duration::ZERO,
-            peak_memory: 0,
-            stdout: Vec::new(),
-            stderr_tail: Vec::new(),
-            output_bytes: 0,
-            method: Method::ProcessGroup,
-        }
+        Measured::bare(exit, termination, Duration::ZERO)
     }
 
     #[test]

@@ -200,15 +200,7 @@ impl DeltaLog {
                 "createdTime": now,
             }}));
         }
-        for part in parts {
-            lines.push(json!({"add": {
-                "path": part.key,
-                "partitionValues": partition_values(&part.key),
-                "size": part.size,
-                "modificationTime": now,
-                "dataChange": true,
-            }}));
-        }
+        lines.extend(parts.iter().map(|part| add_action(part, now, true)));
         json_lines(&lines)
     }
 
@@ -231,17 +223,22 @@ impl DeltaLog {
                 "size": part.size,
             }}));
         }
-        for part in adds {
-            lines.push(json!({"add": {
-                "path": part.key,
-                "partitionValues": partition_values(&part.key),
-                "size": part.size,
-                "modificationTime": now,
-                "dataChange": false,
-            }}));
-        }
+        // A rewrite changes no data: readers of changes skip it.
+        lines.extend(adds.iter().map(|part| add_action(part, now, false)));
         json_lines(&lines)
     }
+}
+
+/// The `add` action of a part; `data_change` is false for a rewrite of rows already in
+/// the table.
+fn add_action(part: &LoggedPart, now: u64, data_change: bool) -> Value {
+    json!({"add": {
+        "path": part.key,
+        "partitionValues": partition_values(&part.key),
+        "size": part.size,
+        "modificationTime": now,
+        "dataChange": data_change,
+    }})
 }
 
 fn json_lines(lines: &[Value]) -> String {

@@ -29,7 +29,8 @@ use bytes::Bytes;
 use futures_util::{StreamExt, TryStreamExt};
 use object_store::path::Path as ObjectPath;
 use object_store::{
-    BackoffConfig, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload, RetryConfig,
+    BackoffConfig, GetOptions, ObjectStore, ObjectStoreExt, PutMode, PutOptions, PutPayload,
+    RetryConfig,
 };
 use url::Url;
 
@@ -291,16 +292,29 @@ impl Store {
         match &self.kind {
             Kind::Local(root) => local::get(root, key),
             Kind::Object { store, prefix, .. } => {
-                let result = store
-                    .get(&child(prefix, key))
+                let path = child(prefix, key);
+                self.get_object(store.as_ref(), &path, key, GetOptions::default())
                     .await
-                    .map_err(|source| self.object_error("get", key, source))?;
-                result
-                    .bytes()
-                    .await
-                    .map_err(|source| self.object_error("get", key, source))
             }
         }
+    }
+
+    /// Reads the object `key` of an object store, or the range `options` asks for.
+    pub(crate) async fn get_object(
+        &self,
+        store: &dyn ObjectStore,
+        path: &ObjectPath,
+        key: &str,
+        options: GetOptions,
+    ) -> Result<Bytes, StoreError> {
+        let result = store
+            .get_opts(path, options)
+            .await
+            .map_err(|source| self.object_error("get", key, source))?;
+        result
+            .bytes()
+            .await
+            .map_err(|source| self.object_error("get", key, source))
     }
 
     /// The size in bytes of the object `key`, or `None` when there is none.

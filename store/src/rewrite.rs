@@ -45,14 +45,8 @@ impl Store {
                     range: Some(GetRange::Suffix(len)),
                     ..GetOptions::default()
                 };
-                let result = store
-                    .get_opts(&child(prefix, key), options)
+                self.get_object(store.as_ref(), &child(prefix, key), key, options)
                     .await
-                    .map_err(|source| self.object_error("get", key, source))?;
-                result
-                    .bytes()
-                    .await
-                    .map_err(|source| self.object_error("get", key, source))
             }
         }
     }

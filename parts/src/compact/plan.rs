@@ -17,8 +17,8 @@
 //! An output is in place before any input is deleted, so no crash loses a row. A reader
 //! of the Delta log sees the old parts or the new files, one version apart. A reader
 //! that lists the directories between an output's move and its inputs' deletion sees
-//! both for that moment, and no crash leaves the dataset so: the next `hammer compact`,
-//! or the coordinator's start on the dataset, finishes the plan first.
+//! both for that moment; a crash in that moment leaves the dataset so until the next
+//! `hammer compact`, or the coordinator's start on the dataset, finishes the plan.
 
 use hammer_store::{Created, Store};
 use serde_json::{Value, json};
