@@ -40,7 +40,18 @@ impl DatasetArg {
             .tempdir()
             .context("cannot create a temporary directory for the dataset's copy")?;
         let started = std::time::Instant::now();
-        let parts = crate::runtime::runtime()?.block_on(store.download(dir, copy.path()))?;
+        let parts = crate::runtime::runtime()?.block_on(async {
+            // A missing bucket would otherwise read as an empty dataset.
+            store.check_readable().await?;
+            store.download(dir, copy.path()).await
+        })?;
+        // Named here, not as the empty copy that the readers would name.
+        if parts == 0 && dir.is_empty() {
+            anyhow::bail!("{store}: not a hammer dataset: no objects below it");
+        }
+        if parts == 0 {
+            anyhow::bail!("{store}: no objects below {dir}");
+        }
         eprintln!(
             "read {parts} objects of {store} in {:.1} s",
             started.elapsed().as_secs_f64()

@@ -158,6 +158,7 @@ fn datasets_live_in_an_s3_compatible_store() {
     let state = |name: &str| dir.join(name).to_string_lossy().into_owned();
 
     bad_locations_fail_at_start(sweep, &state("bad-state"));
+    a_missing_bucket_is_refused_everywhere(sweep, dir, &runtime());
     one_of_sixteen_racers_wins(&weed);
 
     // The sweep into the store, killed midway, then resumed.
@@ -311,15 +312,15 @@ fn bad_locations_fail_at_start(sweep: &str, state: &str) {
         &hammer_s3(&["run", sweep, "--out", "s3://lab/x"], &[]),
         &["s3://lab/x is an object store", "--state"],
     );
-    // SeaweedFS makes a bucket on the first put to it, so a store that does not answer
-    // stands in for a missing bucket: both fail the probe.
+    // The probe reads before it writes, so a store that does not answer and a wrong
+    // secret fail on the list.
     fails_with(
         &run("s3://lab/x", &[("AWS_ENDPOINT_URL", "http://127.0.0.1:9")]),
-        &["cannot put s3://lab/x/_hammer/probe"],
+        &["cannot list s3://lab/x/"],
     );
     fails_with(
         &run("s3://lab/x", &[("AWS_SECRET_ACCESS_KEY", "wrong")]),
-        &["cannot put s3://lab/x/_hammer/probe"],
+        &["cannot list s3://lab/x/"],
     );
     fails_with(&run("s3://", &[]), &["cannot open s3://"]);
     fails_with(
@@ -329,6 +330,120 @@ fn bad_locations_fail_at_start(sweep: &str, state: &str) {
     let journal = Path::new(state).join("journal.log");
     let committed = std::fs::read_to_string(&journal).unwrap_or_default();
     assert!(!committed.contains("commit "), "{committed}");
+}
+
+/// A mistyped bucket: SeaweedFS would make it on the first put, yet every command that
+/// writes or reads a dataset refuses it at start, names it and says how to create it,
+/// writes nothing to its state directory, and leaves no such bucket behind.
+fn a_missing_bucket_is_refused_everywhere(sweep: &str, dir: &Path, rt: &tokio::runtime::Runtime) {
+    // The premise: this store makes a bucket on a put to it.
+    let made = s3_store("s3://made-by-a-put/x");
+    let created = rt.block_on(made.create("a", b"a".to_vec().into()));
+    assert_eq!(created.expect("a put makes the bucket"), Created::New);
+    rt.block_on(made.check_readable())
+        .expect("the bucket is there now");
+    // A bucket that is there, with nothing below the prefix: named as the URL.
+    fails_with(
+        &hammer_s3(
+            &["analyze", "s3://made-by-a-put/empty", "--format", "json"],
+            &[],
+        ),
+        &["s3://made-by-a-put/empty: not a hammer dataset: no objects below it"],
+    );
+
+    let url = "s3://no-such-bucket/x";
+    let needles = [
+        "bucket \"no-such-bucket\" of s3://no-such-bucket/x does not exist",
+        "aws s3 mb s3://no-such-bucket",
+    ];
+    let state = dir.join("no-bucket-state");
+    let state_arg = path_str(&state);
+    fails_with(
+        &hammer_s3(&["run", sweep, "--out", url, "--state", state_arg], &[]),
+        &needles,
+    );
+    let coordinator = |extra: &[&str]| {
+        let mut args = vec!["coordinator", "--out", url, "--state", state_arg];
+        args.extend_from_slice(extra);
+        hammer_s3(&args, &[])
+    };
+    fails_with(&coordinator(&["--sweep", sweep]), &needles);
+    // A standing queue with its datasets below the URL.
+    fails_with(&coordinator(&[]), &needles);
+    assert!(!state.exists(), "the state directory was made");
+
+    // The readers: a missing bucket is not an empty dataset.
+    fails_with(
+        &hammer_s3(&["analyze", url, "--format", "json"], &[]),
+        &needles,
+    );
+    let kb = dir.join("no-bucket.kb");
+    let learn = ["learn", url, "--n", "5", "--out", path_str(&kb)];
+    fails_with(&hammer_s3(&learn, &[]), &needles);
+    let tuned = dir.join("no-bucket-tune");
+    fails_with(
+        &hammer_s3(&["tune", url, "--out", path_str(&tuned)], &[]),
+        &needles,
+    );
+    fails_with(&hammer_s3(&["view", url, "--port", "0"], &[]), &needles);
+    let continuation = dir.join("no-bucket-more.toml");
+    std::fs::write(
+        &continuation,
+        format!(
+            "name = \"more\"\nseed = 1\n\n[[experiment]]\nname = \"more\"\nsizes = [6]\n\
+             unknown_games = {{ dataset = \"{url}\", experiment = \"capped\" }}\n"
+        ),
+    )
+    .expect("sweep file");
+    let local_out = dir.join("no-bucket-out");
+    fails_with(
+        &hammer_s3(
+            &[
+                "run",
+                path_str(&continuation),
+                "--out",
+                path_str(&local_out),
+            ],
+            &[],
+        ),
+        &needles,
+    );
+    assert!(!kb.exists() && !tuned.exists() && !local_out.exists());
+
+    // No command made the bucket.
+    let err = rt
+        .block_on(s3_store(url).check_readable())
+        .expect_err("no bucket named no-such-bucket");
+    assert!(
+        matches!(err, hammer_store::StoreError::NoSuchBucket { .. }),
+        "{err}"
+    );
+
+    // A bucket that appears within the writers' wait, as a store started beside them
+    // makes its bucket a moment after it answers: the run goes ahead.
+    let late = "s3://made-late/x";
+    let late_state = dir.join("late-bucket-state");
+    let run = std::thread::scope(|scope| {
+        let run = scope.spawn(|| {
+            hammer_s3(
+                &[
+                    "run",
+                    sweep,
+                    "--out",
+                    late,
+                    "--state",
+                    path_str(&late_state),
+                ],
+                &[],
+            )
+        });
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let made = s3_store("s3://made-late/other");
+        rt.block_on(made.create("a", b"a".to_vec().into()))
+            .expect("a put makes the bucket");
+        run.join().expect("the run's thread")
+    });
+    assert!(run.status.success(), "{}", stderr(&run));
 }
 
 /// `hammer coordinator --out s3://…`: workers put the parts themselves, but for one

@@ -101,6 +101,8 @@ impl Coordinator {
                 Queue::one(entry, half_life)
             }
             None => {
+                // Before the state root is locked, so that a bad location writes nothing.
+                out.check_writable().await?;
                 let (standing, entries) = Standing::take_root(&out, state, opener).await?;
                 Queue::standing(standing, entries, half_life)
             }

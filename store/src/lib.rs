@@ -76,6 +76,23 @@ pub enum StoreError {
         #[source]
         source: Box<object_store::Error>,
     },
+    /// The bucket (or container) of an object store URL does not exist. Some stores
+    /// (SeaweedFS) would make it on the first put, so this is found by a read first: a
+    /// typo in a bucket's name must not scatter results into a bucket nobody reads.
+    #[error(
+        "bucket {bucket:?} of {location} does not exist: create it first (for example \
+         `aws s3 mb s3://{bucket}`, `mc mb ALIAS/{bucket}`, or the store's console), or \
+         correct the name"
+    )]
+    NoSuchBucket {
+        /// The bucket's name, as the URL gives it.
+        bucket: String,
+        /// The location, printed without credentials.
+        location: String,
+        /// The store's answer.
+        #[source]
+        source: Box<object_store::Error>,
+    },
     /// A local file operation failed.
     #[error("{action} {}", .path.display())]
     Io {
@@ -107,6 +124,8 @@ enum Kind {
         /// carry a running sweep over a store's short outage.
         probe: Arc<dyn ObjectStore>,
         prefix: ObjectPath,
+        /// The bucket or container: the URL's host.
+        bucket: String,
     },
 }
 
@@ -218,6 +237,7 @@ impl Store {
                 store,
                 probe,
                 prefix,
+                bucket: url.host_str().unwrap_or_default().to_owned(),
             },
             shown,
         })
@@ -356,10 +376,36 @@ impl Store {
         Ok(count)
     }
 
+    /// Proves that this process can read here before any work starts: a local location
+    /// must be an existing directory, and an object store answers a list of the prefix.
+    /// A bucket that does not exist fails as [`StoreError::NoSuchBucket`]; a wrong
+    /// endpoint or secret fails in seconds (the probe's short retries).
+    pub async fn check_readable(&self) -> Result<(), StoreError> {
+        match &self.kind {
+            Kind::Local(root) => local::check_dir(root),
+            Kind::Object {
+                probe,
+                prefix,
+                bucket,
+                ..
+            } => match probe.list(Some(prefix)).next().await {
+                None | Some(Ok(_)) => Ok(()),
+                Some(Err(source)) if no_such_bucket(&source) => Err(StoreError::NoSuchBucket {
+                    bucket: bucket.clone(),
+                    location: self.shown.clone(),
+                    source: Box::new(source),
+                }),
+                Some(Err(source)) => Err(self.object_error("list", "", source)),
+            },
+        }
+    }
+
     /// Proves that this process can write here before any work starts. A local directory
-    /// is created and a hidden probe file written and removed in it; an object store gets
-    /// a probe object under `_hammer/` (a name hive readers skip), deleted at once. A
-    /// bucket that does not exist, missing credentials and a read-only grant fail here.
+    /// is created and a hidden probe file written and removed in it. An object store is
+    /// first read ([`Store::check_readable`]), since some stores make a missing bucket on
+    /// the first put; then it gets a probe object under `_hammer/` (a name hive readers
+    /// skip), deleted at once. A bucket that does not exist, missing credentials and a
+    /// read-only grant fail here; a missing bucket only after [`BUCKET_WAIT`].
     pub async fn check_writable(&self) -> Result<(), StoreError> {
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -368,6 +414,7 @@ impl Store {
         match &self.kind {
             Kind::Local(root) => local::probe(root, &name),
             Kind::Object { probe, prefix, .. } => {
+                self.wait_for_bucket().await?;
                 let key = format!("_hammer/{name}");
                 let path = child(prefix, &key);
                 let opts = PutOptions::from(PutMode::Create);
@@ -379,6 +426,22 @@ impl Store {
                     .delete(&path)
                     .await
                     .map_err(|source| self.object_error("delete", &key, source))
+            }
+        }
+    }
+
+    /// [`Store::check_readable`], asked again while the bucket is missing, for at most
+    /// [`BUCKET_WAIT`]: a store started beside its writers (SeaweedFS's `weed mini` with
+    /// `S3_BUCKET`, a MinIO with an init job) answers a moment before it has made the
+    /// bucket, and a writer started with it must not take that moment for a typo.
+    async fn wait_for_bucket(&self) -> Result<(), StoreError> {
+        let start = std::time::Instant::now();
+        loop {
+            match self.check_readable().await {
+                Err(StoreError::NoSuchBucket { .. }) if start.elapsed() < BUCKET_WAIT => {
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                answer => return answer,
             }
         }
     }
@@ -396,6 +459,32 @@ impl Store {
             source: Box::new(source),
         }
     }
+}
+
+/// How long a writer's probe waits for a missing bucket to appear before it refuses the
+/// location. Readers refuse at once: a dataset to read was written before.
+pub const BUCKET_WAIT: Duration = Duration::from_secs(5);
+
+/// Whether a failed list says that the bucket or container itself is missing. Listing a
+/// prefix with nothing under it is an empty answer, so a 404 on a list means the bucket.
+/// The client's HTTP error type is not public, so its status is read from the message:
+/// S3, MinIO and SeaweedFS answer `NoSuchBucket`, Azure `ContainerNotFound`.
+fn no_such_bucket(error: &object_store::Error) -> bool {
+    if matches!(error, object_store::Error::NotFound { .. }) {
+        return true;
+    }
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = source {
+        let text = e.to_string();
+        if ["NoSuchBucket", "ContainerNotFound", "404 Not Found"]
+            .iter()
+            .any(|code| text.contains(code))
+        {
+            return true;
+        }
+        source = e.source();
+    }
+    false
 }
 
 /// The location with any `user:password@` replaced, for messages.

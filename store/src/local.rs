@@ -105,6 +105,13 @@ pub(crate) fn probe(root: &Path, name: &str) -> Result<(), StoreError> {
     fs::remove_file(&path).map_err(io_error("cannot remove", &path))
 }
 
+/// Fails unless `root` is a directory that can be read.
+pub(crate) fn check_dir(root: &Path) -> Result<(), StoreError> {
+    fs::read_dir(root)
+        .map(drop)
+        .map_err(io_error("cannot read the dataset directory", root))
+}
+
 /// Every file below `dir`, as keys relative to `root`.
 /// Every file below `dir` with its size in bytes, unsorted.
 pub(crate) fn list_sized(root: &Path, dir: &str) -> Result<Vec<(String, u64)>, StoreError> {

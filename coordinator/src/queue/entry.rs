@@ -224,6 +224,7 @@ impl Opener {
         };
         // Checked before anything is opened or written.
         let knowledge_bases = shipped_knowledge_bases(&sweep)?;
+        out.check_writable().await?;
         let sweep = Arc::new(sweep);
         let (mut state_dir, mut committed) = StateDir::open(state, &sweep, lock_state)?;
         let delta =
@@ -278,9 +279,9 @@ impl Opener {
     }
 }
 
-/// Readies the dataset before any unit is leased: proves the store writable, finishes a
-/// compaction a crash left, removes a crash's temporary files from a local directory,
-/// commits the parts the journal lacks, and opens the Delta log when it is kept.
+/// Readies the dataset before any unit is leased (its store already proved writable):
+/// finishes a compaction a crash left, removes a crash's temporary files from a local
+/// directory, commits the parts the journal lacks, and opens the Delta log when it is kept.
 async fn open_dataset(
     out: &Store,
     sweep: &Sweep,
@@ -288,8 +289,6 @@ async fn open_dataset(
     committed: &mut Vec<CommitEntry>,
     delta_log: bool,
 ) -> Result<Option<Arc<DeltaWriter>>, CoordinatorError> {
-    // First, with the probe's short retries: a bad location fails here in seconds.
-    out.check_writable().await?;
     // Before anything reads the parts: an unfinished compaction may hold some units'
     // rows in its staged files alone.
     hammer_parts::compact::recover(out).await?;
