@@ -9,6 +9,11 @@
 //! each value of its column's type. Every field but `status` may be left out. Anything
 //! else (another key, a wrong type, a `null`) makes the answer not understood, with the
 //! reason.
+//!
+//! A program writes the object to a file of its own in the directory of
+//! `HAMMER_RESULT` and renames it onto `HAMMER_RESULT`: the rename is atomic, so a run
+//! stopped mid-write leaves no half object. A program that writes no such file answers
+//! on the last non-empty line of its standard output instead.
 
 use std::collections::BTreeMap;
 
