@@ -1,6 +1,7 @@
 //! The presets and a hand-written declaration against the real solvers Debian packages
 //! (CaDiCaL, MiniSat, CryptoMiniSat, PicoSAT), each run through `attempt` on random
-//! 3-SAT instances: answers, budgets, costs, shuffles, restarts off.
+//! 3-SAT instances: answers (with restarts on and off), budgets, costs, shuffles, and
+//! the restart counts the solvers print, which `restarts = false` brings to none.
 //!
 //! A solver that is not installed is left out with a SKIPPED line, unless
 //! `HAMMER_REQUIRE_SOLVERS=1`, which makes it a failure. Kissat's preset is not run: no
@@ -244,4 +245,47 @@ fn minisat_s_seed_zero_is_in_range_and_its_cost_is_read() {
         record.reason.as_deref(),
         Some("no result file {tmp}/result")
     );
+}
+
+#[test]
+fn restarts_off_turns_each_solver_s_restarts_off() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Needs thousands of conflicts, enough for many restarts under each default.
+    let (cnf, path) = instance(dir.path(), 170, 4.26, 5);
+    // The restart count each solver prints, read as the cost.
+    let counts = [
+        ("cadical", r"c\s+restarts:\s+(\d+)"),
+        ("minisat", r"^restarts\s+:\s+(\d+)"),
+        ("cryptominisat", r"^c restarts\s+:\s+(\d+)"),
+    ];
+    for ((name, program, package), (_, pattern)) in PRESETS.into_iter().zip(counts) {
+        if !have(program, package) {
+            continue;
+        }
+        let restarts = |on: bool| {
+            let solver = SolverSpec {
+                cost: Some(pattern.into()),
+                ..spec(&format!("preset = {name:?}\nrestarts = {on}"))
+            }
+            .validate()
+            .expect("valid");
+            let mut attempt = Attempt::new(&solver, &path, dir.path());
+            attempt.formula = Some(&cnf);
+            attempt.budget = solver.budget_unit().map(|_| 10_000_000);
+            let record = attempt.run();
+            assert!(
+                matches!(record.status, RunStatus::Solved | RunStatus::Refuted),
+                "{name}: {:?} {:?}",
+                record.status,
+                record.reason
+            );
+            // CaDiCaL prints no restart line when it made none.
+            record.cost.unwrap_or(0.0)
+        };
+        let (on, off) = (restarts(true), restarts(false));
+        println!("{name}: {on} restarts by default, {off} with restarts off");
+        assert!(on >= 10.0, "{name}: {on} restarts by default");
+        // MiniSat and CryptoMiniSat count the start as one.
+        assert!(off <= 1.0, "{name}: {off} restarts with restarts off");
+    }
 }
