@@ -200,6 +200,24 @@ print('{"status": "error"}')
         assert_eq!(record.status, RunStatus::Error, "{name}");
         assert!(record.reason.is_some(), "{name}");
     }
+    // A result file is read no further than the run's output limit.
+    let big = script(
+        dir.path(),
+        "big",
+        "import os\nopen(os.environ['HAMMER_RESULT'], 'w').write(' ' * 5000 + '{\"status\": \"solved\"}')\n",
+    );
+    let solver = declared(&big, "", JSON);
+    let (_, path) = instance(dir.path(), 50, 6.0, 1);
+    let mut attempt = Attempt::new(&solver, &path, dir.path());
+    attempt.limits.output = 1000;
+    let record = attempt.run();
+    assert_eq!(record.status, RunStatus::Error);
+    assert_eq!(
+        record.reason.as_deref(),
+        Some("{tmp}/result.json is larger than 1000 bytes")
+    );
+    attempt.limits = common::limits();
+    assert_eq!(attempt.run().status, RunStatus::Solved);
     // The declaration's cost pattern reads standard error's tail too.
     let stderr = script(
         dir.path(),
