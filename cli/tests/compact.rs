@@ -295,25 +295,34 @@ fn a_crash_at_any_step_leaves_the_old_rows_or_the_new() {
             .expect("cp");
         assert!(copied.success());
         compact_crashing_at(&out, step);
-        let plain = rows(&out);
+        // A local partition is swapped whole: a reader of the directories sees the old
+        // parts alone before the exchange, the new files alone after it.
+        assert_eq!(rows(&out), before, "{step}");
         if step == "published" {
-            // Between the moves and the deletions: a reader of the directories sees
-            // both until the plan is finished, the Delta log still the old parts.
-            assert!(plain.len() > before.len(), "{step}");
+            assert!(
+                files(&out).len() < old_files.len(),
+                "{step}: the new files alone"
+            );
+            if let (Some(now), Some(then)) = (readers(&out, false), &readers_before) {
+                assert_eq!(
+                    now[..],
+                    then[..now.len()],
+                    "{step}: the directories' readers"
+                );
+            }
         } else {
-            assert_eq!(plain, before, "{step}: the old parts alone");
             assert_eq!(
                 files(&out).len(),
                 old_files.len(),
                 "{step}: no compacted file visible"
             );
-        }
-        if let (Some(now), Some(then)) = (readers(&out, true), &readers_before) {
-            assert_eq!(
-                now.last(),
-                then.last(),
-                "{step}: the Delta log shows the old parts"
-            );
+            if let (Some(now), Some(then)) = (readers(&out, true), &readers_before) {
+                assert_eq!(
+                    now.last(),
+                    then.last(),
+                    "{step}: the Delta log shows the old parts"
+                );
+            }
         }
         // Finished by the next compaction (staged: rolled back and done again), or by
         // the sweep's next start.

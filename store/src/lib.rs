@@ -19,6 +19,9 @@
 
 mod local;
 mod rewrite;
+mod swap;
+
+pub use swap::Swap;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -14,7 +14,10 @@ use crate::{Created, StoreError};
 /// Tells apart the temporary files of concurrent puts of one name within this process.
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
-fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> StoreError + 'a {
+pub(crate) fn io_error<'a>(
+    action: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(io::Error) -> StoreError + 'a {
     move |source| StoreError::Io {
         action,
         path: path.to_owned(),
@@ -22,7 +25,7 @@ fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) 
     }
 }
 
-fn path_of(root: &Path, key: &str) -> PathBuf {
+pub(crate) fn path_of(root: &Path, key: &str) -> PathBuf {
     key.split('/')
         .filter(|c| !c.is_empty())
         .fold(root.to_owned(), |path, part| path.join(part))
@@ -197,7 +200,7 @@ pub(crate) fn delete(root: &Path, key: &str) -> Result<(), StoreError> {
 }
 
 /// Makes a new directory entry durable.
-fn sync_dir(path: &Path) -> Result<(), StoreError> {
+pub(crate) fn sync_dir(path: &Path) -> Result<(), StoreError> {
     File::open(path)
         .and_then(|d| d.sync_all())
         .map_err(io_error("cannot fsync directory", path))
@@ -205,7 +208,7 @@ fn sync_dir(path: &Path) -> Result<(), StoreError> {
 
 /// Creates `dir` and its missing parents, fsyncing each new entry's parent so the
 /// directories themselves survive a power loss.
-fn ensure_dir(dir: &Path) -> Result<(), StoreError> {
+pub(crate) fn ensure_dir(dir: &Path) -> Result<(), StoreError> {
     if dir.is_dir() {
         return Ok(());
     }

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use futures_util::TryStreamExt;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt};
 
-use crate::{Store, StoreError, child, hidden_below, local};
+use crate::{Store, StoreError, Swap, child, hidden_below, local};
 
 impl Store {
     /// [`Store::list`] with each object's size in bytes.
@@ -79,6 +79,33 @@ impl Store {
                     Err(source) => Err(self.object_error("delete", key, source)),
                 }
             }
+        }
+    }
+
+    /// Replaces the files `removed` of the directory `dir` by the staged files `added`
+    /// (staged key, file name in `dir`) in one step that a reader listing `dir` sees
+    /// whole, building the new contents under the hidden key `work` first. Only a local
+    /// directory can ([`Swap::Done`]); an object store has no such step
+    /// ([`Swap::Unsupported`], nothing changed). The staged files are left for the
+    /// caller to delete.
+    pub async fn swap_dir(
+        &self,
+        dir: &str,
+        work: &str,
+        removed: &[String],
+        added: &[(String, String)],
+    ) -> Result<Swap, StoreError> {
+        match &self.kind {
+            crate::Kind::Local(root) => crate::swap::swap(root, dir, work, removed, added),
+            crate::Kind::Object { .. } => Ok(Swap::Unsupported),
+        }
+    }
+
+    /// Removes what a [`Store::swap_dir`] interrupted by a crash left under `work`.
+    pub async fn discard_swap(&self, work: &str) -> Result<(), StoreError> {
+        match &self.kind {
+            crate::Kind::Local(root) => crate::swap::discard(root, work),
+            crate::Kind::Object { .. } => Ok(()),
         }
     }
 }

@@ -14,13 +14,23 @@
 //!   version that removes the inputs and adds the outputs (when the dataset has a log
 //!   and it lacks them), delete the inputs, then the plan.
 //!
-//! An output is in place before any input is deleted, so no crash loses a row. A reader
-//! of the Delta log sees the old parts or the new files, one version apart. A reader
-//! that lists the directories between an output's move and its inputs' deletion sees
-//! both for that moment; a crash in that moment leaves the dataset so until the next
-//! `hammer compact`, or the coordinator's start on the dataset, finishes the plan.
+//! An output is in place before any input is deleted, so no crash loses a row.
+//!
+//! - In a local directory each partition is swapped whole: its next contents (the
+//!   outputs, and the files that were not inputs) are hard-linked into a work directory
+//!   under `.hammer-compact/RUN/`, which `renameat2(RENAME_EXCHANGE)` exchanges with the
+//!   partition. A reader listing the partition sees the old parts or the new files,
+//!   never both, and the old parts are then removed with the work directory. A Delta
+//!   reader between the exchange and the log's version finds the old parts gone (an
+//!   error it reports, not a wrong row) until the version is written, just after.
+//! - In an object store, which has no such step, each output is copied into place and
+//!   the inputs are deleted after the log's version: a reader of the Delta log sees the
+//!   old parts or the new files, one version apart, while a reader that lists the
+//!   prefix in between sees both for that moment. A crash in that moment leaves the
+//!   dataset so until the next `hammer compact`, or the coordinator's start on the
+//!   dataset, finishes the plan.
 
-use hammer_store::{Created, Store};
+use hammer_store::{Created, Store, Swap};
 use serde_json::{Value, json};
 
 use super::Step;
@@ -76,9 +86,7 @@ impl Plan {
         store: &Store,
         at: &(dyn Fn(Step) + Sync),
     ) -> Result<Option<u64>, PartError> {
-        for output in &self.outputs {
-            publish(store, output).await?;
-        }
+        self.publish(store).await?;
         at(Step::Published);
         let version = match DeltaLog::existing(store).await? {
             Some(mut log) => {
@@ -94,6 +102,34 @@ impl Plan {
         }
         store.delete(&plan_key(&self.run)).await?;
         Ok(version)
+    }
+
+    /// Puts the outputs in place, partition by partition. Where the store can swap a
+    /// directory (a local one), a partition's inputs give way to its outputs in one step,
+    /// so that a reader listing it never sees both; elsewhere each output is moved to its
+    /// place, and the inputs go after the Delta log's version.
+    async fn publish(&self, store: &Store) -> Result<(), PartError> {
+        let mut partitions: Vec<(&str, Vec<&Output>)> = Vec::new();
+        for output in &self.outputs {
+            let dir = parent(&output.part.key);
+            match partitions.iter_mut().find(|(d, _)| *d == dir) {
+                Some((_, outputs)) => outputs.push(output),
+                None => partitions.push((dir, vec![output])),
+            }
+        }
+        for (index, (dir, outputs)) in partitions.iter().enumerate() {
+            let work = format!("{DIR}/{}/swap-{index}", self.run);
+            if swap_partition(store, dir, &work, outputs).await? == Swap::Done {
+                continue;
+            }
+            // Unsupported here, or swapped before a crash: any leftover of the swap goes,
+            // and each output is put (or found) in place.
+            store.discard_swap(&work).await?;
+            for output in outputs {
+                publish(store, output).await?;
+            }
+        }
+        Ok(())
     }
 
     fn to_json(&self) -> Value {
@@ -146,6 +182,50 @@ impl Plan {
         };
         plan().ok_or_else(bad)
     }
+}
+
+/// The directory part of a key (`experiment=e/n=5` of `experiment=e/n=5/part-a.parquet`).
+fn parent(key: &str) -> &str {
+    key.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// The file-name part of a key.
+fn file_name(key: &str) -> &str {
+    key.rsplit_once('/').map_or(key, |(_, name)| name)
+}
+
+/// Swaps a partition's inputs for its outputs in one step, when none of the outputs is
+/// in place yet (a swap a crash interrupted after the exchange left them there) and the
+/// store can; then deletes their staged files.
+async fn swap_partition(
+    store: &Store,
+    dir: &str,
+    work: &str,
+    outputs: &[&Output],
+) -> Result<Swap, PartError> {
+    for output in outputs {
+        let placed = store.size(&output.part.key).await?.is_some();
+        if placed || store.size(&output.staged).await?.is_none() {
+            return Ok(Swap::Unsupported);
+        }
+    }
+    let removed: Vec<String> = outputs
+        .iter()
+        .flat_map(|o| &o.inputs)
+        .filter(|input| parent(&input.key) == dir)
+        .map(|input| file_name(&input.key).to_owned())
+        .collect();
+    let added: Vec<(String, String)> = outputs
+        .iter()
+        .map(|o| (o.staged.clone(), file_name(&o.part.key).to_owned()))
+        .collect();
+    let swap = store.swap_dir(dir, work, &removed, &added).await?;
+    if swap == Swap::Done {
+        for output in outputs {
+            store.delete(&output.staged).await?;
+        }
+    }
+    Ok(swap)
 }
 
 /// Moves an output from its staged name to its place, unless it is there already.
