@@ -4,10 +4,9 @@
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use hammer_cnf::{Cnf, Renaming};
-use hammer_exec::{Command, ExecError, Exit, Limits, Method, RunStatus, Termination, Verdict};
+use hammer_exec::{Command, ExecError, Limits, Measured, RunStatus, Verdict};
 use thiserror::Error;
 
 use crate::answer::{self, Check, JSON_RESULT};
@@ -64,22 +63,10 @@ pub struct Record {
     pub score: Option<i64>,
     /// The extra values a JSON answer reported, by column.
     pub extras: BTreeMap<String, Value>,
-    /// How the program ended.
-    pub exit: Exit,
-    /// Whether a limit ended it.
-    pub termination: Termination,
-    /// Wall time.
-    pub wall: Duration,
-    /// User CPU time of the process tree.
-    pub cpu_user: Duration,
-    /// System CPU time of the process tree.
-    pub cpu_system: Duration,
-    /// Peak resident memory of the process tree, in bytes.
-    pub peak_memory: u64,
-    /// The end of standard error.
-    pub stderr_tail: Vec<u8>,
-    /// How the figures were measured.
-    pub method: Method,
+    /// What the runner measured: how the program ended, whether a limit ended it, its
+    /// times, peak memory and standard error's tail. Its `stdout` is left empty: the
+    /// answer has been read from it.
+    pub run: Measured,
     /// The command as run: the executable's path, then the expanded arguments.
     pub argv: Vec<OsString>,
     /// The private directory, when it was kept.
@@ -168,13 +155,14 @@ pub fn attempt(request: &Request<'_>) -> Result<Record, AttemptError> {
         stdin: Vec::new(),
         limits: request.limits,
     };
-    let measured = hammer_exec::run(&command).map_err(|source| AttemptError::Run { source })?;
+    let mut measured = hammer_exec::run(&command).map_err(|source| AttemptError::Run { source })?;
     let check = Check {
         formula: request.formula,
         renaming: request.renaming,
     };
     let reading = answer::read(solver, &measured, &tmp, check, request.limits.output);
     let status = RunStatus::of(&measured, reading.verdict);
+    measured.stdout = Vec::new();
     let kept = request.keep.then(|| private.keep());
     let mut argv = vec![request.executable.path.clone().into_os_string()];
     argv.extend(args);
@@ -185,14 +173,7 @@ pub fn attempt(request: &Request<'_>) -> Result<Record, AttemptError> {
         cost: reading.cost,
         score: reading.score,
         extras: reading.extras,
-        exit: measured.exit,
-        termination: measured.termination,
-        wall: measured.wall,
-        cpu_user: measured.cpu_user,
-        cpu_system: measured.cpu_system,
-        peak_memory: measured.peak_memory,
-        stderr_tail: measured.stderr_tail,
-        method: measured.method,
+        run: measured,
         argv,
         kept,
     })

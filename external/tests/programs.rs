@@ -88,7 +88,7 @@ fn garbage_is_an_error_with_its_reason() {
             dir.path(),
         );
         assert_eq!(record.status, RunStatus::Error, "{output}");
-        assert_eq!(record.exit, Exit::Code(1));
+        assert_eq!(record.run.exit, Exit::Code(1));
         assert!(record.reason.is_some(), "{output}");
     }
     // A cost pattern that captures no number makes even a clean answer an error.
@@ -121,7 +121,7 @@ fn a_segfault_is_a_crash_and_a_cpu_hog_a_timeout() {
     let segv = script(dir.path(), "segv", "import os\nos.kill(os.getpid(), 11)\n");
     let record = run_on(&declared(&segv, "", r#"output = "dimacs""#), dir.path());
     assert_eq!(record.status, RunStatus::Crash);
-    assert_eq!(record.exit, Exit::Signal(11));
+    assert_eq!(record.run.exit, Exit::Signal(11));
     let hog = script(dir.path(), "hog", "while True:\n    pass\n");
     let solver = declared(&hog, "", r#"output = "dimacs""#);
     let (cnf, path) = instance(dir.path(), 50, 6.0, 1);
@@ -130,8 +130,8 @@ fn a_segfault_is_a_crash_and_a_cpu_hog_a_timeout() {
     attempt.limits.cpu = Some(Duration::from_millis(300));
     let record = attempt.run();
     assert_eq!(record.status, RunStatus::Timeout);
-    assert_eq!(record.termination, Termination::CpuLimit);
-    assert!(record.cpu_user + record.cpu_system >= Duration::from_millis(300));
+    assert_eq!(record.run.termination, Termination::CpuLimit);
+    assert!(record.run.cpu_user + record.run.cpu_system >= Duration::from_millis(300));
     // A program whose interpreter is missing could not start.
     let orphan = dir.path().join("orphan");
     std::fs::write(&orphan, "#!/nonexistent/python3\n").expect("written");
@@ -259,7 +259,7 @@ exit_codes = { 10 = "solved", 20 = "refuted", 0 = "unknown", 1 = "error" }"#,
         attempt.seed = seed;
         let record = attempt.run();
         assert_eq!(record.status, status, "seed {seed}: {:?}", record.reason);
-        assert_eq!(record.exit, Exit::Code(seed as i32));
+        assert_eq!(record.run.exit, Exit::Code(seed as i32));
         assert_eq!(record.argv[1], format!("--seed={seed}").as_str());
     }
 }

@@ -63,12 +63,12 @@ fn each_preset_answers_satisfiable_and_unsatisfiable_instances() {
                     "{name} (restarts {restarts}) on {}: {:?} {:?}, stderr {}",
                     path.display(),
                     record.reason,
-                    record.exit,
-                    String::from_utf8_lossy(&record.stderr_tail)
+                    record.run.exit,
+                    String::from_utf8_lossy(&record.run.stderr_tail)
                 );
                 assert_eq!(record.reason, None);
-                assert_eq!(record.termination, Termination::Ended);
-                assert!(record.wall > std::time::Duration::ZERO);
+                assert_eq!(record.run.termination, Termination::Ended);
+                assert!(record.run.wall > std::time::Duration::ZERO);
                 ran += 1;
             }
         }
@@ -209,7 +209,7 @@ fn minisat_s_seed_zero_is_in_range_and_its_cost_is_read() {
         record.reason
     );
     assert_eq!(
-        record.exit,
+        record.run.exit,
         Exit::Code(if record.status == RunStatus::Solved {
             10
         } else {
