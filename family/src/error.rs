@@ -52,6 +52,25 @@ pub enum FamilyError {
     /// A question (JSON) that is malformed: a missing or mistyped field, an unknown kind.
     #[error("bad question: {0}")]
     BadQuestion(String),
+    /// A family without positions (sat: its instances are formulas, its moves the
+    /// solver's) asked for a position, a move or a picture.
+    #[error("puzzle {family} has no positions or moves: its instances are formulas for a solver")]
+    NoPositions {
+        /// The family's name.
+        family: &'static str,
+    },
+    /// A sat game with no program to run: the experiment names no `solver`.
+    #[error("puzzle sat runs a declared solver, and the experiment names none (`solver = \"NAME\"`)")]
+    NoProgram,
+    /// The declared program could not be run at all (not found, its instance not
+    /// written); a program that runs and fails is a status, not this.
+    #[error("solver {name}: {reason}")]
+    Program {
+        /// The declaration's name.
+        name: String,
+        /// What went wrong, with its causes.
+        reason: String,
+    },
     /// An instance index past the point's instances (peg has one start per hole).
     #[error("instance {index} does not exist: this point has {count} instance(s)")]
     NoSuchInstance {

@@ -25,6 +25,7 @@ pub mod clobber;
 pub mod mancala;
 pub mod martello;
 pub mod peg;
+pub mod sat;
 pub mod tours;
 
 pub(crate) use counting::count_positions;
@@ -246,6 +247,13 @@ pub trait Family: Send + Sync + 'static {
         None
     }
 
+    /// Who searches the family's instances: hammer's own solver, or an outside program
+    /// that the experiment declares (sat), whose keys (`solver`, `instances`, `limits`)
+    /// the sweep file then takes.
+    fn search(&self) -> Search {
+        Search::Own
+    }
+
     /// The learned move order's side of the family (docs/learned-order.md), if the
     /// family's rules have transition features: `None` refuses `learned:` orders.
     fn learning(&self) -> Option<&dyn Learning> {
@@ -279,6 +287,15 @@ pub trait Family: Send + Sync + 'static {
     fn run_seed(&self, point: &Point, sweep_seed: u64, index: u64, trial: u32) -> u64 {
         keyed_run_seed(self.name(), point, sweep_seed, index, trial)
     }
+}
+
+/// Who searches a family's instances ([`Family::search`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Search {
+    /// hammer's depth-first search over the family's `Puzzle`.
+    Own,
+    /// An outside program, run per attempt ([`sat::Program`]).
+    Program,
 }
 
 /// What the learned move order needs of a family that supports it: the version of its
@@ -322,6 +339,9 @@ pub struct Job<'a> {
     pub config: &'a Config,
     /// The seed of the solver's own randomness.
     pub run_seed: u64,
+    /// The outside program the experiment declares, for the families that run one
+    /// (sat); `None` for the families that search themselves.
+    pub program: Option<&'a sat::Program>,
 }
 
 /// The default [`Family::run_seed`]: word `2 * trial` of the ChaCha20 stream labelled

@@ -22,6 +22,15 @@ pub enum ParamKind {
     /// Free text that the family checks itself in [`crate::Family::point`] (a peg
     /// board's hole mask, a list of obstacles).
     Text,
+    /// A finite decimal number in `min..=max` (whole bounds, so that kinds stay `Eq`), kept as its shortest text (`4.26`) in a
+    /// [`ParamValue::Text`], so that a point's text, and so its seeds, never depend on
+    /// how a float is printed elsewhere.
+    Decimal {
+        /// The smallest value allowed.
+        min: i64,
+        /// The largest value allowed.
+        max: i64,
+    },
 }
 
 /// One parameter of a family.
@@ -47,7 +56,7 @@ pub struct ParamSpec {
 pub enum ParamValue {
     /// A [`ParamKind::Int`] value.
     Int(i64),
-    /// A [`ParamKind::Choice`] or [`ParamKind::Text`] value.
+    /// A [`ParamKind::Choice`], [`ParamKind::Text`] or [`ParamKind::Decimal`] value.
     Text(String),
     /// A [`ParamKind::Bool`] value.
     Bool(bool),
@@ -74,6 +83,16 @@ impl ParamValue {
             (ParamKind::Bool, ParamValue::Bool(_)) | (ParamKind::Text, ParamValue::Text(_)) => {
                 Ok(())
             }
+            (ParamKind::Decimal { min, max }, ParamValue::Text(t)) => match t.parse::<f64>() {
+                Ok(v) if v < min as f64 || v > max as f64 => {
+                    Err(format!("{t} is out of range {min}..={max}"))
+                }
+                Ok(v) if v.is_finite() && decimal_text(v) == *t => Ok(()),
+                Ok(v) if v.is_finite() => {
+                    Err(format!("'{t}' is not written as {}", decimal_text(v)))
+                }
+                _ => Err(format!("'{t}' is not a number in {min}..={max}")),
+            },
             (kind, value) => Err(format!("expected {}, got {value}", kind_name(kind))),
         }
     }
@@ -92,9 +111,18 @@ impl ParamValue {
                 _ => return Err(format!("expected true or false, got '{text}'")),
             },
             ParamKind::Choice(_) | ParamKind::Text => ParamValue::Text(text.trim().to_string()),
+            ParamKind::Decimal { .. } => match text.trim().parse::<f64>() {
+                Ok(v) => ParamValue::decimal(v),
+                Err(_) => return Err(format!("expected a number, got '{text}'")),
+            },
         };
         value.check(spec)?;
         Ok(value)
+    }
+
+    /// A [`ParamKind::Decimal`] value: its shortest text.
+    pub fn decimal(value: f64) -> ParamValue {
+        ParamValue::Text(decimal_text(value))
     }
 
     pub(crate) fn as_int(&self) -> Option<i64> {
@@ -127,7 +155,13 @@ pub fn kind_name(kind: ParamKind) -> &'static str {
         ParamKind::Choice(_) => "one of the listed words",
         ParamKind::Bool => "true or false",
         ParamKind::Text => "a string",
+        ParamKind::Decimal { .. } => "a number",
     }
+}
+
+/// The shortest text that reads back as `value` (`4.26`, `4` for 4.0).
+fn decimal_text(value: f64) -> String {
+    format!("{value}")
 }
 
 impl fmt::Display for ParamValue {

@@ -15,6 +15,7 @@ static FAMILIES: LazyLock<Vec<Box<dyn Family>>> = LazyLock::new(|| {
         Box::new(crate::mancala::MancalaFamily),
         Box::new(crate::tours::ToursFamily),
         Box::new(crate::clobber::ClobberFamily),
+        Box::new(crate::sat::SatFamily),
     ]
 });
 

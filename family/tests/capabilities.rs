@@ -73,6 +73,7 @@ fn martello_learns_a_solved_game_and_names_a_bad_move() {
             },
             config: &Config::default(),
             run_seed: 0,
+            program: None,
         })
         .unwrap()
         .game;

@@ -201,6 +201,7 @@ fn solver_fills_columns_and_its_solution_replays() {
             instance: start,
             config: &hammer_solver::Config::default(),
             run_seed: 1,
+            program: None,
         })
         .expect("solved")
         .game;

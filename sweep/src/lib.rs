@@ -17,6 +17,7 @@ mod error;
 mod experiment;
 mod parse;
 mod rows;
+mod solvers;
 mod units;
 
 use std::path::{Path, PathBuf};
@@ -112,6 +113,9 @@ pub struct Experiment {
     /// coordinator leases the game to all K at once and the gang's leader submits its
     /// row. Each game is then a unit of its own.
     pub gang: Option<u32>,
+    /// The outside program the experiment runs (`solver = "NAME"`, puzzle sat), with
+    /// the limits of each of its runs; `None` for the families that search themselves.
+    pub program: Option<hammer_family::sat::Program>,
     /// The cross product of the solver settings: orders (outermost), then schedules or
     /// budgets, then prefixes, then trials (innermost), each in file order. A unit names
     /// its configuration by index into this list.

@@ -19,7 +19,7 @@ use crate::{Experiment, MAX_EXPERIMENTS, Sweep, SweepFile};
 
 pub(crate) type Value<'i> = Spanned<DeValue<'i>>;
 
-const TOP_KEYS: &[&str] = &["name", "seed", "experiment"];
+const TOP_KEYS: &[&str] = &["name", "seed", "solvers", "experiment"];
 
 pub(crate) fn parse(text: &str, origin: &str) -> Result<Sweep, SweepError> {
     parse_inner(text, origin, &mut Files::new(None, Vec::new()))
@@ -37,6 +37,8 @@ pub(crate) struct Files<'a> {
     /// The continuations that name a dataset, in file order: with their games when the
     /// caller has read them, else found by this parse.
     continuations: Vec<Continuation>,
+    /// The `[solvers.NAME]` declarations, read before the experiments that name them.
+    pub(crate) solvers: BTreeMap<String, crate::solvers::Declared>,
 }
 
 impl<'a> Files<'a> {
@@ -46,6 +48,7 @@ impl<'a> Files<'a> {
             substitutions: Vec::new(),
             seed: 0,
             continuations,
+            solvers: BTreeMap::new(),
         }
     }
 
@@ -134,6 +137,7 @@ fn parse_inner(text: &str, origin: &str, files: &mut Files<'_>) -> Result<Sweep,
         match key.get_ref().as_ref() {
             "name" => name = Some(sweep_name(&loc, value)?),
             "seed" => seed = Some(seed_value(&loc, value)?),
+            "solvers" => files.solvers = crate::solvers::read(&loc, value)?,
             "experiment" => experiments = Some(value),
             other => return Err(unknown_key(&loc, key, "", other, TOP_KEYS)),
         }

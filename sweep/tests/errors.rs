@@ -64,7 +64,7 @@ fn size_out_of_range() {
 fn unknown_keys() {
     check(
         &with(2, "sed = 2013"),
-        "examples/bad.toml:2:1: sed: unknown key; did you mean `seed`? known keys here: name, seed, experiment",
+        "examples/bad.toml:2:1: sed: unknown key; did you mean `seed`? known keys here: name, seed, solvers, experiment",
     );
     check(
         &with(7, "gmaes = 10"),

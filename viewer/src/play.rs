@@ -171,6 +171,7 @@ pub fn hints(position: &Position, budget: u64) -> Result<Vec<Hint>, ViewError> {
                     instance: Instance::Given(&after),
                     config: &config,
                     run_seed: 0,
+                    program: None,
                 })?;
                 Ok(Hint {
                     mv,

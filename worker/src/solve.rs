@@ -137,6 +137,7 @@ pub fn solve_game_cancellable(
             instance,
             config: &solver_config,
             run_seed,
+            program: experiment.program.as_ref(),
         })
         .map_err(|source| SolveError::Instance {
             unit: unit.id(),

@@ -449,6 +449,7 @@ mod tests {
                     instance,
                     config: &config,
                     run_seed: 0,
+                    program: None,
                 };
                 let s = solver.solve(job).unwrap().game;
                 ResultRow {

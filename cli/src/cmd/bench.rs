@@ -156,6 +156,7 @@ fn run_config(
             instance: Instance::Given(board),
             config: &config,
             run_seed: seed,
+            program: None,
         })?;
         let out = &solved.game;
         let ns = game_started.elapsed().as_nanos() as u64;

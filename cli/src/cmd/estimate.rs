@@ -91,6 +91,7 @@ fn experiment(sweep: &Sweep, e: &Experiment, samples: u64) -> Result<Estimate> {
             },
             config: &solver_config,
             run_seed: config.run_seed(e.family, point, sweep.seed, game),
+            program: e.program.as_ref(),
         })?;
         secs += clock.elapsed_secs();
         table += e.family.estimated_seconds(point, &solver_config);

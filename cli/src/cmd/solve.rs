@@ -100,6 +100,7 @@ fn solve_one(
         instance,
         config,
         run_seed,
+        program: None,
     })?;
     solved.game.wall_ns = started.elapsed().as_nanos() as u64;
     solved.game.game_index = index;

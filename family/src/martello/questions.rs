@@ -35,6 +35,7 @@ pub(crate) fn answer(question: &Value) -> Result<Value, FamilyError> {
                 instance: Instance::Given(board),
                 config: &hammer_solver::Config::default(),
                 run_seed: 0,
+                program: None,
             })?;
             Ok(json!({
                 "min_stones": solved.game.score,

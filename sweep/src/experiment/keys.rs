@@ -4,7 +4,7 @@
 use std::ops::Range;
 use std::time::Duration;
 
-use hammer_family::{DEFAULT_FAMILY, FamilyRef, ParamKind, ParamSpec, ParamValue};
+use hammer_family::{DEFAULT_FAMILY, FamilyRef, ParamKind, ParamSpec, ParamValue, Search};
 use hammer_proto::error_chain;
 use hammer_puzzle::seeded::MAX_INDEX;
 use hammer_solver::{Limits, Order, OrderSpec, Schedule};
@@ -74,7 +74,17 @@ pub(super) struct Keys {
     pub(super) unknown: Option<Listing>,
     /// `gang`: the workers that search each game together.
     pub(super) gang: Option<At<u32>>,
+    /// `solver`: the declared program an outside-search family runs.
+    pub(super) solver: Option<At<String>>,
+    /// `limits`: what each of the program's runs may use.
+    pub(super) run_limits: hammer_exec::Limits,
 }
+
+/// The keys of an experiment whose family runs an outside program.
+const PROGRAM_KEYS: &[&str] = &["solver", "instances", "limits"];
+
+/// The generators `instances = { generator = ... }` knows.
+const GENERATORS: &[&str] = &["ksat"];
 
 /// The `puzzle` key, read before the others because it decides which keys are known.
 pub(super) fn read_family(
@@ -82,6 +92,21 @@ pub(super) fn read_family(
     path: &str,
     table: &DeTable<'_>,
 ) -> Result<FamilyRef, SweepError> {
+    if let Some(solver) = table.get("solver") {
+        let sat = FamilyRef(&hammer_family::sat::SatFamily);
+        return match table.get("puzzle") {
+            None => Ok(sat),
+            Some(value) if string(loc, value, &join(path, "puzzle"))? == sat.name() => Ok(sat),
+            Some(_) => Err(loc.error(
+                &solver.span(),
+                join(path, "solver"),
+                format!(
+                    "`solver` runs an outside program on puzzle {}'s instances; the puzzle this experiment names is searched by hammer itself: leave out `puzzle` or `solver`",
+                    sat.name()
+                ),
+            )),
+        };
+    }
     let Some(value) = table.get("puzzle") else {
         return FamilyRef::named(DEFAULT_FAMILY)
             .map_err(|e| loc.error(&(0..0), join(path, "puzzle"), e.to_string()));
@@ -176,18 +201,117 @@ pub(super) fn read_keys(
                 let u = ranged(loc, value, &k, "unit_games", 1, MAX_INDEX + 1)?;
                 keys.unit_games = Some((u, value.span()));
             }
+            "solver" if family.search() == Search::Program => {
+                keys.solver = Some((string(loc, value, &k)?.to_string(), value.span()));
+            }
+            "instances" if family.search() == Search::Program => {
+                instances(loc, value, &k, specs, &mut keys)?;
+            }
+            "limits" if family.search() == Search::Program => {
+                keys.run_limits = run_limits(loc, value, &k)?;
+            }
             other => match specs.iter().position(|s| s.sweep_key == other) {
                 Some(i) => keys.params[i] = Some((param_values(loc, value, &k, &specs[i])?, span)),
                 None => {
                     let mut known: Vec<&str> = vec!["name", "puzzle"];
                     known.extend(specs.iter().map(|s| s.sweep_key));
                     known.extend(&COMMON_KEYS[2..]);
+                    if family.search() == Search::Program {
+                        known.extend(PROGRAM_KEYS);
+                    }
                     return Err(unknown_key(loc, key, path, other, &known));
                 }
             },
         }
     }
     Ok(keys)
+}
+
+/// `instances = { generator = "ksat", k = 3, vars = [...], ratio = [...] }`: the
+/// generator and its parameters, which are the family's.
+fn instances(
+    loc: &Locator<'_>,
+    value: &Value<'_>,
+    k: &str,
+    specs: &[ParamSpec],
+    keys: &mut Keys,
+) -> Result<(), SweepError> {
+    let DeValue::Table(table) = value.get_ref() else {
+        return Err(type_error(loc, value, k, "a table such as { generator = \"ksat\", vars = [50, 100] }"));
+    };
+    match table.get("generator") {
+        None => {
+            return Err(loc.error(
+                &value.span(),
+                join(k, "generator"),
+                format!("missing key: which generator makes the instances ({})", GENERATORS.join(", ")),
+            ));
+        }
+        Some(g) => {
+            let name = string(loc, g, &join(k, "generator"))?;
+            if !GENERATORS.contains(&name) {
+                return Err(loc.error(
+                    &g.span(),
+                    join(k, "generator"),
+                    format!("unknown generator \"{name}\"; expected one of {}", GENERATORS.join(", ")),
+                ));
+            }
+        }
+    }
+    for (key, v) in in_file_order(table) {
+        let name = key.get_ref().as_ref();
+        if name == "generator" {
+            continue;
+        }
+        let kk = join(k, name);
+        match specs.iter().position(|s| s.sweep_key == name) {
+            Some(i) => keys.params[i] = Some((param_values(loc, v, &kk, &specs[i])?, key.span())),
+            None => {
+                let mut known = vec!["generator"];
+                known.extend(specs.iter().map(|s| s.sweep_key));
+                return Err(unknown_key(loc, key, k, name, &known));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The longest `limits.cpu_seconds` or `wall_seconds`: a day.
+const MAX_RUN_SECONDS: u64 = 24 * 3600;
+/// The largest `limits.memory_mb` or `output_mb`: 1 TiB.
+const MAX_RUN_MB: u64 = 1 << 20;
+
+/// `limits = { cpu_seconds, wall_seconds, memory_mb, output_mb }`: each run's limits.
+fn run_limits(
+    loc: &Locator<'_>,
+    value: &Value<'_>,
+    k: &str,
+) -> Result<hammer_exec::Limits, SweepError> {
+    let DeValue::Table(table) = value.get_ref() else {
+        return Err(type_error(loc, value, k, "a table such as { cpu_seconds = 20, memory_mb = 1024 }"));
+    };
+    let mut limits = hammer_exec::Limits::default();
+    for (key, v) in in_file_order(table) {
+        let name = key.get_ref().as_ref();
+        let kk = join(k, name);
+        match name {
+            "cpu_seconds" => {
+                let s = ranged(loc, v, &kk, name, 1, MAX_RUN_SECONDS)?;
+                limits.cpu = Some(Duration::from_secs(s));
+            }
+            "wall_seconds" => {
+                let s = ranged(loc, v, &kk, name, 1, MAX_RUN_SECONDS)?;
+                limits.wall = Some(Duration::from_secs(s));
+            }
+            "memory_mb" => limits.memory = Some(ranged(loc, v, &kk, name, 1, MAX_RUN_MB)? << 20),
+            "output_mb" => limits.output = ranged(loc, v, &kk, name, 1, MAX_RUN_MB)? << 20,
+            other => {
+                let known = ["cpu_seconds", "wall_seconds", "memory_mb", "output_mb"];
+                return Err(unknown_key(loc, key, k, other, &known));
+            }
+        }
+    }
+    Ok(limits)
 }
 
 /// The values of one family parameter, checked against its kind, without duplicates.
@@ -211,6 +335,17 @@ fn param_values(
                 DeValue::Boolean(b) => ParamValue::Bool(*b),
                 _ => return Err(type_error(loc, v, k, "true or false")),
             },
+            ParamKind::Decimal { .. } => {
+                let number = match v.get_ref() {
+                    DeValue::Float(f) => f.as_str().replace('_', "").parse::<f64>().ok(),
+                    DeValue::Integer(i) => i.as_str().replace('_', "").parse::<f64>().ok(),
+                    _ => return Err(type_error(loc, v, k, "a number")),
+                };
+                let text = ParamValue::decimal(number.unwrap_or(f64::NAN));
+                text.check(spec)
+                    .map_err(|reason| loc.error(&v.span(), k, reason))?;
+                text
+            }
             ParamKind::Choice(_) | ParamKind::Text => {
                 let text = ParamValue::Text(string(loc, v, k)?.to_string());
                 text.check(spec)

@@ -12,6 +12,7 @@ use hammer_solver::{Order, Schedule};
 use toml::de::DeTable;
 
 mod keys;
+mod program;
 
 use keys::{Keys, read_family, read_keys};
 
@@ -31,7 +32,7 @@ enum Axis {
 }
 
 /// Where the experiment table is, for messages about it as a whole.
-struct Place<'l, 't> {
+pub(super) struct Place<'l, 't> {
     loc: &'l Locator<'t>,
     path: &'l str,
     span: Range<usize>,
@@ -79,6 +80,7 @@ pub(crate) fn experiment(
     };
     let configs = expand_configs(&place, &mut keys)?;
     let gang = check_gang(&place, family, kind, &configs, &keys)?;
+    let program = program::program(&place, family, &configs, &mut keys, files)?;
     let experiment = Experiment {
         name,
         kind,
@@ -90,6 +92,7 @@ pub(crate) fn experiment(
         unknown_games,
         unit_games: keys.unit_games.as_ref().map(|(u, _)| *u),
         gang,
+        program,
         configs,
     };
     check_limits(&place, &experiment, &games_span, &keys, totals)?;

@@ -171,6 +171,7 @@ fn solve(
             },
             config: &config,
             run_seed: 0,
+            program: None,
         })
         .map_err(|e| e.to_string())?;
     let seconds = clock.elapsed().as_secs_f64();
