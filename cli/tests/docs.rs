@@ -87,27 +87,47 @@ fn toml_blocks(text: &str) -> Vec<(usize, TomlBlock, String)> {
 
 #[test]
 fn sweep_format_toml_blocks_parse_as_sweep_files() {
-    let doc = root().join("docs/sweep-format.md");
-    let text = std::fs::read_to_string(&doc).expect("read docs/sweep-format.md");
-    let blocks = toml_blocks(&text);
+    let blocks = check_toml_blocks("docs/sweep-format.md");
     assert!(
         blocks.len() >= 8,
         "the sweep format shows its keys: {blocks:?}"
     );
+}
+
+/// The solver guide's sweep files are sweep files, and its first is the example the
+/// tests run (cli/tests/solvers.rs), word for word.
+#[test]
+fn solver_guide_toml_blocks_parse_as_sweep_files() {
+    let blocks = check_toml_blocks("docs/solvers.md");
+    let example = std::fs::read_to_string(root().join("examples/threshold.toml"))
+        .expect("read examples/threshold.toml");
+    assert_eq!(
+        blocks.first().map(|(_, _, body)| body.as_str()),
+        Some(example.as_str()),
+        "docs/solvers.md's first sweep is examples/threshold.toml"
+    );
+}
+
+/// Checks every ```toml block of `doc` (a path from the workspace's root) as its marker
+/// asks, and gives them back; at least one must be refused.
+fn check_toml_blocks(doc: &str) -> Vec<(usize, TomlBlock, String)> {
+    let text = std::fs::read_to_string(root().join(doc)).expect("read the doc");
+    let blocks = toml_blocks(&text);
     assert!(
         blocks
             .iter()
-            .any(|(_, kind, _)| *kind == TomlBlock::Refused)
+            .any(|(_, kind, _)| *kind == TomlBlock::Refused),
+        "{doc} shows a refused file"
     );
     let dir = tempfile::tempdir().expect("a temporary directory");
-    for (line, kind, body) in blocks {
+    for (line, kind, body) in &blocks {
         let body = match kind {
             TomlBlock::Experiments => format!("name = \"docs\"\nseed = 2013\n\n{body}"),
-            TomlBlock::Sweep | TomlBlock::Refused => body,
+            TomlBlock::Sweep | TomlBlock::Refused => body.clone(),
         };
         // A file of its own in an empty directory: reading it checks every key, and reads
         // neither the datasets of continuations nor anything else beside it.
-        let file = dir.path().join(format!("sweep-format-{line}.toml"));
+        let file = dir.path().join(format!("block-{line}.toml"));
         std::fs::write(&file, &body).expect("write the block");
         // A continuation's games are not read here, so only a sweep without one is
         // finished; `SweepFile::read` has checked the rest of either.
@@ -120,14 +140,13 @@ fn sweep_format_toml_blocks_parse_as_sweep_files() {
         });
         match (kind, read) {
             (TomlBlock::Sweep | TomlBlock::Experiments, Err(e)) => {
-                panic!("docs/sweep-format.md:{line}: the block is refused: {e}\n{body}")
+                panic!("{doc}:{line}: the block is refused: {e}\n{body}")
             }
             (TomlBlock::Refused, Ok(_)) => {
-                panic!(
-                    "docs/sweep-format.md:{line}: the block is marked refused but parses\n{body}"
-                )
+                panic!("{doc}:{line}: the block is marked refused but parses\n{body}")
             }
             _ => {}
         }
     }
+    blocks
 }

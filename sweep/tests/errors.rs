@@ -469,3 +469,99 @@ fn schedule_files_are_written_into_the_sweep_text() {
     let e = Sweep::load(&path).unwrap_err().to_string();
     assert!(e.contains("cannot read the schedule file"), "{e}");
 }
+
+/// A sweep with an outside solver, for the cases below; line numbers matter.
+const SOLVER: &str = r#"name = "s"
+seed = 1
+
+[solvers.cadical]
+command = ["cadical", "--seed={seed}", "-c", "{budget}", "{instance}"]
+output = "dimacs"
+cost = 'c\s+conflicts:\s+(\d+)'
+budget_unit = "conflicts"
+
+[[experiment]]
+name = "ratio"
+solver = "cadical"
+instances = { generator = "ksat", k = 3, vars = [50, 100], ratio = [3.8, 4.26] }
+games = 10
+budgets = [1000]
+limits = { cpu_seconds = 20, memory_mb = 1024 }
+"#;
+
+fn solver_with(line: usize, replacement: &str) -> String {
+    let mut lines: Vec<&str> = SOLVER.lines().collect();
+    lines[line - 1] = replacement;
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn the_solver_file_is_good() {
+    let sweep = Sweep::parse(SOLVER, "s.toml").expect("valid");
+    let e = &sweep.experiments[0];
+    assert_eq!(e.family.name(), "sat");
+    assert_eq!(e.points.len(), 4);
+    assert_eq!(e.points[1].to_string(), "k=3;vars=50;ratio=4.26");
+    let program = e.program.as_ref().expect("a program");
+    assert_eq!(program.name, "cadical");
+    assert_eq!(program.limits.cpu, Some(std::time::Duration::from_secs(20)));
+    assert_eq!(program.limits.memory, Some(1024 << 20));
+}
+
+#[test]
+fn solver_declarations_are_checked_where_they_are_written() {
+    check(
+        &solver_with(5, r#"command = ["cadical", "--seed={sed}", "{instance}"]"#),
+        "examples/bad.toml:5:23: solvers.cadical.command: `command` element 1: `{sed}` is not a placeholder (they are {instance}, {seed}, {budget} and {tmp}; `{{` and `}}` write braces)",
+    );
+    check(
+        &solver_with(6, r#"output = "smtlib""#),
+        "examples/bad.toml:6:10: solvers.cadical.output: `output = \"smtlib\"` is not an output form (they are dimacs, minisat, json and exit-code)",
+    );
+    let cost = error(&solver_with(7, r#"cost = 'c (\d+'"#));
+    assert!(
+        cost.starts_with("examples/bad.toml:7:8: solvers.cadical.cost: `cost` is not a usable pattern: the cost pattern `c (\\d+` does not compile"),
+        "{cost}"
+    );
+    check(
+        &solver_with(8, r#"budget_units = "conflicts""#),
+        "examples/bad.toml:8:1: solvers.cadical.budget_units: unknown key; did you mean `budget_unit`? known keys here: preset, command, output, cost, budget_unit, exit_codes, columns, restarts, restarts_off",
+    );
+}
+
+#[test]
+fn experiments_name_declared_solvers_and_known_generators() {
+    check(
+        &solver_with(12, r#"solver = "kissat""#),
+        "examples/bad.toml:12:10: experiment[0].solver: no [solvers.kissat] in this file (declared: cadical)",
+    );
+    check(
+        &solver_with(13, r#"instances = { generator = "uniform", vars = 50 }"#),
+        "examples/bad.toml:13:27: experiment[0].instances.generator: unknown generator \"uniform\"; expected one of ksat",
+    );
+    check(
+        &solver_with(13, r#"instances = { generator = "ksat", vars = 50, ratio = -1.5 }"#),
+        "examples/bad.toml:13:54: experiment[0].instances.ratio: -1.5 is out of range 0..=1000",
+    );
+    check(
+        &solver_with(16, r#"limits = { cpu_secs = 20 }"#),
+        "examples/bad.toml:16:12: experiment[0].limits.cpu_secs: unknown key; known keys here: cpu_seconds, wall_seconds, memory_mb, output_mb",
+    );
+    check(
+        &solver_with(12, r#"puzzle = "peg""#).replace("games = 10", "games = 10\nsolver = \"cadical\""),
+        "examples/bad.toml:15:10: experiment[0].solver: `solver` runs an outside program on puzzle sat's instances; the puzzle this experiment names is searched by hammer itself: leave out `puzzle` or `solver`",
+    );
+}
+
+#[test]
+fn budgets_must_reach_the_program() {
+    check(
+        &solver_with(15, r#"schedules = ["exact"]"#).replace("budgets = [1000]\n", ""),
+        "examples/bad.toml:5:11: solvers.cadical.command: the command passes {budget}, but configuration order=standard;schedule=exact;prefix=0;trial=0 has an attempt without one (schedule exact); give `budgets` or a schedule whose every attempt has a budget, such as \"luby:1000\" cut by a list",
+    );
+    let minisat = "name = \"m\"\nseed = 1\n\n[solvers.m]\npreset = \"minisat\"\n\n[[experiment]]\nname = \"m\"\nsolver = \"m\"\ninstances = { generator = \"ksat\", vars = 60 }\ngames = 2\nbudgets = [1000]\n";
+    check(
+        minisat,
+        "examples/bad.toml:9:10: experiment[0].solver: configuration order=standard;schedule=1000;budget=1000;prefix=0;trial=0 gives each attempt a budget, but the command of [solvers.m] has no {budget} to pass it in; use schedules = [\"exact\"] or a command that takes a budget",
+    );
+}
