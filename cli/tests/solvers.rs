@@ -227,3 +227,34 @@ fn text_of(cells: &[(&'static str, Cell)], name: &str) -> String {
         other => panic!("{name}: {other:?}"),
     }
 }
+
+#[test]
+fn a_worker_runs_only_the_solvers_it_allows() {
+    if !have_cadical() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let d = dir.path();
+    let file = d.join("threshold.toml");
+    std::fs::write(&file, threshold(4, None)).expect("write the sweep");
+    let out = d.join("out");
+    let port = support::free_port();
+    let flags = ["--lease-secs", "2", "--heartbeat-secs", "0.5", "--linger-secs", "5"];
+    let mut coordinator = support::coordinator(d, "coordinator", &file, &out, port, &flags);
+    // A worker started without --allow-solver runs none of the sweep and says why.
+    let mut refused = support::worker(d, "refused", port, &[]);
+    let code = refused.wait(std::time::Duration::from_secs(60));
+    let log = refused.log_text();
+    assert_ne!(code, 0, "{log}");
+    assert!(
+        log.contains("sweep threshold: solver cadical: ")
+            && log.contains("is not among this worker's --allow-solver programs"),
+        "{log}"
+    );
+    // One allowed the very executable runs it all.
+    let mut allowed = support::worker(d, "allowed", port, &["--allow-solver", "cadical"]);
+    allowed.wait_ok(std::time::Duration::from_secs(120));
+    coordinator.wait_ok(std::time::Duration::from_secs(60));
+    let sweep = Sweep::load(&file).expect("the sweep parses");
+    assert_eq!(read_checked(&out, &sweep).len(), 2 * 3 * 4);
+}

@@ -134,6 +134,7 @@ pub async fn run_local(
         ..ConnectOptions::default()
     });
     options.name = "local".into();
+    options.solvers = hammer_worker::Solvers::TheSweeps;
     options.give_up_after = Duration::from_secs(30);
     let (stop_tx, stop_rx) = watch::channel(false);
     let leases = pool.threads().max(gang);

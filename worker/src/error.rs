@@ -38,6 +38,25 @@ pub enum WorkerError {
         /// The digest the coordinator announced.
         announced: String,
     },
+    /// An `--allow-solver` program that cannot be found or read.
+    #[error("--allow-solver {program}")]
+    AllowedSolver {
+        /// The program as given.
+        program: String,
+        /// Why it cannot be allowed.
+        #[source]
+        source: hammer_external::ExecutableError,
+    },
+    /// The sweep names a program this worker does not run: nothing of it is solved.
+    #[error("sweep {sweep}: solver {solver}: {reason}; start the worker with --allow-solver for it to run this sweep")]
+    SolverNotAllowed {
+        /// The sweep's name.
+        sweep: String,
+        /// The `[solvers.NAME]` of the program.
+        solver: String,
+        /// Why it is not allowed.
+        reason: String,
+    },
     /// A knowledge base the coordinator sent does not check: nothing is solved.
     #[error(transparent)]
     KnowledgeBase(#[from] hammer_solver::learned::KbError),

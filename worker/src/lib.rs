@@ -4,6 +4,7 @@
 //! [`solve_game`] and [`SolverPool`] are also the direct path, without any cluster, that
 //! tests and benchmarks compare the cluster's output and speed with.
 
+mod allow;
 mod bases;
 mod connect;
 mod error;
@@ -15,6 +16,7 @@ mod solve;
 mod stream;
 mod unit;
 
+pub use allow::Solvers;
 pub use connect::{
     Client, ClientError, ConnectError, ConnectOptions, TokenInterceptor, describe_status,
 };

@@ -55,6 +55,8 @@ pub struct WorkerOptions {
     /// How many worker loops share the solver pool ([`crate::run_group`]): each tells
     /// the coordinator it solves on its share of the threads.
     pub loops: usize,
+    /// The outside programs this worker runs; a sweep naming another is refused.
+    pub solvers: crate::allow::Solvers,
 }
 
 impl WorkerOptions {
@@ -69,6 +71,7 @@ impl WorkerOptions {
             peer: None,
             no_store: false,
             loops: 1,
+            solvers: crate::allow::Solvers::Allowed(Vec::new()),
         }
     }
 }
@@ -398,6 +401,8 @@ impl Worker {
                 announced: spec.digest.clone(),
             });
         }
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        self.options.solvers.check(&sweep, &path)?;
         Ok(Arc::new(sweep))
     }
 

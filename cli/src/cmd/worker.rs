@@ -47,6 +47,11 @@ pub struct WorkerArgs {
     /// the store. The coordinator then writes this worker's units itself.
     #[arg(long)]
     no_store: bool,
+    /// An outside solver this worker may run (repeatable): a path, or a name looked up in
+    /// PATH, resolved and digested when the worker starts. A sweep naming any other
+    /// program is refused before any of it runs. Default: none
+    #[arg(long = "allow-solver", value_name = "PATH")]
+    allow_solver: Vec<String>,
     /// Take part in gangs, the games of `gang = K` experiments that K
     /// workers search together: where to take the other members' streams. They send the
     /// coordinator's token (--token-file). Without it, this worker is never leased a
@@ -153,6 +158,8 @@ pub fn worker(args: WorkerArgs) -> Result<ExitCode> {
     }
     options.give_up_after = Duration::from_secs(args.give_up_after_secs);
     options.no_store = args.no_store;
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    options.solvers = hammer_worker::Solvers::allow(&args.allow_solver, &path)?;
     let stay = args.stay_after_complete;
     let leases = args.leases as usize;
     // Checked before any connection so that flag mistakes fail at once.

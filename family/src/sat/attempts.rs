@@ -33,11 +33,50 @@ pub struct Program {
     pub solver: Solver,
     /// The limits of every attempt (the experiment's `limits`).
     pub limits: hammer_exec::Limits,
+    /// Whether each attempt gets its own seeded shuffle of the instance.
+    pub shuffle: Shuffle,
+}
+
+/// What an attempt runs on: the instance, or a seeded shuffle of it per attempt
+/// (`hammer_cnf::shuffle`, seeded by the attempt's seed), whose model is taken back to
+/// the instance before it is checked. Most solvers' seeds change little of what they
+/// do; a shuffle gives every attempt a random start whatever the solver.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Shuffle {
+    /// Every attempt reads the instance as generated.
+    #[default]
+    None,
+    /// Variables renamed, clauses and their literals reordered.
+    Rename,
+    /// As `Rename`, and each variable negated everywhere with probability 1/2.
+    RenameAndFlip,
+}
+
+impl Shuffle {
+    /// The names of `instances.shuffle`, in the order of the variants.
+    pub const NAMES: [&'static str; 3] = ["none", "rename", "rename-and-flip"];
+
+    /// The shuffle a name names.
+    pub fn of_name(name: &str) -> Option<Shuffle> {
+        let all = [Shuffle::None, Shuffle::Rename, Shuffle::RenameAndFlip];
+        Shuffle::NAMES.iter().position(|n| *n == name).map(|i| all[i])
+    }
+
+    fn signs(self) -> Option<hammer_cnf::Signs> {
+        match self {
+            Shuffle::None => None,
+            Shuffle::Rename => Some(hammer_cnf::Signs::Keep),
+            Shuffle::RenameAndFlip => Some(hammer_cnf::Signs::Flip),
+        }
+    }
 }
 
 impl PartialEq for Program {
     fn eq(&self, other: &Self) -> bool {
-        self.name == other.name && self.spec == other.spec && self.limits == other.limits
+        self.name == other.name
+            && self.spec == other.spec
+            && self.limits == other.limits
+            && self.shuffle == other.shuffle
     }
 }
 
@@ -141,13 +180,18 @@ impl GameSolver for SatSolver {
             if job.config.cancel.as_ref().is_some_and(|c| c.is_set()) {
                 break;
             }
+            let seed = attempt_seed(job.run_seed, i as u64);
+            let shuffled = match program.shuffle.signs() {
+                None => None,
+                Some(signs) => Some(shuffled(program, &cnf, seed, signs, &scratch)?),
+            };
             let request = Request {
                 solver: &program.solver,
                 executable: &executable,
-                instance: &file,
+                instance: shuffled.as_ref().map_or(&file, |(path, _)| path),
                 formula: Some(&cnf),
-                renaming: None,
-                seed: attempt_seed(job.run_seed, i as u64),
+                renaming: shuffled.as_ref().map(|(_, r)| r),
+                seed,
                 budget,
                 path: &path,
                 limits: program.limits,
@@ -164,6 +208,22 @@ impl GameSolver for SatSolver {
         }
         Ok(solved(program, &cnf, &digest, &executable, tally))
     }
+}
+
+/// The shuffle of `cnf` by `seed`, written beside the instance, and its renaming.
+fn shuffled(
+    program: &Program,
+    cnf: &hammer_cnf::Cnf,
+    seed: u64,
+    signs: hammer_cnf::Signs,
+    scratch: &std::path::Path,
+) -> Result<(PathBuf, hammer_cnf::Renaming), FamilyError> {
+    let fail = |reason: String| program_error(&program.name, reason);
+    let (shuffle, renaming) = hammer_cnf::shuffle(cnf, seed, 0, signs)
+        .map_err(|e| fail(hammer_proto::error_chain(&e)))?;
+    let path = scratch.join("shuffled.cnf");
+    hammer_cnf::write_instance(&shuffle, &path).map_err(|e| fail(hammer_proto::error_chain(&e)))?;
+    Ok((path, renaming))
 }
 
 /// The game's record from its attempts.

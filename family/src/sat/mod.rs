@@ -21,7 +21,7 @@ use crate::{
     ParamSpec, ParamValue, Point, Positions, Search,
 };
 
-pub use attempts::{Program, SCORE_SAT, SCORE_UNKNOWN, SCORE_UNSAT};
+pub use attempts::{MAX_ATTEMPTS, Program, SCORE_SAT, SCORE_UNKNOWN, SCORE_UNSAT, Shuffle};
 
 /// The family.
 #[derive(Clone, Copy, Debug, Default)]
@@ -78,7 +78,7 @@ const COLUMNS: &[ColumnSpec] = &[
     ColumnSpec {
         name: "sat_instance_digest",
         kind: ColumnKind::Utf8,
-        doc: "SHA-256 of the instance file the program read (DIMACS), hex",
+        doc: "SHA-256 of the instance as a DIMACS file, before any shuffle, hex",
     },
     ColumnSpec {
         name: "sat_executable_digest",

@@ -4,6 +4,7 @@
 use std::ops::Range;
 use std::time::Duration;
 
+use hammer_family::sat::Shuffle;
 use hammer_family::{DEFAULT_FAMILY, FamilyRef, ParamKind, ParamSpec, ParamValue, Search};
 use hammer_proto::error_chain;
 use hammer_puzzle::seeded::MAX_INDEX;
@@ -78,6 +79,8 @@ pub(super) struct Keys {
     pub(super) solver: Option<At<String>>,
     /// `limits`: what each of the program's runs may use.
     pub(super) run_limits: hammer_exec::Limits,
+    /// `instances.shuffle`: a seeded shuffle of the instance per attempt.
+    pub(super) shuffle: Shuffle,
 }
 
 /// The keys of an experiment whose family runs an outside program.
@@ -260,14 +263,25 @@ fn instances(
     }
     for (key, v) in in_file_order(table) {
         let name = key.get_ref().as_ref();
+        let kk = join(k, name);
         if name == "generator" {
             continue;
         }
-        let kk = join(k, name);
+        if name == "shuffle" {
+            let word = string(loc, v, &kk)?;
+            keys.shuffle = Shuffle::of_name(word).ok_or_else(|| {
+                loc.error(
+                    &v.span(),
+                    &kk,
+                    format!("unknown shuffle \"{word}\"; expected one of {}", Shuffle::NAMES.join(", ")),
+                )
+            })?;
+            continue;
+        }
         match specs.iter().position(|s| s.sweep_key == name) {
             Some(i) => keys.params[i] = Some((param_values(loc, v, &kk, &specs[i])?, key.span())),
             None => {
-                let mut known = vec!["generator"];
+                let mut known = vec!["generator", "shuffle"];
                 known.extend(specs.iter().map(|s| s.sweep_key));
                 return Err(unknown_key(loc, key, k, name, &known));
             }

@@ -77,6 +77,7 @@ pub(super) fn program(
         spec: found.spec.clone(),
         solver: found.solver.clone(),
         limits: keys.run_limits,
+        shuffle: keys.shuffle,
     }))
 }
 
