@@ -86,7 +86,10 @@ fn sha256(path: &Path) -> String {
         .output()
         .expect("sha256sum runs");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    text.split_whitespace().next().unwrap_or_default().to_string()
+    text.split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 fn which(program: &str) -> PathBuf {
@@ -123,12 +126,20 @@ fn the_guide_sweep_runs_cadical_and_checks_its_answers() {
         assert_eq!(text(cell(row, &cells, "sat_executable_digest")), cadical);
         assert_eq!(text(cell(row, &cells, "sat_instance_digest")).len(), 64);
         assert_eq!(text(cell(row, &cells, "sat_measured_by")), "process-group");
-        assert_eq!(cell(row, &cells, "sat_exit_code"), &Cell::Int(if row.solvable { 10 } else { 20 }));
+        assert_eq!(
+            cell(row, &cells, "sat_exit_code"),
+            &Cell::Int(if row.solvable { 10 } else { 20 })
+        );
         match cell(row, &cells, "sat_cost") {
             Cell::Int(c) => assert_eq!(*c, row.expansions),
             other => panic!("no cost: {other:?}"),
         }
-        let ratio = row.params.rsplit('=').next().unwrap_or_default().to_string();
+        let ratio = row
+            .params
+            .rsplit('=')
+            .next()
+            .unwrap_or_default()
+            .to_string();
         let entry = sat_by_ratio.entry(ratio).or_default();
         entry.0 += u32::from(row.solvable);
         entry.1 += 1;
@@ -164,8 +175,18 @@ fn rows_do_not_depend_on_threads_or_unit_sizes() {
         return;
     }
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let (_, one) = run(dir.path(), "one", &threshold(6, Some(1)), &["--threads", "1"]);
-    let (_, two) = run(dir.path(), "two", &threshold(6, Some(4)), &["--threads", "2"]);
+    let (_, one) = run(
+        dir.path(),
+        "one",
+        &threshold(6, Some(1)),
+        &["--threads", "1"],
+    );
+    let (_, two) = run(
+        dir.path(),
+        "two",
+        &threshold(6, Some(4)),
+        &["--threads", "2"],
+    );
     assert_eq!(one.len(), 36);
     assert_eq!(untimed(one), untimed(two));
 }
@@ -184,12 +205,32 @@ fn failing_programs_get_their_status_and_the_sweep_goes_on() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let d = dir.path();
     let programs = [
-        ("crash", "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n", "crash"),
-        ("hang", "import time\nwhile True:\n    time.sleep(1)\n", "timeout"),
-        ("garbage", "print('s SATISFIABLE')\nprint('v x y z')\n", "error"),
-        ("wrong", "import sys\nn = int(open(sys.argv[1]).readline().split()[2])\nprint('s SATISFIABLE')\nprint('v ' + ' '.join(str(-v) for v in range(1, n + 1)) + ' 0')\nsys.exit(10)\n", "wrong"),
+        (
+            "crash",
+            "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n",
+            "crash",
+        ),
+        (
+            "hang",
+            "import time\nwhile True:\n    time.sleep(1)\n",
+            "timeout",
+        ),
+        (
+            "garbage",
+            "print('s SATISFIABLE')\nprint('v x y z')\n",
+            "error",
+        ),
+        (
+            "wrong",
+            "import sys\nn = int(open(sys.argv[1]).readline().split()[2])\nprint('s SATISFIABLE')\nprint('v ' + ' '.join(str(-v) for v in range(1, n + 1)) + ' 0')\nsys.exit(10)\n",
+            "wrong",
+        ),
         ("silent", "pass\n", "error"),
-        ("memory", "x = bytearray(400 << 20)\nimport time\ntime.sleep(5)\n", "memout"),
+        (
+            "memory",
+            "x = bytearray(400 << 20)\nimport time\ntime.sleep(5)\n",
+            "memout",
+        ),
     ];
     let mut text = String::from("name = \"faults\"\nseed = 3\n");
     for (name, body, _) in &programs {
@@ -214,9 +255,16 @@ fn failing_programs_get_their_status_and_the_sweep_goes_on() {
             assert_eq!(row.score, 2);
         }
     }
-    let crash = rows.iter().find(|r| r.experiment == "crash").expect("a crash row");
+    let crash = rows
+        .iter()
+        .find(|r| r.experiment == "crash")
+        .expect("a crash row");
     assert_eq!(
-        crash.cells().iter().find(|(n, _)| *n == "sat_signal").map(|(_, c)| c.clone()),
+        crash
+            .cells()
+            .iter()
+            .find(|(n, _)| *n == "sat_signal")
+            .map(|(_, c)| c.clone()),
         Some(Cell::Int(11))
     );
 }
@@ -239,7 +287,14 @@ fn a_worker_runs_only_the_solvers_it_allows() {
     std::fs::write(&file, threshold(4, None)).expect("write the sweep");
     let out = d.join("out");
     let port = support::free_port();
-    let flags = ["--lease-secs", "2", "--heartbeat-secs", "0.5", "--linger-secs", "5"];
+    let flags = [
+        "--lease-secs",
+        "2",
+        "--heartbeat-secs",
+        "0.5",
+        "--linger-secs",
+        "5",
+    ];
     let mut coordinator = support::coordinator(d, "coordinator", &file, &out, port, &flags);
     // A worker started without --allow-solver runs none of the sweep and says why.
     let mut refused = support::worker(d, "refused", port, &[]);

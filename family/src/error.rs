@@ -60,7 +60,9 @@ pub enum FamilyError {
         family: &'static str,
     },
     /// A sat game with no program to run: the experiment names no `solver`.
-    #[error("puzzle sat runs a declared solver, and the experiment names none (`solver = \"NAME\"`)")]
+    #[error(
+        "puzzle sat runs a declared solver, and the experiment names none (`solver = \"NAME\"`)"
+    )]
     NoProgram,
     /// The declared program could not be run at all (not found, its instance not
     /// written); a program that runs and fails is a status, not this.

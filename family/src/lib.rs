@@ -37,6 +37,7 @@ pub use owners::{OwnedSolved, Owners, OwnersError, Team};
 pub use params::{ParamKind, ParamSpec, ParamValue, Point, point_from_pairs};
 pub use registry::{DEFAULT_FAMILY, by_name, families, learning_names, names};
 pub use report::{ReportExtras, TourRows};
+pub use sat::{Program, Shuffle};
 pub use solved::{Cell, ColumnKind, ColumnSpec, Solved, cells_from_wire, cells_to_wire};
 
 use hammer_solver::Config;
@@ -294,7 +295,7 @@ pub trait Family: Send + Sync + 'static {
 pub enum Search {
     /// hammer's depth-first search over the family's `Puzzle`.
     Own,
-    /// An outside program, run per attempt ([`sat::Program`]).
+    /// An outside program, run per attempt ([`Program`]).
     Program,
 }
 
@@ -341,7 +342,7 @@ pub struct Job<'a> {
     pub run_seed: u64,
     /// The outside program the experiment declares, for the families that run one
     /// (sat); `None` for the families that search themselves.
-    pub program: Option<&'a sat::Program>,
+    pub program: Option<&'a Program>,
 }
 
 /// The default [`Family::run_seed`]: word `2 * trial` of the ChaCha20 stream labelled

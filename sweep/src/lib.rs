@@ -115,7 +115,7 @@ pub struct Experiment {
     pub gang: Option<u32>,
     /// The outside program the experiment runs (`solver = "NAME"`, puzzle sat), with
     /// the limits of each of its runs; `None` for the families that search themselves.
-    pub program: Option<hammer_family::sat::Program>,
+    pub program: Option<hammer_family::Program>,
     /// The cross product of the solver settings: orders (outermost), then schedules or
     /// budgets, then prefixes, then trials (innermost), each in file order. A unit names
     /// its configuration by index into this list.

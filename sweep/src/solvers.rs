@@ -8,9 +8,9 @@ use std::ops::Range;
 use hammer_external::{Solver, SolverSpec};
 use toml::de::DeValue;
 
+use crate::SweepError;
 use crate::error::Locator;
 use crate::parse::{Value, in_file_order, items, join, string, type_error, unknown_key};
-use crate::SweepError;
 
 const FIELDS: &[&str] = &[
     "preset",
@@ -42,7 +42,12 @@ pub(crate) fn read(
     value: &Value<'_>,
 ) -> Result<BTreeMap<String, Declared>, SweepError> {
     let DeValue::Table(table) = value.get_ref() else {
-        return Err(type_error(loc, value, "solvers", "a table of [solvers.NAME] tables"));
+        return Err(type_error(
+            loc,
+            value,
+            "solvers",
+            "a table of [solvers.NAME] tables",
+        ));
     };
     let mut out = BTreeMap::new();
     for (key, entry) in in_file_order(table) {

@@ -540,7 +540,10 @@ fn experiments_name_declared_solvers_and_known_generators() {
         "examples/bad.toml:13:27: experiment[0].instances.generator: unknown generator \"uniform\"; expected one of ksat",
     );
     check(
-        &solver_with(13, r#"instances = { generator = "ksat", vars = 50, ratio = -1.5 }"#),
+        &solver_with(
+            13,
+            r#"instances = { generator = "ksat", vars = 50, ratio = -1.5 }"#,
+        ),
         "examples/bad.toml:13:54: experiment[0].instances.ratio: -1.5 is out of range 0..=1000",
     );
     check(
@@ -548,7 +551,8 @@ fn experiments_name_declared_solvers_and_known_generators() {
         "examples/bad.toml:16:12: experiment[0].limits.cpu_secs: unknown key; known keys here: cpu_seconds, wall_seconds, memory_mb, output_mb",
     );
     check(
-        &solver_with(12, r#"puzzle = "peg""#).replace("games = 10", "games = 10\nsolver = \"cadical\""),
+        &solver_with(12, r#"puzzle = "peg""#)
+            .replace("games = 10", "games = 10\nsolver = \"cadical\""),
         "examples/bad.toml:15:10: experiment[0].solver: `solver` runs an outside program on puzzle sat's instances; the puzzle this experiment names is searched by hammer itself: leave out `puzzle` or `solver`",
     );
 }

@@ -48,7 +48,9 @@ pub enum WorkerError {
         source: hammer_external::ExecutableError,
     },
     /// The sweep names a program this worker does not run: nothing of it is solved.
-    #[error("sweep {sweep}: solver {solver}: {reason}; start the worker with --allow-solver for it to run this sweep")]
+    #[error(
+        "sweep {sweep}: solver {solver}: {reason}; start the worker with --allow-solver for it to run this sweep"
+    )]
     SolverNotAllowed {
         /// The sweep's name.
         sweep: String,

@@ -46,6 +46,7 @@ pub struct RunArgs {
 
 pub fn run(args: RunArgs) -> Result<ExitCode> {
     let sweep = load_sweep(&args.sweep)?;
+    check_programs(&sweep)?;
     let pool = Arc::new(pool(args.threads, &args.memory)?);
     let (out, state) = out_and_state(&args.out, args.state)?;
     let mut config = CoordinatorConfig::loopback(sweep, out.clone(), state);
@@ -53,6 +54,18 @@ pub fn run(args: RunArgs) -> Result<ExitCode> {
     let outcome = runtime()?.block_on(run_local(config, pool, true, args.metrics))?;
     tell_outcome(&outcome, &out);
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a sweep whose declared programs this machine cannot run, before any of it
+/// runs, at the line and column of the declaration.
+fn check_programs(sweep: &Sweep) -> Result<()> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    for program in sweep.experiments.iter().filter_map(|e| e.program.as_ref()) {
+        if let Err(e) = hammer_external::resolve(program.solver.program(), &path) {
+            anyhow::bail!("{}: {}", program.declared_at, hammer_proto::error_chain(&e));
+        }
+    }
+    Ok(())
 }
 
 /// `hammer run` as a function: the whole sweep on this machine into `out`, resuming

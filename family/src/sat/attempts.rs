@@ -35,6 +35,9 @@ pub struct Program {
     pub limits: hammer_exec::Limits,
     /// Whether each attempt gets its own seeded shuffle of the instance.
     pub shuffle: Shuffle,
+    /// Where the declaration's command is written, `FILE:LINE:COL: solvers.NAME.command`,
+    /// for the messages of a machine that cannot run it.
+    pub declared_at: String,
 }
 
 /// What an attempt runs on: the instance, or a seeded shuffle of it per attempt
@@ -59,7 +62,10 @@ impl Shuffle {
     /// The shuffle a name names.
     pub fn of_name(name: &str) -> Option<Shuffle> {
         let all = [Shuffle::None, Shuffle::Rename, Shuffle::RenameAndFlip];
-        Shuffle::NAMES.iter().position(|n| *n == name).map(|i| all[i])
+        Shuffle::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| all[i])
     }
 
     fn signs(self) -> Option<hammer_cnf::Signs> {
@@ -103,11 +109,19 @@ impl SatSolver {
                 .map_err(|e| program_error("", format!("cannot make a scratch directory: {e}")))?;
             self.scratch = Some(dir);
         }
-        Ok(self.scratch.as_ref().map(|d| d.path().to_owned()).unwrap_or_default())
+        Ok(self
+            .scratch
+            .as_ref()
+            .map(|d| d.path().to_owned())
+            .unwrap_or_default())
     }
 
     /// The program of `program`, resolved on this process's PATH the first time.
-    fn executable(&mut self, program: &Program, path: &OsString) -> Result<Executable, FamilyError> {
+    fn executable(
+        &mut self,
+        program: &Program,
+        path: &OsString,
+    ) -> Result<Executable, FamilyError> {
         let name = program.solver.program();
         if let Some((_, e)) = self.executables.iter().find(|(n, _)| n == name) {
             return Ok(e.clone());
@@ -257,7 +271,9 @@ fn solved(
         int(cnf.num_clauses() as u64),
         Cell::Text(digest.to_hex()),
         Cell::Text(executable.digest.to_hex()),
-        tally.cost.map_or(Cell::Null, |c| Cell::Int(c.round() as i64)),
+        tally
+            .cost
+            .map_or(Cell::Null, |c| Cell::Int(c.round() as i64)),
         int(tally.user_ns),
         int(tally.system_ns),
         int(tally.peak),

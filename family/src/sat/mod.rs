@@ -17,8 +17,8 @@ use hammer_engine::seeded::MAX_INDEX;
 
 use crate::error::bad;
 use crate::{
-    ColumnKind, ColumnSpec, Family, FamilyError, GameSolver, Info, Instance, ParamKind,
-    ParamSpec, ParamValue, Point, Positions, Search,
+    ColumnKind, ColumnSpec, Family, FamilyError, GameSolver, Info, Instance, ParamKind, ParamSpec,
+    ParamValue, Point, Positions, Search,
 };
 
 pub use attempts::{MAX_ATTEMPTS, Program, SCORE_SAT, SCORE_UNKNOWN, SCORE_UNSAT, Shuffle};
@@ -154,7 +154,10 @@ fn formula_seed(point: &Point, sweep_seed: u64) -> u64 {
 }
 
 /// The formula of `instance` at `point`: a seeded one, or DIMACS text given.
-pub(crate) fn formula(point: &Point, instance: Instance<'_>) -> Result<hammer_cnf::Cnf, FamilyError> {
+pub(crate) fn formula(
+    point: &Point,
+    instance: Instance<'_>,
+) -> Result<hammer_cnf::Cnf, FamilyError> {
     match instance {
         Instance::Seeded { sweep_seed, index } => {
             if index > MAX_INDEX {

@@ -4,8 +4,9 @@
 use std::ops::Range;
 use std::time::Duration;
 
-use hammer_family::sat::Shuffle;
-use hammer_family::{DEFAULT_FAMILY, FamilyRef, ParamKind, ParamSpec, ParamValue, Search};
+use hammer_family::{
+    DEFAULT_FAMILY, FamilyRef, ParamKind, ParamSpec, ParamValue, Search, Shuffle, families,
+};
 use hammer_proto::error_chain;
 use hammer_puzzle::seeded::MAX_INDEX;
 use hammer_solver::{Limits, Order, OrderSpec, Schedule};
@@ -96,7 +97,14 @@ pub(super) fn read_family(
     table: &DeTable<'_>,
 ) -> Result<FamilyRef, SweepError> {
     if let Some(solver) = table.get("solver") {
-        let sat = FamilyRef(&hammer_family::sat::SatFamily);
+        let Some(sat) = families().iter().find(|f| f.search() == Search::Program) else {
+            return Err(loc.error(
+                &solver.span(),
+                join(path, "solver"),
+                "no puzzle family runs outside programs",
+            ));
+        };
+        let sat = FamilyRef(sat.as_ref());
         return match table.get("puzzle") {
             None => Ok(sat),
             Some(value) if string(loc, value, &join(path, "puzzle"))? == sat.name() => Ok(sat),
@@ -240,14 +248,22 @@ fn instances(
     keys: &mut Keys,
 ) -> Result<(), SweepError> {
     let DeValue::Table(table) = value.get_ref() else {
-        return Err(type_error(loc, value, k, "a table such as { generator = \"ksat\", vars = [50, 100] }"));
+        return Err(type_error(
+            loc,
+            value,
+            k,
+            "a table such as { generator = \"ksat\", vars = [50, 100] }",
+        ));
     };
     match table.get("generator") {
         None => {
             return Err(loc.error(
                 &value.span(),
                 join(k, "generator"),
-                format!("missing key: which generator makes the instances ({})", GENERATORS.join(", ")),
+                format!(
+                    "missing key: which generator makes the instances ({})",
+                    GENERATORS.join(", ")
+                ),
             ));
         }
         Some(g) => {
@@ -256,7 +272,10 @@ fn instances(
                 return Err(loc.error(
                     &g.span(),
                     join(k, "generator"),
-                    format!("unknown generator \"{name}\"; expected one of {}", GENERATORS.join(", ")),
+                    format!(
+                        "unknown generator \"{name}\"; expected one of {}",
+                        GENERATORS.join(", ")
+                    ),
                 ));
             }
         }
@@ -273,7 +292,10 @@ fn instances(
                 loc.error(
                     &v.span(),
                     &kk,
-                    format!("unknown shuffle \"{word}\"; expected one of {}", Shuffle::NAMES.join(", ")),
+                    format!(
+                        "unknown shuffle \"{word}\"; expected one of {}",
+                        Shuffle::NAMES.join(", ")
+                    ),
                 )
             })?;
             continue;
@@ -302,7 +324,12 @@ fn run_limits(
     k: &str,
 ) -> Result<hammer_exec::Limits, SweepError> {
     let DeValue::Table(table) = value.get_ref() else {
-        return Err(type_error(loc, value, k, "a table such as { cpu_seconds = 20, memory_mb = 1024 }"));
+        return Err(type_error(
+            loc,
+            value,
+            k,
+            "a table such as { cpu_seconds = 20, memory_mb = 1024 }",
+        ));
     };
     let mut limits = hammer_exec::Limits::default();
     for (key, v) in in_file_order(table) {

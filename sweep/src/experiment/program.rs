@@ -2,8 +2,7 @@
 //! its declaration found, and the configurations checked against what it can take.
 
 use hammer_external::Placeholder;
-use hammer_family::sat::Program;
-use hammer_family::{FamilyRef, Search};
+use hammer_family::{FamilyRef, Program, Search};
 use hammer_solver::Schedule;
 
 use super::Place;
@@ -30,7 +29,10 @@ pub(super) fn program(
     let Some((name, span)) = keys.solver.take() else {
         return Err(place.missing(
             "solver",
-            &format!("puzzle {} runs a declared program: name it with solver = \"NAME\" ({listed})", family.name()),
+            &format!(
+                "puzzle {} runs a declared program: name it with solver = \"NAME\" ({listed})",
+                family.name()
+            ),
         ));
     };
     let key = join(place.path, "solver");
@@ -72,12 +74,19 @@ pub(super) fn program(
             ));
         }
     }
+    let at = place.loc.error(
+        &found.command_span,
+        join(&join("solvers", &name), "command"),
+        "",
+    );
+    let declared_at = format!("{}:{}:{}: {}", at.file, at.line, at.column, at.key);
     Ok(Some(Program {
         name,
         spec: found.spec.clone(),
         solver: found.solver.clone(),
         limits: keys.run_limits,
         shuffle: keys.shuffle,
+        declared_at,
     }))
 }
 
