@@ -172,24 +172,100 @@ fn list<T>(items: &[T], show: impl Fn(&T) -> String) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// A parameter's values as a TOML list: decimals as numbers, other text quoted.
+fn param_list(spec: &hammer_family::ParamSpec, values: &[hammer_family::ParamValue]) -> String {
+    let decimal = matches!(spec.kind, hammer_family::ParamKind::Decimal { .. });
+    list(values, |v| match v {
+        hammer_family::ParamValue::Text(t) if decimal => t.clone(),
+        hammer_family::ParamValue::Text(t) => quote(t),
+        other => other.to_string(),
+    })
+}
+
+/// A `[solvers.NAME]` table: the declaration with its preset filled in, so that it
+/// reads back the same whatever the presets become.
+fn write_solver(out: &mut String, program: &hammer_family::Program) {
+    let spec = &program.spec;
+    let strings = |items: &[String]| list(items, |s| quote(s));
+    let map = |m: &std::collections::BTreeMap<String, String>| {
+        let pairs: Vec<String> = m
+            .iter()
+            .map(|(k, v)| format!("{} = {}", quote(k), quote(v)))
+            .collect();
+        format!("{{ {} }}", pairs.join(", "))
+    };
+    let _ = writeln!(out, "\n[solvers.{}]", program.name);
+    let fields = [
+        ("preset", spec.preset.as_deref().map(quote)),
+        ("command", spec.command.as_deref().map(strings)),
+        ("output", spec.output.as_deref().map(quote)),
+        ("cost", spec.cost.as_deref().map(quote)),
+        ("budget_unit", spec.budget_unit.as_deref().map(quote)),
+        ("exit_codes", spec.exit_codes.as_ref().map(map)),
+        ("columns", spec.columns.as_ref().map(map)),
+        ("restarts", spec.restarts.map(|r| r.to_string())),
+        ("restarts_off", spec.restarts_off.as_deref().map(strings)),
+    ];
+    for (key, value) in fields {
+        if let Some(value) = value {
+            let _ = writeln!(out, "{key} = {value}");
+        }
+    }
+}
+
+/// An outside program's experiment keys: `solver`, the generator's parameters in
+/// `instances`, and each run's `limits`.
+fn write_program_keys(out: &mut String, program: &hammer_family::Program, params: &[String]) {
+    let _ = writeln!(out, "solver = {}", quote(&program.name));
+    let mut instances = vec!["generator = \"ksat\"".to_string()];
+    instances.extend(params.iter().cloned());
+    let shuffle = program.shuffle.name();
+    instances.push(format!("shuffle = {}", quote(shuffle)));
+    let _ = writeln!(out, "instances = {{ {} }}", instances.join(", "));
+    let l = &program.limits;
+    let mut limits = Vec::new();
+    if let Some(cpu) = l.cpu {
+        limits.push(format!("cpu_seconds = {}", cpu.as_secs()));
+    }
+    if let Some(wall) = l.wall {
+        limits.push(format!("wall_seconds = {}", wall.as_secs()));
+    }
+    if let Some(memory) = l.memory {
+        limits.push(format!("memory_mb = {}", memory >> 20));
+    }
+    limits.push(format!("output_mb = {}", l.output >> 20));
+    let _ = writeln!(out, "limits = {{ {} }}", limits.join(", "));
+}
+
 pub(crate) fn to_toml(sweep: &Sweep) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "name = {}", quote(&sweep.name));
     let _ = writeln!(out, "seed = {}", sweep.seed);
+    let mut declared: Vec<&hammer_family::Program> = Vec::new();
+    for program in sweep.experiments.iter().filter_map(|e| e.program.as_ref()) {
+        if !declared.iter().any(|p| p.name == program.name) {
+            declared.push(program);
+            write_solver(&mut out, program);
+        }
+    }
     for e in &sweep.experiments {
         let _ = writeln!(out, "\n[[experiment]]");
         let _ = writeln!(out, "name = {}", quote(&e.name));
         let _ = writeln!(out, "puzzle = {}", quote(e.family.name()));
-        for (spec, values) in e.family.params().iter().zip(&e.param_lists) {
-            let _ = writeln!(
-                out,
-                "{} = {}",
-                spec.sweep_key,
-                list(values, |v| match v {
-                    hammer_family::ParamValue::Text(t) => quote(t),
-                    other => other.to_string(),
-                })
-            );
+        let params: Vec<String> = e
+            .family
+            .params()
+            .iter()
+            .zip(&e.param_lists)
+            .map(|(spec, values)| format!("{} = {}", spec.sweep_key, param_list(spec, values)))
+            .collect();
+        match &e.program {
+            Some(program) => write_program_keys(&mut out, program, &params),
+            None => {
+                for line in params {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
         }
         match &e.unknown_games {
             Some(u) => {

@@ -68,6 +68,15 @@ impl Shuffle {
             .map(|i| all[i])
     }
 
+    /// The name `instances.shuffle` gives it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shuffle::None => Shuffle::NAMES[0],
+            Shuffle::Rename => Shuffle::NAMES[1],
+            Shuffle::RenameAndFlip => Shuffle::NAMES[2],
+        }
+    }
+
     fn signs(self) -> Option<hammer_cnf::Signs> {
         match self {
             Shuffle::None => None,

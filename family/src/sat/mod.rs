@@ -88,7 +88,7 @@ const COLUMNS: &[ColumnSpec] = &[
     ColumnSpec {
         name: "sat_cost",
         kind: ColumnKind::Int64,
-        doc: "the cost in the solver's unit (the declaration's `cost` pattern), summed over the attempts; null when no attempt reported one",
+        doc: "the cost in the solver's unit (the declaration's `cost` pattern), summed over the attempts; null when no attempt reported one (CaDiCaL prints no conflicts line for a formula decided without a conflict)",
     },
     ColumnSpec {
         name: "sat_cpu_user_ns",
