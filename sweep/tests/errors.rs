@@ -563,9 +563,17 @@ fn budgets_must_reach_the_program() {
         &solver_with(15, r#"schedules = ["exact"]"#).replace("budgets = [1000]\n", ""),
         "examples/bad.toml:5:11: solvers.cadical.command: the command passes {budget}, but configuration order=standard;schedule=exact;prefix=0;trial=0 has an attempt without one (schedule exact); give `budgets` or a schedule whose every attempt has a budget, such as \"luby:1000\" cut by a list",
     );
-    let minisat = "name = \"m\"\nseed = 1\n\n[solvers.m]\npreset = \"minisat\"\n\n[[experiment]]\nname = \"m\"\nsolver = \"m\"\ninstances = { generator = \"ksat\", vars = 60 }\ngames = 2\nbudgets = [1000]\n";
+    let minisat = "name = \"m\"\nseed = 1\n\n[solvers.m]\npreset = \"minisat\"\n\n[[experiment]]\nname = \"m\"\nsolver = \"m\"\ninstances = { generator = \"ksat\", vars = 60 }\ngames = 2\nbudgets = [1000]\nlimits = { wall_seconds = 60 }\n";
     check(
         minisat,
         "examples/bad.toml:9:10: experiment[0].solver: configuration order=standard;schedule=1000;budget=1000;prefix=0;trial=0 gives each attempt a budget, but the command of [solvers.m] has no {budget} to pass it in; use schedules = [\"exact\"] or a command that takes a budget",
+    );
+}
+
+#[test]
+fn a_program_needs_a_time_limit() {
+    check(
+        &solver_with(16, r#"limits = { memory_mb = 1024 }"#),
+        "examples/bad.toml:12:10: experiment[0].solver: a program's runs need a time limit, or one that hangs holds its worker's thread for good: give limits = { cpu_seconds = S } or wall_seconds",
     );
 }

@@ -43,6 +43,13 @@ pub(super) fn program(
             format!("no [solvers.{name}] in this file ({listed})"),
         ));
     };
+    if keys.run_limits.cpu.is_none() && keys.run_limits.wall.is_none() {
+        return Err(place.loc.error(
+            &span,
+            key,
+            "a program's runs need a time limit, or one that hangs holds its worker's thread for good: give limits = { cpu_seconds = S } or wall_seconds".to_string(),
+        ));
+    }
     let uses_budget = found.solver.uses(Placeholder::Budget);
     for config in configs {
         if config.prefix != 0 || config.limits != hammer_solver::Limits::default() {
